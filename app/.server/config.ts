@@ -1,0 +1,166 @@
+import path from "node:path";
+import { z } from "zod";
+
+// DESIGN.md §2: configuration comes from the environment and is validated at start-up.
+// A bad value stops the server with a message that names the variable.
+
+const emptyToUndefined = (value: unknown) =>
+  typeof value === "string" && value.trim() === "" ? undefined : value;
+
+const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional());
+const optionalUrl = z.preprocess(emptyToUndefined, z.url().optional());
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const booleanFlag = (defaultValue: boolean) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(["true", "false", "1", "0", "yes", "no"])
+      .default(defaultValue ? "true" : "false")
+      .transform((v) => v === "true" || v === "1" || v === "yes"),
+  );
+/** A file path or an http(s) URL. */
+const source = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .refine((v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) || /^https?:\/\//i.test(v), {
+      message: "must be a file path or an http(s) URL",
+    })
+    .optional(),
+);
+const email = z.email();
+
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+    PORT: port.default(3000),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    SITE_URL: optionalUrl,
+    DATA_DIR: z.string().min(1).default("./data"),
+    DATABASE_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+        .optional(),
+    ),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    /** Express `trust proxy`: "true", "false", a hop count, or a comma-separated list of subnets. */
+    TRUST_PROXY: z.string().default("loopback"),
+
+    // Catalog sources (issue: catalog)
+    ALBUMS_URL: source,
+    CHANNELS_URL: source,
+    FILMS_URL: source,
+    FILM_API_URL: optionalUrl,
+    FILM_API_EMAIL: optionalString,
+    FILM_API_PASSWORD: optionalString,
+    MUSIC_API_URL: optionalUrl,
+    MUSIC_API_USERNAME: optionalString,
+    MUSIC_API_PASSWORD: optionalString,
+    MUSIC_API_CLIENT_ID: optionalString,
+    MUSIC_API_CLIENT_SECRET: optionalString,
+    MUSIC_API_SCOPE: optionalString,
+    MUSIC_API_GRANT_TYPE: z.string().default("password"),
+    MUSIC_API_APP_SOURCE: optionalString,
+    MUSIC_API_EXCLUDED_USER_IDS: z
+      .string()
+      .default("")
+      .transform((v) =>
+        v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    MEDIA_URL: z.string().min(1).default("/media"),
+    FILM_MEDIA_URL: z.string().min(1).default("/media"),
+    CATALOG_REFRESH_SECONDS: positiveInt.default(900),
+    /** Enables the Channels tab of the catalog, which the spec ships disabled ("Soon!"). */
+    CATALOG_CHANNELS_ENABLED: booleanFlag(false),
+
+    // Leads (issue: contact and licensing)
+    MAIL_TRANSPORT: z.enum(["file", "smtp", "ses"]).default("file"),
+    MAIL_FROM: email.default("no-reply@example.com"),
+    CONTACT_TO: email.default("hello@example.com"),
+    SMTP_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+        .optional(),
+    ),
+    SES_REGION: z.string().min(1).default("us-east-1"),
+    SES_ENDPOINT: optionalUrl,
+    SES_IDENTITY_POOL_ID: optionalString,
+    /** Accepted form submissions per client IP per window. */
+    LEADS_RATE_LIMIT: positiveInt.default(10),
+    LEADS_RATE_WINDOW_SECONDS: positiveInt.default(600),
+    /** Delivery attempts before a lead's e-mail is marked failed. */
+    OUTBOX_MAX_ATTEMPTS: positiveInt.default(8),
+    /** Run the outbox delivery worker inside the web server. */
+    OUTBOX_WORKER: booleanFlag(true),
+  })
+  .superRefine((c, ctx) => {
+    if (c.MAIL_TRANSPORT === "smtp" && !c.SMTP_URL) {
+      ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "is required when MAIL_TRANSPORT=smtp" });
+    }
+    const film = [c.FILM_API_URL, c.FILM_API_EMAIL, c.FILM_API_PASSWORD];
+    if (film.some(Boolean) && !film.every(Boolean)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["FILM_API_URL"],
+        message: "FILM_API_URL, FILM_API_EMAIL and FILM_API_PASSWORD must be set together",
+      });
+    }
+    if (c.MUSIC_API_URL && !(c.MUSIC_API_USERNAME && c.MUSIC_API_PASSWORD)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["MUSIC_API_URL"],
+        message: "MUSIC_API_USERNAME and MUSIC_API_PASSWORD are required with MUSIC_API_URL",
+      });
+    }
+  });
+
+export type Config = z.output<typeof configSchema> & {
+  SITE_URL: string;
+  DATA_DIR: string;
+};
+
+export class ConfigError extends Error {
+  readonly issues: { variable: string; message: string }[];
+  constructor(issues: { variable: string; message: string }[]) {
+    super(
+      "Invalid configuration:\n" + issues.map((i) => `  ${i.variable}: ${i.message}`).join("\n"),
+    );
+    this.name = "ConfigError";
+    this.issues = issues;
+  }
+}
+
+/** Parses the environment. Throws a ConfigError naming each bad variable. */
+export function parseConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => ({
+        variable: String(issue.path[0] ?? "environment"),
+        message: issue.message,
+      })),
+    );
+  }
+  const c = result.data;
+  return {
+    ...c,
+    DATA_DIR: path.resolve(c.DATA_DIR),
+    SITE_URL: (c.SITE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ""),
+  };
+}
+
+/** Express's `trust proxy` value from TRUST_PROXY. */
+export function trustProxySetting(value: string): boolean | number | string {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}

@@ -1,0 +1,35 @@
+import { createContext, type RouterContextProvider } from "react-router";
+import type { Config } from "./config.ts";
+import type { Logger } from "./logger.ts";
+import type { CatalogService } from "./catalog/service.ts";
+import type { LeadsService } from "./leads/service.ts";
+
+/** Long-lived services, created once by server/app.ts and shared by every request. */
+export interface AppServices {
+  config: Config;
+  logger: Logger;
+  catalog: CatalogService;
+  leads: LeadsService;
+}
+
+/** Facts about the current request that loaders and actions may need. */
+export interface RequestInfo {
+  /** The CSP nonce of this response (a placeholder while a cached page is rendered). */
+  nonce: string;
+  /** Client IP as Express sees it (honours TRUST_PROXY). */
+  ip: string;
+  /** Per-request logger (carries the request id). */
+  log: Logger;
+}
+
+export const servicesContext = createContext<AppServices>();
+export const requestContext = createContext<RequestInfo>();
+
+/** Shorthand for loaders and actions: `const { catalog } = services(context)`. */
+export function services(context: Readonly<RouterContextProvider>): AppServices {
+  return context.get(servicesContext);
+}
+
+export function requestInfo(context: Readonly<RouterContextProvider>): RequestInfo {
+  return context.get(requestContext);
+}

@@ -1,0 +1,5 @@
+import { site } from "~/content/site";
+
+export function SiteFooter() {
+  return <footer>{site.tagline}</footer>;
+}

@@ -1,0 +1,173 @@
+import path from "node:path";
+import type { Server } from "node:http";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { pinoHttp } from "pino-http";
+import { createRequestHandler as createExpressHandler } from "@react-router/express";
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import type { ViteDevServer } from "vite";
+import { ConfigError, parseConfig, trustProxySetting, type Config } from "../app/.server/config.ts";
+import { createLogger, type Logger } from "../app/.server/logger.ts";
+import {
+  requestContext,
+  servicesContext,
+  type AppServices,
+} from "../app/.server/context.ts";
+import { startCatalog } from "../app/.server/catalog/service.ts";
+import { startLeads } from "../app/.server/leads/service.ts";
+import { isStaticPage } from "../app/lib/static-pages.ts";
+import { mediaOrigins, securityHeaders } from "./security.ts";
+import { createPageCache, NONCE_PLACEHOLDER } from "./page-cache.ts";
+
+export interface StartOptions {
+  /** Present in development: Vite serves the client modules and hot-reloads the app. */
+  vite?: ViteDevServer;
+  /** Directory holding client/ and server/ of the build (default: $BUILD_DIR or ./build). */
+  buildDir?: string;
+  env?: Record<string, string | undefined>;
+}
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  services: AppServices;
+  close(): Promise<void>;
+}
+
+const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
+
+/** Builds the Express app around already-started services. */
+export function createApp(services: AppServices, opts: StartOptions = {}) {
+  const { config, logger } = services;
+  const dev = Boolean(opts.vite);
+  const buildDir = path.resolve(opts.buildDir ?? process.env.BUILD_DIR ?? "build");
+  const clientDir = path.join(buildDir, "client");
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", trustProxySetting(config.TRUST_PROXY));
+
+  // One structured log line per request.
+  app.use(
+    pinoHttp({
+      logger,
+      customLogLevel: (_req, res, err) =>
+        err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
+      serializers: {
+        req: (req) => ({ method: req.method, url: req.url, id: req.id }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  app.use(
+    securityHeaders({ dev, mediaOrigins: mediaOrigins(config.MEDIA_URL, config.FILM_MEDIA_URL) }),
+  );
+  app.use(compression());
+
+  app.get("/healthz", (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    res.json({ status: "ok" });
+  });
+
+  // DESIGN.md §3, deviation 3: the footer's old hyphen-less path.
+  app.get(["/aibrands", "/aibrands/"], (_req, res) => res.redirect(301, "/ai-brands"));
+
+  // Sample media generated into DATA_DIR/media (and any operator-provided files there).
+  app.use(
+    "/media",
+    express.static(path.join(config.DATA_DIR, "media"), { maxAge: "1d", fallthrough: false }),
+  );
+
+  if (opts.vite) {
+    app.use(opts.vite.middlewares);
+  } else {
+    // Hashed assets never change: cache them for a year.
+    app.use(
+      "/assets",
+      express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", fallthrough: false }),
+    );
+    app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  }
+
+  const loadContext = (nonce: string, ip: string, log: Logger) => {
+    const context = new RouterContextProvider();
+    context.set(servicesContext, services);
+    context.set(requestContext, { nonce, ip, log });
+    return context;
+  };
+
+  if (!dev) {
+    const render = createRequestHandler(loadBuild, "production");
+    const cache = createPageCache({
+      ttlMs: 60_000,
+      isCacheable: isStaticPage,
+      render: (pagePath) =>
+        render(
+          new Request(new URL(pagePath, config.SITE_URL), { headers: { accept: "text/html" } }),
+          loadContext(NONCE_PLACEHOLDER, "127.0.0.1", logger),
+        ),
+    });
+    app.use(cache.middleware);
+  }
+
+  app.use(
+    createExpressHandler({
+      build: dev
+        ? () => opts.vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
+        : loadBuild,
+      mode: dev ? "development" : "production",
+      getLoadContext: (req, res) => loadContext(String(res.locals.nonce), req.ip ?? "", req.log),
+    }),
+  );
+
+  // Any error that escapes: a 4xx with a reason for bad requests, a plain 500 otherwise,
+  // never a stack trace.
+  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    const status =
+      typeof err === "object" && err && "status" in err && typeof err.status === "number"
+        ? err.status
+        : 500;
+    if (status >= 500) req.log.error({ err }, "unhandled error");
+    res.status(status).type("text/plain");
+    res.send(status === 404 ? "Not found" : status < 500 ? "Bad request" : "Internal server error");
+  });
+
+  return app;
+}
+
+/** Parses the configuration, starts the services and listens. */
+export async function start(opts: StartOptions = {}): Promise<RunningServer> {
+  let config: Config;
+  try {
+    config = parseConfig(opts.env ?? process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.LOG_LEVEL);
+  const catalog = await startCatalog({ config, logger });
+  const leads = await startLeads({ config, logger });
+  const services: AppServices = { config, logger, catalog, leads };
+  const app = createApp(services, opts);
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.PORT, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.PORT;
+  const url = `http://localhost:${port}`;
+  logger.info({ url, port }, "server listening");
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.allSettled([catalog.close(), leads.close()]);
+      logger.info("server stopped");
+    })());
+  return { server, url, services, close };
+}

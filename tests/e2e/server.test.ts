@@ -1,0 +1,94 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { url } from "./support/browser.ts";
+
+describe("server foundation", () => {
+  it("answers GET /healthz with 200", async () => {
+    const res = await fetch(url("/healthz"));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok" });
+  });
+
+  it("sends the security headers and a nonce-based CSP without unsafe-inline scripts", async () => {
+    const res = await fetch(url("/mission"));
+    const csp = res.headers.get("content-security-policy") ?? "";
+    const scriptSrc = csp.split(";").find((d) => d.trim().startsWith("script-src")) ?? "";
+    expect(scriptSrc).toMatch(/'nonce-[A-Za-z0-9+/=]{16,}'/);
+    expect(scriptSrc).not.toContain("unsafe-inline");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(res.headers.get("permissions-policy")).toContain("camera=()");
+    expect(res.headers.get("strict-transport-security")).toBeNull();
+
+    // every inline script of the page carries this response's nonce
+    const nonce = /'nonce-([^']+)'/.exec(scriptSrc)![1];
+    const html = await res.text();
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+  });
+
+  it("gives every response of a cached page its own nonce", async () => {
+    const a = await fetch(url("/board"));
+    const b = await fetch(url("/board"));
+    expect(b.headers.get("x-page-cache")).toBe("HIT");
+    const nonceOf = (csp: string | null) => /'nonce-([^']+)'/.exec(csp ?? "")![1];
+    const [na, nb] = [nonceOf(a.headers.get("content-security-policy")), nonceOf(b.headers.get("content-security-policy"))];
+    expect(na).not.toBe(nb);
+    const html = await b.text();
+    expect(html).toContain(`nonce="${nb}"`);
+    expect(html).not.toContain(na);
+    expect(html).not.toContain("cspNoncePlaceholder");
+  });
+
+  it("sends HSTS only for requests that arrived over HTTPS through the trusted proxy", async () => {
+    const res = await fetch(url("/healthz"), { headers: { "X-Forwarded-Proto": "https" } });
+    expect(res.headers.get("strict-transport-security")).toMatch(/max-age=\d+/);
+  });
+
+  it("compresses HTML and caches hashed assets immutably", async () => {
+    const res = await fetch(url("/"), { headers: { "Accept-Encoding": "gzip" } });
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    const html = await res.text();
+    const asset = /\/assets\/[^"]+\.js/.exec(html)![0];
+    const assetRes = await fetch(url(asset));
+    expect(assetRes.status).toBe(200);
+    expect(assetRes.headers.get("cache-control")).toContain("immutable");
+    expect(assetRes.headers.get("cache-control")).toContain("max-age=31536000");
+  });
+
+  it("answers an unknown asset with 404, not the app", async () => {
+    const res = await fetch(url("/assets/does-not-exist.js"));
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toMatch(/at \w+ \(/);
+  });
+
+  it("redirects /aibrands to /ai-brands with 301", async () => {
+    const res = await fetch(url("/aibrands"), { redirect: "manual" });
+    expect(res.status).toBe(301);
+    expect(res.headers.get("location")).toBe("/ai-brands");
+  });
+
+  it("serves robots.txt and a sitemap listing every page", async () => {
+    const robots = await (await fetch(url("/robots.txt"))).text();
+    expect(robots).toContain("Sitemap: ");
+    const sitemap = await (await fetch(url("/sitemap.xml"))).text();
+    for (const p of ["/", "/catalog", "/mission", "/board", "/innovation", "/ai-brands", "/investors", "/podcasts", "/partners", "/web3", "/contact"]) {
+      expect(sitemap).toMatch(new RegExp(`<loc>https?://[^<]+:\\d+${p.replace("/", "\\/")}</loc>`));
+    }
+  });
+
+  it("stops with a message naming the variable when the configuration is bad", () => {
+    const root = path.resolve(import.meta.dirname, "../..");
+    const run = spawnSync(path.join(root, "node_modules/.bin/node"), ["server.ts"], {
+      cwd: root,
+      env: { ...process.env, PORT: "not-a-port", SKIP_BUILD: "1" },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("PORT:");
+  });
+});
