@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { formatCount, formatReleaseDate, formatSubscribers, formatUpdated } from "./format.ts";
+
+describe("formatSubscribers (spec §9)", () => {
+  it("shows millions as x.xM", () => {
+    expect(formatSubscribers(1_000_000)).toBe("1.0M");
+    expect(formatSubscribers(2_450_000)).toBe("2.5M");
+    expect(formatSubscribers(15_300_000)).toBe("15.3M");
+  });
+  it("shows thousands as x.xK", () => {
+    expect(formatSubscribers(1_000)).toBe("1.0K");
+    expect(formatSubscribers(12_345)).toBe("12.3K");
+    expect(formatSubscribers(999_949)).toBe("999.9K");
+  });
+  it("shows smaller counts as they are", () => {
+    expect(formatSubscribers(0)).toBe("0");
+    expect(formatSubscribers(999)).toBe("999");
+    expect(formatSubscribers(Number.NaN)).toBe("0");
+  });
+  it("formats video counts with separators", () => {
+    expect(formatCount(12345)).toBe("12,345");
+  });
+});
+
+describe("formatReleaseDate (spec §2 Single card)", () => {
+  it("formats like Jan 5, 2024", () => {
+    expect(formatReleaseDate("2024-01-05")).toBe("Jan 5, 2024");
+    expect(formatReleaseDate("2023-12-31T23:30:00Z")).toBe("Dec 31, 2023");
+  });
+  it("keeps a bare date on its calendar day", () => {
+    expect(formatReleaseDate("2024-03-01")).toBe("Mar 1, 2024");
+  });
+  it("is empty for missing or invalid dates", () => {
+    expect(formatReleaseDate("")).toBe("");
+    expect(formatReleaseDate("not a date")).toBe("");
+  });
+});
+
+describe("formatUpdated (spec §2 Channel card)", () => {
+  it("prefixes the local date with Updated", () => {
+    expect(formatUpdated("2024-06-15T10:00:00Z", "en-US", "UTC")).toBe("Updated 6/15/2024");
+    expect(formatUpdated("2024-06-15T10:00:00Z", "de-DE", "UTC")).toBe("Updated 15.6.2024");
+  });
+  it("uses the given time zone", () => {
+    expect(formatUpdated("2024-06-15T23:30:00Z", "en-US", "Asia/Tokyo")).toBe("Updated 6/16/2024");
+  });
+  it("is empty for invalid dates", () => {
+    expect(formatUpdated("yesterday")).toBe("");
+  });
+});

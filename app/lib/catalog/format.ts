@@ -1,0 +1,41 @@
+/**
+ * Spec §9 "Catalog": subscriber counts of 1,000,000 or more as "x.xM", of 1,000 or more as
+ * "x.xK", smaller counts as they are.
+ */
+export function formatSubscribers(count: number): string {
+  if (!Number.isFinite(count)) return "0";
+  if (count >= 1_000_000) return `${(count / 1_000_000).toFixed(1)}M`;
+  if (count >= 1_000) return `${(count / 1_000).toFixed(1)}K`;
+  return String(Math.max(0, Math.trunc(count)));
+}
+
+/** Video counts with thousands separators ("1,234 videos"). */
+export function formatCount(count: number): string {
+  return new Intl.NumberFormat("en-US").format(Number.isFinite(count) ? count : 0);
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+function parseDate(value: string): Date | null {
+  if (!value) return null;
+  // A bare date is a calendar date, not a UTC midnight that shifts a day in the Americas.
+  const date = DATE_ONLY.test(value) ? new Date(`${value}T12:00:00Z`) : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** Spec §2 "Single card": a release date formatted like "Jan 5, 2024"; "" when unparseable. */
+export function formatReleaseDate(value: string): string {
+  const date = parseDate(value);
+  if (!date) return "";
+  return new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }).format(date);
+}
+
+/**
+ * Spec §2 "Channel card": "Updated {local date}". The server renders a fixed-locale UTC date;
+ * the browser re-renders it in the visitor's locale and time zone after hydration.
+ */
+export function formatUpdated(value: string, locale?: string, timeZone?: string): string {
+  const date = parseDate(value);
+  if (!date) return "";
+  return `Updated ${date.toLocaleDateString(locale, timeZone ? { timeZone } : undefined)}`;
+}
