@@ -1,0 +1,359 @@
+import type { CatalogService, CatalogSnapshot } from "./service.ts";
+import type { Album, Channel, Film, Single } from "../../lib/catalog/types.ts";
+import type {
+  AlbumCardData,
+  AlbumDetailData,
+  CardImage,
+  CatalogCardData,
+  ChannelCardData,
+  FilmCardData,
+  SingleCardData,
+} from "../../lib/catalog/cards.ts";
+import { trackDisplayName } from "../../lib/catalog/cards.ts";
+import { thumbnailSrcSet, thumbnailUrl } from "../../lib/catalog/media.ts";
+import {
+  albumTermsMatch,
+  channelHaystack,
+  channelMatches,
+  matchesSearch,
+  musicTerms,
+  searchWords,
+  singleMatches,
+} from "../../lib/catalog/matching.ts";
+import { clampPage, PAGE_SIZE, pageCountFor } from "../../lib/catalog/pagination.ts";
+import { genreLevels, type GenreLevel } from "../../lib/catalog/genre-tree.ts";
+import type { CatalogState } from "../../lib/catalog/url-state.ts";
+
+/**
+ * The in-process catalog index behind /catalog (DESIGN.md §1). It keeps lower-cased copies
+ * of the fields the filters read, buckets albums by their first keyword (the music filter
+ * always fixes it), and caches the matching positions per filter key, so a filtered page at
+ * 250,000 albums costs a bucket scan once and a slice afterwards. It is rebuilt lazily, on
+ * the first query after the snapshot's version changes (ADR 0060).
+ */
+export type CatalogSource = Pick<CatalogService, "snapshot" | "mediaUrl">;
+
+export interface CatalogQueryResult {
+  total: number;
+  /** the page actually shown (the requested one, clamped) */
+  page: number;
+  pageCount: number;
+  items: CatalogCardData[];
+}
+
+export interface CatalogIndex {
+  query(state: CatalogState): CatalogQueryResult;
+  /** the music filter's levels for the chosen path, deeper levels derived from keywords */
+  musicLevels(genre: string, subGenres: readonly string[]): GenreLevel[];
+  album(id: string): AlbumDetailData | null;
+  single(id: string): Single | null;
+  singleCard(single: Single): SingleCardData;
+  /** spec §2 Home: up to 6 featured albums */
+  featuredAlbums(limit?: number): AlbumCardData[];
+  /** the singles genre list (spec §7 api/Genre/) */
+  singlesGenres(): string[];
+  /** image of any item for the sheet (larger thumbnails) */
+  image(key: string, kind: "music" | "film", max?: 320 | 640 | 960): CardImage | null;
+  readonly version: number;
+  readonly updatedAt: string;
+}
+
+/** Most distinct matching lists kept per snapshot (one per filter + search combination). */
+const MATCH_CACHE_SIZE = 500;
+/** Most options a derived (data-driven) genre level offers. */
+const MAX_DERIVED_OPTIONS = 40;
+
+interface Built {
+  version: number;
+  updatedAt: string;
+  albums: Album[];
+  albumName: string[];
+  albumKeywords: string[][];
+  albumSearch: string[];
+  albumById: Map<string, number>;
+  /** album positions by lower-cased first keyword */
+  albumBuckets: Map<string, Int32Array>;
+  films: Film[];
+  filmSearch: string[];
+  singles: Single[];
+  singleSearch: string[];
+  singleById: Map<string, number>;
+  channels: Channel[];
+  channelHay: string[];
+  genres: string[];
+  matches: Map<string, Int32Array>;
+  derived: Map<string, string[]>;
+}
+
+function build(snapshot: CatalogSnapshot): Built {
+  const { albums, films, singles, channels } = snapshot;
+  const n = albums.length;
+  const albumName = new Array<string>(n);
+  const albumKeywords = new Array<string[]>(n);
+  const albumSearch = new Array<string>(n);
+  const albumById = new Map<string, number>();
+  const bucketLists = new Map<string, number[]>();
+  for (let i = 0; i < n; i++) {
+    const a = albums[i];
+    albumName[i] = a.name.toLowerCase();
+    const kw = (a.keywords ?? []).map((k) => String(k).trim().toLowerCase());
+    albumKeywords[i] = kw;
+    albumSearch[i] = `${albumName[i]}\u0000${a.artist.toLowerCase()}\u0000${a.genre.toLowerCase()}`;
+    albumById.set(a.id, i);
+    const first = kw[0] ?? "";
+    let list = bucketLists.get(first);
+    if (!list) bucketLists.set(first, (list = []));
+    list.push(i);
+  }
+  const albumBuckets = new Map<string, Int32Array>();
+  for (const [k, list] of bucketLists) albumBuckets.set(k, Int32Array.from(list));
+
+  const singleById = new Map<string, number>();
+  singles.forEach((s, i) => singleById.set(s.id, i));
+  return {
+    version: snapshot.version,
+    updatedAt: snapshot.updatedAt,
+    albums,
+    albumName,
+    albumKeywords,
+    albumSearch,
+    albumById,
+    albumBuckets,
+    films,
+    filmSearch: films.map((f) => `${f.title}\u0000${f.format ?? ""}`.toLowerCase()),
+    singles,
+    singleSearch: singles.map((s) => [s.title, s.artist, s.genre, s.subGenre].join("\u0000").toLowerCase()),
+    singleById,
+    channels,
+    channelHay: channels.map(channelHaystack),
+    genres: snapshot.genres,
+    matches: new Map(),
+    derived: new Map(),
+  };
+}
+
+function remember<V>(cache: Map<string, V>, key: string, compute: () => V): V {
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    // refresh its place in the LRU order
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const value = compute();
+  cache.set(key, value);
+  if (cache.size > MATCH_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  return value;
+}
+
+/** Positions i in `candidates` (or 0…count-1) for which `keep(i)` holds. */
+function collect(count: number, candidates: Int32Array | null, keep: (i: number) => boolean): Int32Array {
+  const out: number[] = [];
+  if (candidates) {
+    for (let j = 0; j < candidates.length; j++) if (keep(candidates[j])) out.push(candidates[j]);
+  } else {
+    for (let i = 0; i < count; i++) if (keep(i)) out.push(i);
+  }
+  return Int32Array.from(out);
+}
+
+const EMPTY = new Int32Array(0);
+
+export function createCatalogIndex(source: CatalogSource): CatalogIndex {
+  let built: Built | null = null;
+  const current = (): Built => {
+    const snapshot = source.snapshot();
+    if (!built || built.version !== snapshot.version) built = build(snapshot);
+    return built;
+  };
+
+  const image = (key: string | undefined, kind: "music" | "film", max: 320 | 640 | 960 = 640): CardImage | null => {
+    if (!key) return null;
+    const src = source.mediaUrl(key, kind);
+    return { src: thumbnailUrl(src, max === 960 ? 640 : 320), srcSet: thumbnailSrcSet(src, max) };
+  };
+
+  const albumCard = (a: Album): AlbumCardData => ({
+    kind: "album",
+    id: a.id,
+    name: a.name,
+    artist: a.artist,
+    genre: a.genre,
+    image: image(a.artwork, "music"),
+  });
+  const filmCard = (f: Film): FilmCardData => ({
+    kind: "film",
+    id: f.film_id,
+    title: f.title,
+    format: f.format ?? "",
+    // spec §2 Film card: the first available of portrait, landscape or artwork
+    image: image(f.portrait || f.landscape || f.artwork?.find(Boolean), "film"),
+  });
+  const singleCard = (s: Single): SingleCardData => ({
+    kind: "single",
+    id: s.id,
+    title: s.title,
+    artist: s.artist,
+    genre: s.genre,
+    releaseDate: s.releaseDate,
+    image: image(s.artwork, "music"),
+  });
+  const channelCard = (c: Channel): ChannelCardData => ({
+    kind: "channel",
+    id: c.id,
+    name: c.name,
+    description: c.description,
+    category: c.category,
+    country: c.country,
+    subscriberCount: c.subscriberCount,
+    videoCount: c.videoCount,
+    lastUpdated: c.lastUpdated,
+    image: image(c.thumbnail, "music"),
+  });
+
+  /** Matching positions of the music filter + search, cached per key. null = every album. */
+  const musicMatches = (b: Built, terms: string[], words: string[]): Int32Array | null => {
+    if (!terms.length && !words.length) return null;
+    return remember(b.matches, `m|${terms.join("\u0001")}|${words.join(" ")}`, () => {
+      const candidates = terms.length ? (b.albumBuckets.get(terms[0]) ?? EMPTY) : null;
+      return collect(b.albums.length, candidates, (i) =>
+        albumTermsMatch(b.albumName[i], b.albumKeywords[i], terms) && matchesSearch(b.albumSearch[i], words),
+      );
+    });
+  };
+
+  const page = <T>(
+    count: number,
+    positions: Int32Array | null,
+    requested: number,
+    list: readonly T[],
+    toCard: (item: T) => CatalogCardData,
+  ): CatalogQueryResult => {
+    const total = positions ? positions.length : count;
+    const pageCount = pageCountFor(total);
+    const p = clampPage(requested, pageCount);
+    const start = (p - 1) * PAGE_SIZE;
+    const end = Math.min(total, start + PAGE_SIZE);
+    const items: CatalogCardData[] = [];
+    for (let k = start; k < end; k++) items.push(toCard(list[positions ? positions[k] : k]));
+    return { total, page: p, pageCount, items };
+  };
+
+  return {
+    get version() {
+      return current().version;
+    },
+    get updatedAt() {
+      return current().updatedAt;
+    },
+
+    query(state) {
+      const b = current();
+      const words = searchWords(state.q);
+      switch (state.type) {
+        case "music": {
+          const positions = musicMatches(b, musicTerms(state.filters), words);
+          return page(b.albums.length, positions, state.page, b.albums, albumCard);
+        }
+        case "film": {
+          // spec §5: films are not filtered (the search field still applies)
+          const positions = words.length
+            ? remember(b.matches, `f|${words.join(" ")}`, () => collect(b.films.length, null, (i) => matchesSearch(b.filmSearch[i], words)))
+            : null;
+          return page(b.films.length, positions, state.page, b.films, filmCard);
+        }
+        case "singles": {
+          const f = state.filters;
+          const active = Boolean(f.genres || f.subGenres.length || words.length);
+          const positions = active
+            ? remember(b.matches, `s|${f.genres}|${f.subGenres.join("\u0001")}|${words.join(" ")}`.toLowerCase(), () =>
+                collect(b.singles.length, null, (i) => singleMatches(b.singles[i], f) && matchesSearch(b.singleSearch[i], words)),
+              )
+            : null;
+          return page(b.singles.length, positions, state.page, b.singles, singleCard);
+        }
+        case "channels": {
+          const f = state.filters;
+          const key = `c|${f.genres}|${f.countries.join(",")}|${f.keywords.join(",")}|${f.regions.join(",")}|${words.join(" ")}`;
+          const positions = remember(b.matches, key, () =>
+            collect(b.channels.length, null, (i) => channelMatches(b.channels[i], b.channelHay[i], f) && matchesSearch(b.channelHay[i], words)),
+          );
+          return page(b.channels.length, positions, state.page, b.channels, channelCard);
+        }
+        default:
+          // Compilations are "Coming Soon!" (spec §2): no items.
+          return { total: 0, page: 1, pageCount: 0, items: [] };
+      }
+    },
+
+    musicLevels(genre, subGenres) {
+      const b = current();
+      // Levels the static tree does not define list the album keywords found at that
+      // position among the albums matching the path so far.
+      const derive = (path: string[]) =>
+        remember(b.derived, path.join("\u0001").toLowerCase(), () => {
+          const terms = path.map((p) => p.trim().toLowerCase());
+          const positions = musicMatches(b, terms, []) ?? EMPTY;
+          const depth = path.length;
+          const seen = new Map<string, string>();
+          for (let k = 0; k < positions.length && seen.size < MAX_DERIVED_OPTIONS * 4; k++) {
+            const i = positions[k];
+            const lower = b.albumKeywords[i][depth];
+            if (lower && !seen.has(lower)) seen.set(lower, String(b.albums[i].keywords[depth]).trim());
+          }
+          return [...seen.values()].sort((x, y) => x.localeCompare(y)).slice(0, MAX_DERIVED_OPTIONS);
+        });
+      return genreLevels(genre, subGenres, derive);
+    },
+
+    album(id) {
+      const b = current();
+      const i = b.albumById.get(id);
+      if (i === undefined) return null;
+      const a = b.albums[i];
+      return {
+        kind: "album",
+        id: a.id,
+        name: a.name,
+        artist: a.artist,
+        genre: a.genre,
+        image: image(a.artwork, "music", 960),
+        tracks: (a.tracks ?? [])
+          .filter((t) => t && t.s3Path)
+          .map((t) => ({ name: trackDisplayName(t.Filename || t.s3Path.split("/").pop() || ""), audioUrl: source.mediaUrl(t.s3Path, "music") })),
+      };
+    },
+
+    single(id) {
+      const b = current();
+      const i = b.singleById.get(id);
+      return i === undefined ? null : b.singles[i];
+    },
+
+    singleCard,
+
+    featuredAlbums(limit = 6) {
+      const b = current();
+      const out: AlbumCardData[] = [];
+      for (let i = 0; i < b.albums.length && out.length < limit; i++) {
+        if (b.albums[i].featured) out.push(albumCard(b.albums[i]));
+      }
+      return out;
+    },
+
+    singlesGenres() {
+      return current().genres;
+    },
+
+    image: (key, kind, max) => image(key, kind, max),
+  };
+}
+
+const indexes = new WeakMap<object, CatalogIndex>();
+
+/** The one index of a catalog service, shared by every loader. */
+export function catalogIndexFor(service: CatalogSource): CatalogIndex {
+  let index = indexes.get(service);
+  if (!index) indexes.set(service, (index = createCatalogIndex(service)));
+  return index;
+}

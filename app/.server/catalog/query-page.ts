@@ -1,0 +1,92 @@
+import type { CatalogService } from "./service.ts";
+import { catalogIndexFor, type CatalogQueryResult } from "./index.ts";
+import type { CatalogDetailData, SingleDetailData } from "../../lib/catalog/cards.ts";
+import type { GenreLevel } from "../../lib/catalog/genre-tree.ts";
+import type { CatalogState } from "../../lib/catalog/url-state.ts";
+import type { CatalogType } from "../../lib/catalog/types.ts";
+
+/** How long a page waits for a singles sub-genre list before streaming it in later. */
+const SUB_GENRES_WAIT_MS = 250;
+
+export interface CatalogPageData extends CatalogQueryResult {
+  /** the state shown: the URL's, with the page clamped */
+  state: CatalogState;
+  /** music: the genre filter levels */
+  musicLevels: GenreLevel[];
+  /** singles: the genre list (spec §7 api/Genre/) */
+  singlesGenres: string[];
+  /**
+   * singles: sub-genres of the chosen genre. An array when known at once (cached), a promise
+   * when the upstream is slow: the page streams "Loading sub-genres..." until it settles.
+   */
+  subGenres: string[] | Promise<string[]> | null;
+  /** the open sheet (`item=`), or null */
+  detail: CatalogDetailData | null;
+  updatedAt: string;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<{ done: true; value: T } | { done: false }> {
+  return Promise.race([
+    promise.then((value) => ({ done: true as const, value })),
+    new Promise<{ done: false }>((resolve) => setTimeout(() => resolve({ done: false }), ms).unref?.()),
+  ]);
+}
+
+async function singleDetail(catalog: CatalogService, id: string): Promise<SingleDetailData | null> {
+  const index = catalogIndexFor(catalog);
+  const single = index.single(id);
+  if (!single) return null;
+  const detail = await catalog.releaseDetail(id).catch(() => null);
+  const artwork = single.artwork || detail?.artwork || "";
+  const audio = single.audioUrl || detail?.audioFile || "";
+  return {
+    kind: "single",
+    id: single.id,
+    title: single.title,
+    artist: single.artist,
+    genre: single.genre || detail?.genre || "",
+    subGenre: detail?.subGenre || single.subGenre || "",
+    language: single.language,
+    image: index.image(artwork, "music", 960),
+    audioUrl: audio ? (/^(https?:)?\/\//.test(audio) || audio.startsWith("/") ? audio : catalog.mediaUrl(audio, "music")) : "",
+    album: detail?.album ?? "",
+    releaseDate: detail?.releaseDate || single.releaseDate || "",
+    country: detail?.country || single.country || "",
+    label: detail?.label || single.label || "",
+    composer: detail?.composer || single.composer || "",
+    isrc: detail?.isrc || single.isrc || "",
+    parentalAdvisory: detail?.parentalAdvisory ?? false,
+  };
+}
+
+async function loadDetail(catalog: CatalogService, type: CatalogType, id: string): Promise<CatalogDetailData | null> {
+  if (!id) return null;
+  if (type === "music") return catalogIndexFor(catalog).album(id);
+  if (type === "singles") return singleDetail(catalog, id);
+  // spec §2: films and channels have no detail view
+  return null;
+}
+
+/** Everything /catalog renders for one URL state: one page of cards, never the catalog. */
+export async function loadCatalogPage(catalog: CatalogService, state: CatalogState): Promise<CatalogPageData> {
+  const index = catalogIndexFor(catalog);
+  const result = index.query(state);
+  const { filters } = state;
+
+  let subGenres: CatalogPageData["subGenres"] = null;
+  if (state.type === "singles" && filters.genres) {
+    const pending = catalog.subGenres(filters.genres).catch(() => [] as string[]);
+    const settled = await withTimeout(pending, SUB_GENRES_WAIT_MS);
+    subGenres = settled.done ? settled.value : pending;
+  }
+
+  return {
+    ...result,
+    state: { ...state, page: result.page },
+    musicLevels: state.type === "music" ? index.musicLevels(filters.genres, filters.subGenres) : [],
+    singlesGenres: state.type === "singles" ? index.singlesGenres() : [],
+    subGenres,
+    detail: await loadDetail(catalog, state.type, state.item),
+    updatedAt: index.updatedAt,
+  };
+}

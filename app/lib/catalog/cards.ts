@@ -1,0 +1,109 @@
+/**
+ * What the browser receives for a catalog page: small card and sheet records with public
+ * media URLs already resolved (thumbnails through /img). Never raw storage keys, upstream
+ * URLs or personal data from release details (user ids, contact e-mails).
+ */
+export interface CardImage {
+  /** a thumbnail URL (thumbnailUrl) */
+  src: string;
+  /** a srcset over the thumbnail widths */
+  srcSet: string;
+}
+
+export interface AlbumCardData {
+  kind: "album";
+  id: string;
+  name: string;
+  artist: string;
+  genre: string;
+  image: CardImage | null;
+}
+
+export interface FilmCardData {
+  kind: "film";
+  id: string;
+  title: string;
+  format: string;
+  image: CardImage | null;
+}
+
+export interface SingleCardData {
+  kind: "single";
+  id: string;
+  title: string;
+  artist: string;
+  genre: string;
+  releaseDate: string;
+  image: CardImage | null;
+}
+
+export interface ChannelCardData {
+  kind: "channel";
+  id: string;
+  name: string;
+  description: string;
+  category: string;
+  country: string;
+  subscriberCount: number;
+  videoCount: number;
+  lastUpdated: string;
+  image: CardImage | null;
+}
+
+export type CatalogCardData = AlbumCardData | FilmCardData | SingleCardData | ChannelCardData;
+
+export interface TrackData {
+  name: string;
+  /** public audio URL */
+  audioUrl: string;
+}
+
+export interface AlbumDetailData {
+  kind: "album";
+  id: string;
+  name: string;
+  artist: string;
+  genre: string;
+  image: CardImage | null;
+  tracks: TrackData[];
+}
+
+/** Spec §2 "Single card" sheet: the list item plus the release details a visitor sees. */
+export interface SingleDetailData {
+  kind: "single";
+  id: string;
+  title: string;
+  artist: string;
+  genre: string;
+  subGenre: string;
+  language: string;
+  image: CardImage | null;
+  /** public audio URL, or "" when there is no preview */
+  audioUrl: string;
+  album: string;
+  releaseDate: string;
+  country: string;
+  label: string;
+  composer: string;
+  isrc: string;
+  parentalAdvisory: boolean;
+}
+
+export type CatalogDetailData = AlbumDetailData | SingleDetailData;
+
+/** A display name for a track file: the file name without its audio extension. */
+export function trackDisplayName(filename: string): string {
+  return filename.replace(/\.(mp3|m4a|aac|wav|ogg|oga|opus|flac|webm)$/i, "").trim() || filename;
+}
+
+/** Spec §2 Single sheet: genre shown as "genre / subGenre" (just the genre without one). */
+export function genreWithSubGenre(genre: string, subGenre: string): string {
+  if (genre && subGenre) return `${genre} / ${subGenre}`;
+  return genre || subGenre || "-";
+}
+
+/** "License this track" link (issue #3, beyond the spec): the contact page's licensing tab. */
+export function licensingHref(title: string, artist: string): string {
+  const tracks = artist ? `${title} — ${artist}` : title;
+  return `/contact?tab=licensing&tracks=${encodeURIComponent(tracks)}`;
+}
