@@ -1,6 +1,29 @@
+import crypto from "node:crypto";
+import fsp from "node:fs/promises";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { Album, Channel, Film, ReleaseDetail, Single } from "../../lib/catalog/types.ts";
+import { UpstreamError } from "./errors.ts";
+import { FilmProviderClient } from "./film-provider/client.ts";
+import { mergeFilmLists } from "./film-provider/merge.ts";
+import { mediaUrl as buildMediaUrl } from "./media-url.ts";
+import { MusicApiClient } from "./music-api/client.ts";
+import { reshapeReleaseDetail, reshapeSingle, selectVisibleSingles, withDetail } from "./music-api/singles.ts";
+import { apiMusicSource, sampleMusicSource, type MusicSource } from "./music-api/source.ts";
+import { isCompletedFilm, reshapeAlbums, reshapeChannels, reshapeFilm } from "./reshape.ts";
+import type { RetryOptions } from "./retry.ts";
+import { ensureSampleData, samplePaths } from "./sample/ensure.ts";
+import {
+  genreNames,
+  parseList,
+  rawAlbumSchema,
+  rawChannelSchema,
+  rawFilmSchema,
+  rawReleaseDetailSchema,
+  rawSubmissionSchema,
+} from "./schemas.ts";
+import { SnapshotStore } from "./snapshots.ts";
+import { isHttpSource, readJsonSource } from "./sources.ts";
 
 /**
  * The catalog as the rest of the server sees it (DESIGN.md §1). Sources are synced in the
@@ -22,6 +45,21 @@ export interface CatalogSnapshot {
   updatedAt: string;
 }
 
+export type CatalogSourceName = "albums" | "films" | "channels" | "singles" | "genres";
+
+/** What an operator wants to know about each source (logged, and available to a health page). */
+export interface CatalogSourceStatus {
+  name: CatalogSourceName;
+  /** a path or URL (no credentials) */
+  location: string;
+  ok: boolean;
+  count: number;
+  /** ISO time of the last successful sync (or of the snapshot loaded at start) */
+  updatedAt?: string;
+  lastAttemptAt?: string;
+  error?: string;
+}
+
 export interface CatalogService {
   /** The current data. Never waits on an upstream. */
   snapshot(): CatalogSnapshot;
@@ -31,25 +69,460 @@ export interface CatalogService {
   releaseDetail(submissionId: string): Promise<ReleaseDetail | null>;
   /** Public URL of an album/track/channel media key (MEDIA_URL) or a film image key (FILM_MEDIA_URL). */
   mediaUrl(key: string, kind: "music" | "film"): string;
+  /** Per-source sync state. */
+  status(): CatalogSourceStatus[];
+  /** Syncs every source now (also runs every CATALOG_REFRESH_SECONDS). Never throws. */
+  syncNow(): Promise<void>;
   close(): Promise<void>;
 }
 
-// Placeholder until the catalog sync lands.
-export async function startCatalog(_deps: { config: Config; logger: Logger }): Promise<CatalogService> {
-  const empty: CatalogSnapshot = {
-    albums: [],
-    films: [],
-    singles: [],
-    channels: [],
-    genres: [],
-    version: 0,
-    updatedAt: new Date(0).toISOString(),
+export interface CatalogDeps {
+  config: Config;
+  logger: Logger;
+  /** upstream retry schedule (tests shorten it) */
+  retry?: RetryOptions;
+  /** per-request timeout in ms (default 15 s) */
+  timeoutMs?: number;
+  /** start the periodic refresh (default true) */
+  refresh?: boolean;
+}
+
+interface SourceResult<T> {
+  data: T;
+  /** set when the source reports the data has not changed since the last sync */
+  unchanged?: boolean;
+}
+
+interface SourceDef<T> {
+  name: CatalogSourceName;
+  location: string;
+  /** a local file: cheap to read, so start-up may wait for it */
+  local: boolean;
+  fetch(): Promise<SourceResult<T> | undefined>;
+  count(data: T): number;
+}
+
+const DETAIL_CONCURRENCY = 4;
+
+export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
+  const { config, logger } = deps;
+  const log = logger.child({ component: "catalog" });
+  const sample = samplePaths(config.DATA_DIR);
+  const filmApi = Boolean(config.FILM_API_URL && config.FILM_API_EMAIL && config.FILM_API_PASSWORD);
+  const musicApi = Boolean(config.MUSIC_API_URL && config.MUSIC_API_USERNAME && config.MUSIC_API_PASSWORD);
+  const usesSample = !config.ALBUMS_URL || !config.CHANNELS_URL || (!filmApi && !config.FILMS_URL) || !musicApi;
+  const requestOpts = { retry: deps.retry, timeoutMs: deps.timeoutMs };
+
+  if (usesSample) {
+    try {
+      await ensureSampleData(config.DATA_DIR, { logger: log });
+    } catch (error) {
+      log.error({ err: error }, "could not generate the sample catalog");
+    }
+  }
+
+  const store = new SnapshotStore(config.DATA_DIR);
+
+  // ---- state ------------------------------------------------------------------------------
+  const data = {
+    albums: [] as Album[],
+    films: [] as Film[],
+    channels: [] as Channel[],
+    singles: [] as Single[],
+    genres: [] as string[],
   };
+  const fingerprints = new Map<CatalogSourceName, string>();
+  const statuses = new Map<CatalogSourceName, CatalogSourceStatus>();
+  const details = new Map<string, ReleaseDetail>();
+  const subGenreCache = new Map<string, string[]>();
+  let version = 0;
+  let updatedAt = new Date(0).toISOString();
+  let current: CatalogSnapshot | undefined;
+
+  const rebuild = () => {
+    version++;
+    current = undefined;
+  };
+
+  // ---- sources ----------------------------------------------------------------------------
+  /** File sources are re-read only when their size or mtime changed. */
+  const fileStamps = new Map<CatalogSourceName, string>();
+  const readList = async (name: CatalogSourceName, location: string): Promise<{ raw: unknown } | undefined> => {
+    if (!isHttpSource(location)) {
+      const stat = await fsp.stat(location).catch(() => undefined);
+      const stamp = stat ? `${stat.size}:${stat.mtimeMs}` : "";
+      if (stamp && fileStamps.get(name) === stamp && fingerprints.has(name)) return undefined;
+      const raw = await readJsonSource(location, requestOpts);
+      if (stamp) fileStamps.set(name, stamp);
+      return { raw };
+    }
+    return { raw: await readJsonSource(location, requestOpts) };
+  };
+
+  const logDropped = (name: string, location: string, nulls: number, invalid: number) => {
+    if (invalid) log.warn({ source: name, location, invalid }, "dropped invalid catalog entries");
+    if (nulls) log.debug({ source: name, location, nulls }, "discarded null catalog entries");
+  };
+
+  const albumsLocation = config.ALBUMS_URL ?? sample.albums;
+  const albumsSource: SourceDef<Album[]> = {
+    name: "albums",
+    location: albumsLocation,
+    local: !isHttpSource(albumsLocation),
+    async fetch() {
+      const read = await readList("albums", albumsLocation);
+      if (!read) return { data: data.albums, unchanged: true };
+      const list = parseList(read.raw, rawAlbumSchema, albumsLocation);
+      logDropped("albums", albumsLocation, list.nulls, list.invalid);
+      return { data: reshapeAlbums(list.items) };
+    },
+    count: (d) => d.length,
+  };
+
+  const channelsLocation = config.CHANNELS_URL ?? sample.channels;
+  const channelsSource: SourceDef<Channel[]> = {
+    name: "channels",
+    location: channelsLocation,
+    local: !isHttpSource(channelsLocation),
+    async fetch() {
+      const read = await readList("channels", channelsLocation);
+      if (!read) return { data: data.channels, unchanged: true };
+      const list = parseList(read.raw, rawChannelSchema, channelsLocation);
+      logDropped("channels", channelsLocation, list.nulls, list.invalid);
+      return { data: reshapeChannels(list.items) };
+    },
+    count: (d) => d.length,
+  };
+
+  const filmRecords = (raw: unknown[]) =>
+    raw.flatMap((item) =>
+      item && typeof item === "object" && (item as { film_id?: unknown }).film_id != null
+        ? [{ ...(item as Record<string, unknown>), film_id: String((item as { film_id: unknown }).film_id) }]
+        : [],
+    );
+  const toFilms = (raw: unknown, location: string): Film[] => {
+    const list = parseList(raw, rawFilmSchema, location);
+    logDropped("films", location, list.nulls, list.invalid);
+    // spec §4 "Films": only 'completed' films are shown
+    return list.items.map(reshapeFilm).filter(isCompletedFilm);
+  };
+  const filmClient = filmApi
+    ? new FilmProviderClient({
+        baseUrl: config.FILM_API_URL!,
+        email: config.FILM_API_EMAIL!,
+        password: config.FILM_API_PASSWORD!,
+        ...requestOpts,
+      })
+    : undefined;
+  const filmsLocation = filmApi ? config.FILM_API_URL! : (config.FILMS_URL ?? sample.films);
+  const filmsSource: SourceDef<Film[]> = {
+    name: "films",
+    location: filmsLocation,
+    local: !filmApi && !isHttpSource(filmsLocation),
+    async fetch() {
+      if (filmClient) {
+        // spec §7: both lists, merged by film_id (catalog items win)
+        const catalogItems = await filmClient.catalogItems();
+        const detailItems = await filmClient.detailItems();
+        return { data: toFilms(mergeFilmLists(filmRecords(catalogItems), filmRecords(detailItems)), filmsLocation) };
+      }
+      const read = await readList("films", filmsLocation);
+      if (!read) return { data: data.films, unchanged: true };
+      return { data: toFilms(read.raw, filmsLocation) };
+    },
+    count: (d) => d.length,
+  };
+
+  const music: MusicSource = musicApi
+    ? apiMusicSource(
+        new MusicApiClient({
+          baseUrl: config.MUSIC_API_URL!,
+          username: config.MUSIC_API_USERNAME!,
+          password: config.MUSIC_API_PASSWORD!,
+          clientId: config.MUSIC_API_CLIENT_ID,
+          clientSecret: config.MUSIC_API_CLIENT_SECRET,
+          scope: config.MUSIC_API_SCOPE,
+          grantType: config.MUSIC_API_GRANT_TYPE,
+          appSource: config.MUSIC_API_APP_SOURCE,
+          ...requestOpts,
+        }),
+        config.MUSIC_API_URL!,
+      )
+    : sampleMusicSource(sample.musicApi);
+
+  /** Fetches and caches one release detail. Returns undefined when it cannot be had. */
+  const fetchDetail = async (id: string, retry?: RetryOptions): Promise<ReleaseDetail | undefined> => {
+    const raw = await music.releaseDetail(id, { retry });
+    const parsed = rawReleaseDetailSchema.safeParse(raw);
+    if (!parsed.success || !raw || typeof raw !== "object") {
+      log.warn({ submissionId: id }, "release detail has an unexpected shape");
+      return undefined;
+    }
+    const detail = reshapeReleaseDetail(parsed.data);
+    // the response may omit its own id; the one we asked for is authoritative
+    if (!detail.submissionId) detail.submissionId = id;
+    details.set(id, detail);
+    return detail;
+  };
+
+  const saveDetails = () =>
+    store
+      .write({
+        name: "release-details",
+        savedAt: new Date().toISOString(),
+        source: music.location,
+        fingerprint: "",
+        data: Object.fromEntries(details),
+      })
+      .catch((error) => log.error({ err: error }, "could not save the release-detail snapshot"));
+
+  /** Release details are fetched once per submission and cached (memory + snapshot on disk). */
+  const prefetchDetails = async (singles: Single[]) => {
+    const missing = singles.filter((s) => !details.has(s.id)).map((s) => s.id);
+    if (!missing.length) return 0;
+    let failed = 0;
+    let added = 0;
+    const queue = [...missing];
+    const worker = async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+        try {
+          if (await fetchDetail(id, deps.retry)) added++;
+        } catch (error) {
+          failed++;
+          log.debug({ submissionId: id, err: describe(error) }, "release detail not fetched");
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: DETAIL_CONCURRENCY }, worker));
+    if (failed) log.warn({ failed, of: missing.length }, "some release details could not be fetched; retried at the next sync");
+    if (added) await saveDetails();
+    return added;
+  };
+
+  const singlesSource: SourceDef<Single[]> = {
+    name: "singles",
+    location: music.location,
+    local: music.kind === "sample",
+    async fetch() {
+      const raw = await music.deliveredSubmissions();
+      const list = parseList(raw, rawSubmissionSchema, music.location);
+      logDropped("singles", music.location, list.nulls, list.invalid);
+      const excluded = [...config.MUSIC_API_EXCLUDED_USER_IDS, ...(await music.extraExcludedUserIds())];
+      const singles = selectVisibleSingles(list.items, excluded).map(reshapeSingle);
+      // spec §8: "No singles data received from API"
+      if (!singles.length) log.warn({ location: music.location }, "No singles data received from API");
+      const added = await prefetchDetails(singles);
+      if (added) rebuild();
+      return { data: singles };
+    },
+    count: (d) => d.length,
+  };
+
+  const saveSubGenres = () =>
+    store
+      .write({
+        name: "sub-genres",
+        savedAt: new Date().toISOString(),
+        source: music.location,
+        fingerprint: "",
+        data: Object.fromEntries(subGenreCache),
+      })
+      .catch((error) => log.error({ err: error }, "could not save the sub-genre snapshot"));
+
+  /** One sub-genre call. A response that is not a list: warning, empty list (spec §8). */
+  const loadSubGenres = async (genre: string, retry?: RetryOptions): Promise<string[] | undefined> => {
+    const raw = await music.subGenres(genre, { retry });
+    const names = genreNames(raw);
+    if (names === null) {
+      log.warn({ genre }, "sub-genre response is not a list");
+      return [];
+    }
+    subGenreCache.set(genre, names);
+    return names;
+  };
+
+  const genresSource: SourceDef<string[]> = {
+    name: "genres",
+    location: music.location,
+    local: music.kind === "sample",
+    async fetch() {
+      const names = genreNames(await music.genres());
+      if (names === null) {
+        // spec §8: a warning and an empty list; a previous good list is kept (see ADR 0051)
+        log.warn({ location: music.location }, "genre response is not a list");
+        return { data: fingerprints.has("genres") ? data.genres : [], unchanged: fingerprints.has("genres") };
+      }
+      // the sub-genres of every genre too, so the singles filter never waits on the API
+      let changed = false;
+      for (const genre of names) {
+        try {
+          const before = JSON.stringify(subGenreCache.get(genre));
+          const after = await loadSubGenres(genre, deps.retry);
+          if (JSON.stringify(after) !== before) changed = true;
+        } catch (error) {
+          log.warn({ genre, err: describe(error) }, "sub-genres not fetched");
+        }
+      }
+      if (changed) await saveSubGenres();
+      return { data: names };
+    },
+    count: (d) => d.length,
+  };
+
+  const sources = [albumsSource, filmsSource, channelsSource, singlesSource, genresSource] as SourceDef<unknown>[];
+  for (const s of sources) statuses.set(s.name, { name: s.name, location: s.location, ok: false, count: 0 });
+
+  const assign = (name: CatalogSourceName, value: unknown) => {
+    (data as Record<CatalogSourceName, unknown>)[name] = value;
+  };
+
+  // ---- sync -------------------------------------------------------------------------------
+  const running = new Map<CatalogSourceName, Promise<void>>();
+  const syncSource = (def: SourceDef<unknown>): Promise<void> => {
+    const inFlight = running.get(def.name);
+    if (inFlight) return inFlight;
+    const run = (async () => {
+      const status = statuses.get(def.name)!;
+      status.lastAttemptAt = new Date().toISOString();
+      try {
+        const result = await def.fetch();
+        if (result && !result.unchanged) {
+          const json = JSON.stringify(result.data);
+          const fingerprint = crypto.createHash("sha1").update(json).digest("hex");
+          const savedAt = new Date().toISOString();
+          if (fingerprint !== fingerprints.get(def.name)) {
+            fingerprints.set(def.name, fingerprint);
+            assign(def.name, result.data);
+            rebuild();
+            await store
+              .writeJson(def.name, { savedAt, source: def.location, fingerprint }, json)
+              .catch((error) => log.error({ err: error, source: def.name }, "could not save the catalog snapshot"));
+          }
+          status.updatedAt = savedAt;
+          if (savedAt > updatedAt) {
+            updatedAt = savedAt;
+            current = undefined;
+          }
+        }
+        status.ok = true;
+        status.error = undefined;
+        status.count = def.count((data as Record<CatalogSourceName, unknown>)[def.name]);
+        log.info({ source: def.name, count: status.count, changed: Boolean(result && !result.unchanged) }, "catalog source synced");
+      } catch (error) {
+        status.ok = false;
+        status.error = describe(error);
+        log.error(
+          {
+            source: def.name,
+            location: def.location,
+            status: error instanceof UpstreamError ? error.status : undefined,
+            err: status.error,
+            servingSnapshotFrom: status.updatedAt ?? null,
+          },
+          "catalog source failed; serving its last snapshot",
+        );
+      } finally {
+        running.delete(def.name);
+      }
+    })();
+    running.set(def.name, run);
+    return run;
+  };
+
+  const syncAll = async () => {
+    await Promise.all(sources.map(syncSource));
+  };
+
+  // ---- start: snapshots first, so pages never wait ----------------------------------------
+  const snapshotLoads = sources.map(async (def) => {
+    const stored = await store.read<unknown>(def.name);
+    if (!stored || stored.source !== def.location) return false;
+    assign(def.name, stored.data);
+    fingerprints.set(def.name, stored.fingerprint);
+    const status = statuses.get(def.name)!;
+    status.updatedAt = stored.savedAt;
+    status.count = def.count(stored.data);
+    if (stored.savedAt > updatedAt) updatedAt = stored.savedAt;
+    return true;
+  });
+  const loaded = await Promise.all(snapshotLoads);
+  const storedDetails = await store.read<Record<string, ReleaseDetail>>("release-details");
+  if (storedDetails?.source === music.location) for (const [id, d] of Object.entries(storedDetails.data)) details.set(id, d);
+  const storedSubGenres = await store.read<Record<string, string[]>>("sub-genres");
+  if (storedSubGenres?.source === music.location) for (const [g, s] of Object.entries(storedSubGenres.data)) subGenreCache.set(g, s);
+  if (loaded.some(Boolean)) {
+    rebuild();
+    log.info({ sources: sources.filter((_, i) => loaded[i]).map((s) => s.name) }, "catalog snapshots loaded");
+  }
+
+  // Local files are read before the server listens when there is no snapshot yet (first
+  // start); everything else syncs in the background.
+  const initial = sources.map((def, i) => ({ wait: def.local && !loaded[i], run: syncSource(def) }));
+  await Promise.all(initial.filter((x) => x.wait).map((x) => x.run));
+
+  let timer: NodeJS.Timeout | undefined;
+  if (deps.refresh !== false) {
+    timer = setInterval(() => void syncAll(), config.CATALOG_REFRESH_SECONDS * 1000);
+    timer.unref();
+  }
+
+  const visibleSingleIds = () => new Set(data.singles.map((s) => s.id));
+
   return {
-    snapshot: () => empty,
-    subGenres: async () => [],
-    releaseDetail: async () => null,
-    mediaUrl: (key) => `/media/${encodeURIComponent(key)}`,
-    close: async () => {},
+    snapshot() {
+      current ??= {
+        albums: data.albums,
+        films: data.films,
+        singles: data.singles.map((s) => withDetail(s, details.get(s.id))),
+        channels: data.channels,
+        genres: data.genres,
+        version,
+        updatedAt,
+      };
+      return current;
+    },
+    async subGenres(genre) {
+      const cached = subGenreCache.get(genre);
+      if (cached) return cached;
+      if (!data.genres.includes(genre)) return [];
+      try {
+        const names = await loadSubGenres(genre, { retries: 0 });
+        if (names?.length) void saveSubGenres();
+        return names ?? [];
+      } catch (error) {
+        log.warn({ genre, err: describe(error) }, "sub-genres not fetched");
+        return [];
+      }
+    },
+    async releaseDetail(submissionId) {
+      const cached = details.get(submissionId);
+      if (cached) return cached;
+      // only visible singles: an id of an excluded or unknown submission is never looked up
+      if (!visibleSingleIds().has(submissionId)) return null;
+      try {
+        const detail = await fetchDetail(submissionId, { retries: 0 });
+        if (detail) {
+          current = undefined;
+          rebuild();
+          void saveDetails();
+        }
+        return detail ?? null;
+      } catch (error) {
+        log.warn({ submissionId, err: describe(error) }, "release detail not fetched");
+        return null;
+      }
+    },
+    mediaUrl: (key, kind) => buildMediaUrl(key, kind === "film" ? config.FILM_MEDIA_URL : config.MEDIA_URL),
+    status: () => sources.map((s) => ({ ...statuses.get(s.name)! })),
+    syncNow: syncAll,
+    async close() {
+      if (timer) clearInterval(timer);
+      // a sync stuck on a slow upstream must not hold up shutdown for long
+      await Promise.race([Promise.allSettled([...running.values()]), new Promise((r) => setTimeout(r, 2000).unref())]);
+    },
   };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

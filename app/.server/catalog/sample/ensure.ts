@@ -1,0 +1,119 @@
+import fsp from "node:fs/promises";
+import path from "node:path";
+import type { Logger } from "../../logger.ts";
+import { exists, writeFileAtomic, writeStreamAtomic } from "../files.ts";
+import {
+  CHANNEL_THUMB_COUNT,
+  CLIP_COUNT,
+  COVER_COUNT,
+  DEFAULT_SEED,
+  FILM_IMAGE_COUNT,
+  channelThumbKey,
+  clipKey,
+  coverKey,
+  filmLandscapeKey,
+  filmPortraitKey,
+  sampleAlbums,
+  sampleChannels,
+  sampleFilms,
+  sampleMusicApi,
+} from "./generate.ts";
+import { renderArtwork, renderClip } from "./media.ts";
+
+/** Where the generated sample sources live (the defaults of ALBUMS_URL, CHANNELS_URL, FILMS_URL). */
+export function samplePaths(dataDir: string) {
+  const dir = path.join(dataDir, "catalog", "sample");
+  return {
+    dir,
+    albums: path.join(dir, "merged.json"),
+    channels: path.join(dir, "channels.json"),
+    films: path.join(dir, "films.json"),
+    musicApi: path.join(dir, "music-api.json"),
+    media: path.join(dataDir, "media"),
+  };
+}
+
+export const DEFAULT_SAMPLE_ALBUMS = 300;
+
+/** merged.json as a stream of chunks: 250,000 albums never sit in memory as one string. */
+export function* albumsJsonChunks(count: number, seed: number): Generator<string> {
+  yield "[\n";
+  let batch: string[] = [];
+  let first = true;
+  for (const album of sampleAlbums(count, seed)) {
+    batch.push((first ? "" : ",\n") + JSON.stringify(album));
+    first = false;
+    if (batch.length === 2000) {
+      yield batch.join("");
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch.join("");
+  yield "\n]\n";
+}
+
+export interface SampleOptions {
+  albums?: number;
+  seed?: number;
+  logger?: Logger;
+  /** rewrite files that already exist */
+  force?: boolean;
+}
+
+/** Writes the sample sources into `dir` (merged.json, channels.json, films.json, music-api.json). */
+export async function writeSampleSources(dir: string, opts: SampleOptions = {}): Promise<string[]> {
+  const seed = opts.seed ?? DEFAULT_SEED;
+  const albums = opts.albums ?? DEFAULT_SAMPLE_ALBUMS;
+  const written: string[] = [];
+  const want = (file: string) => opts.force || !exists(file);
+  const albumsFile = path.join(dir, "merged.json");
+  if (want(albumsFile)) {
+    await writeStreamAtomic(albumsFile, albumsJsonChunks(albums, seed));
+    written.push(albumsFile);
+  }
+  const json = async (name: string, data: unknown) => {
+    const file = path.join(dir, name);
+    if (!want(file)) return;
+    await writeFileAtomic(file, JSON.stringify(data, null, 1));
+    written.push(file);
+  };
+  await json("channels.json", sampleChannels(60, seed));
+  await json("films.json", sampleFilms(40, seed));
+  await json("music-api.json", sampleMusicApi(60, seed));
+  return written;
+}
+
+/** Writes the sample media (artwork and audio clips) that are missing from `mediaDir`. */
+export async function writeSampleMedia(mediaDir: string, opts: { force?: boolean } = {}): Promise<number> {
+  await fsp.mkdir(mediaDir, { recursive: true });
+  const jobs: { key: string; make: () => Promise<Buffer> | Buffer }[] = [];
+  for (let i = 1; i <= COVER_COUNT; i++) jobs.push({ key: coverKey(i), make: () => renderArtwork(i) });
+  for (let i = 1; i <= FILM_IMAGE_COUNT; i++) {
+    jobs.push({ key: filmPortraitKey(i), make: () => renderArtwork(100 + i, "portrait") });
+    jobs.push({ key: filmLandscapeKey(i), make: () => renderArtwork(100 + i, "landscape") });
+  }
+  for (let i = 1; i <= CHANNEL_THUMB_COUNT; i++) jobs.push({ key: channelThumbKey(i), make: () => renderArtwork(200 + i) });
+  for (let i = 1; i <= CLIP_COUNT; i++) jobs.push({ key: clipKey(i), make: () => renderClip(i - 1) });
+  let count = 0;
+  for (const job of jobs) {
+    const file = path.join(mediaDir, job.key);
+    if (!opts.force && exists(file)) continue;
+    await writeFileAtomic(file, await job.make());
+    count++;
+  }
+  return count;
+}
+
+/**
+ * First start: generate whatever part of the sample catalog and media is missing from
+ * DATA_DIR (issue #3 "Sample data"). Existing files are never overwritten.
+ */
+export async function ensureSampleData(dataDir: string, opts: SampleOptions = {}): Promise<void> {
+  const paths = samplePaths(dataDir);
+  const started = Date.now();
+  const written = await writeSampleSources(paths.dir, opts);
+  const media = await writeSampleMedia(paths.media);
+  if (written.length || media) {
+    opts.logger?.info({ files: written.length, mediaFiles: media, ms: Date.now() - started, dir: paths.dir }, "sample catalog generated");
+  }
+}
