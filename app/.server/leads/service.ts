@@ -1,12 +1,145 @@
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
+import { describeOutbox, openOutbox } from "../db/open.ts";
+import type { OutboxRepository } from "../db/outbox.ts";
+import { composeLeadMail } from "../mail/compose.ts";
+import { createMailTransport, type MailTransport } from "../mail/index.ts";
+import type { Lead } from "../../lib/contact/schemas.ts";
+import { SubmissionRateLimiter } from "./rate-limit.ts";
+import { OutboxWorker, type OutboxWorkerOptions } from "./worker.ts";
 
-// Placeholder until the leads issue lands: the leads service owns the outbox and the
-// delivery worker (DESIGN.md §1).
+export type SubmitResult =
+  /** Stored in the outbox: the visitor may be told it was received. */
+  | { status: "accepted"; id: number; duplicate: boolean }
+  | { status: "rate-limited"; retryAfterSeconds: number }
+  /** Could not be stored (the database is down): the visitor keeps the form (deviation 2). */
+  | { status: "unavailable"; reason: string };
+
+/** The leads service owns the outbox and the delivery worker (DESIGN.md §1). */
 export interface LeadsService {
+  submit(lead: Lead, meta: { ip: string; idempotencyKey: string }): Promise<SubmitResult>;
+  /** The outbox store (opened on first use; the operator CLI and tests read it). */
+  outbox(): Promise<OutboxRepository>;
+  readonly worker: OutboxWorker | undefined;
   close(): Promise<void>;
 }
 
-export async function startLeads(_deps: { config: Config; logger: Logger }): Promise<LeadsService> {
-  return { close: async () => {} };
+export interface LeadsOptions {
+  /** Tests inject a transport or worker timings; production takes both from the config. */
+  transport?: MailTransport;
+  worker?: Partial<Omit<OutboxWorkerOptions, "repository" | "transport" | "logger" | "maxAttempts">>;
+  now?: () => number;
+}
+
+/**
+ * Opens the outbox on first use and again after a failure, so that a database that is
+ * down at start-up (or goes away) costs the affected submissions, not the whole server.
+ */
+function lazyOutbox(config: Config, logger: Logger) {
+  let opening: Promise<OutboxRepository> | undefined;
+  return () =>
+    (opening ??= openOutbox(config).catch((error: unknown) => {
+      opening = undefined;
+      logger.error({ err: error, outbox: describeOutbox(config) }, "leads: the outbox could not be opened");
+      throw error;
+    }));
+}
+
+export async function startLeads(
+  deps: { config: Config; logger: Logger },
+  options: LeadsOptions = {},
+): Promise<LeadsService> {
+  const { config } = deps;
+  const logger = deps.logger.child({ component: "leads" });
+  const now = options.now ?? Date.now;
+  const outbox = lazyOutbox(config, logger);
+  const limiter = new SubmissionRateLimiter({
+    limit: config.LEADS_RATE_LIMIT,
+    windowSeconds: config.LEADS_RATE_WINDOW_SECONDS,
+    now,
+  });
+
+  // Open now so start-up logs say where leads go; a failure here is retried on first submit.
+  await outbox().catch(() => undefined);
+  logger.info({ outbox: describeOutbox(config), transport: config.MAIL_TRANSPORT }, "leads: outbox ready");
+
+  let worker: OutboxWorker | undefined;
+  let transport: MailTransport | undefined;
+  if (config.OUTBOX_WORKER) {
+    transport = options.transport ?? createMailTransport(config, logger);
+    worker = new OutboxWorker({
+      repository: deferredRepository(outbox),
+      transport,
+      logger,
+      maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
+      now,
+      ...options.worker,
+    });
+    worker.start();
+  }
+
+  async function submit(lead: Lead, meta: { ip: string; idempotencyKey: string }): Promise<SubmitResult> {
+    const slot = limiter.take(meta.ip);
+    if (!slot.ok) {
+      logger.warn({ ip: meta.ip, retryAfterSeconds: slot.retryAfterSeconds }, "leads: rate limit reached");
+      return { status: "rate-limited", retryAfterSeconds: slot.retryAfterSeconds };
+    }
+    try {
+      const repo = await outbox();
+      const { message, created } = await repo.enqueue({
+        kind: lead.kind,
+        idempotencyKey: `${lead.kind}:${meta.idempotencyKey}`,
+        lead: { ...lead.data },
+        mail: composeLeadMail(lead, { from: config.MAIL_FROM, to: config.CONTACT_TO }),
+        clientIp: meta.ip || null,
+        now: now(),
+      });
+      if (!created) slot.release();
+      else worker?.wake();
+      logger.info({ outboxId: message.id, kind: lead.kind, duplicate: !created }, "leads: submission stored");
+      return { status: "accepted", id: message.id, duplicate: !created };
+    } catch (error) {
+      slot.release();
+      logger.error({ err: error, kind: lead.kind }, "leads: the submission could not be stored");
+      return { status: "unavailable", reason: (error as Error).message };
+    }
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    submit,
+    outbox,
+    worker,
+    close: () =>
+      (closing ??= (async () => {
+        await worker?.stop();
+        await transport?.close();
+        const repo = await outbox().catch(() => undefined);
+        await repo?.close();
+      })()),
+  };
+}
+
+/** An OutboxRepository that opens the real one on each use (see lazyOutbox). */
+function deferredRepository(open: () => Promise<OutboxRepository>): OutboxRepository {
+  const call =
+    <K extends keyof OutboxRepository>(name: K) =>
+    async (...args: unknown[]) => {
+      const repo = await open();
+      return (repo[name] as (...a: unknown[]) => unknown)(...args);
+    };
+  return {
+    kind: "sqlite",
+    enqueue: call("enqueue"),
+    claim: call("claim"),
+    markSent: call("markSent"),
+    markRetry: call("markRetry"),
+    markFailed: call("markFailed"),
+    get: call("get"),
+    list: call("list"),
+    counts: call("counts"),
+    retry: call("retry"),
+    retryFailed: call("retryFailed"),
+    close: async () => {},
+  } as OutboxRepository;
 }

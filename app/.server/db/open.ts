@@ -1,0 +1,22 @@
+import path from "node:path";
+import type { Config } from "../config.ts";
+import type { OutboxRepository } from "./outbox.ts";
+import { SqliteOutboxRepository } from "./sqlite-outbox.ts";
+import { PostgresOutboxRepository } from "./postgres-outbox.ts";
+
+/** DESIGN.md §2: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR/leads.sqlite. */
+export async function openOutbox(config: Pick<Config, "DATABASE_URL" | "DATA_DIR">): Promise<OutboxRepository> {
+  if (config.DATABASE_URL) return PostgresOutboxRepository.open(config.DATABASE_URL);
+  return new SqliteOutboxRepository(path.join(config.DATA_DIR, "leads.sqlite"));
+}
+
+/** Where the outbox lives, for logs (never the password). */
+export function describeOutbox(config: Pick<Config, "DATABASE_URL" | "DATA_DIR">): string {
+  if (!config.DATABASE_URL) return path.join(config.DATA_DIR, "leads.sqlite");
+  try {
+    const u = new URL(config.DATABASE_URL);
+    return `postgres://${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}`;
+  } catch {
+    return "postgres";
+  }
+}

@@ -1,0 +1,131 @@
+// The lead outbox (DESIGN.md §3, deviation 2): every accepted submission is stored here
+// before the visitor is told it was received, then delivered by the worker with retries.
+// One interface, two stores: SQLite (node:sqlite, the default) and PostgreSQL (DATABASE_URL).
+
+export type OutboxStatus = "pending" | "sending" | "sent" | "failed";
+export const OUTBOX_STATUSES: readonly OutboxStatus[] = ["pending", "sending", "sent", "failed"];
+
+/** A composed e-mail, exactly as it will be handed to the transport. */
+export interface OutgoingMail {
+  from: string;
+  to: string;
+  replyTo: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface OutboxMessage {
+  id: number;
+  kind: "contact" | "licensing";
+  /** `${kind}:${key}`: a second post of the same form render maps to this row. */
+  idempotencyKey: string;
+  /** The validated lead as the visitor sent it. */
+  lead: Record<string, string>;
+  mail: OutgoingMail;
+  status: OutboxStatus;
+  /** Delivery attempts started so far (counted when a worker claims the message). */
+  attempts: number;
+  /** Earliest time (ms since epoch) the next attempt may start. */
+  nextAttemptAt: number;
+  /** Worker holding the message while it is `sending`, and until when (ms). */
+  leaseOwner: string | null;
+  leaseUntil: number | null;
+  lastError: string | null;
+  /** Id the mail transport gave the message (SMTP/SES Message-ID, or the .eml file name). */
+  providerMessageId: string | null;
+  clientIp: string | null;
+  createdAt: number;
+  updatedAt: number;
+  sentAt: number | null;
+}
+
+export interface NewOutboxMessage {
+  kind: OutboxMessage["kind"];
+  idempotencyKey: string;
+  lead: Record<string, string>;
+  mail: OutgoingMail;
+  clientIp: string | null;
+  now: number;
+}
+
+export interface ClaimOptions {
+  owner: string;
+  now: number;
+  leaseMs: number;
+  limit: number;
+}
+
+export interface OutboxRepository {
+  readonly kind: "sqlite" | "postgres";
+  /** Stores a message once per idempotency key. `created` is false for a repeat. */
+  enqueue(message: NewOutboxMessage): Promise<{ message: OutboxMessage; created: boolean }>;
+  /**
+   * Atomically leases up to `limit` due messages to `owner`: pending ones whose time has
+   * come, and `sending` ones whose lease expired (their worker died). Counts an attempt.
+   */
+  claim(options: ClaimOptions): Promise<OutboxMessage[]>;
+  /** The following three only apply while `owner` still holds the lease; false otherwise. */
+  markSent(id: number, owner: string, providerMessageId: string, now: number): Promise<boolean>;
+  markRetry(id: number, owner: string, error: string, nextAttemptAt: number, now: number): Promise<boolean>;
+  markFailed(id: number, owner: string, error: string, now: number): Promise<boolean>;
+  get(id: number): Promise<OutboxMessage | undefined>;
+  list(options?: { status?: OutboxStatus; limit?: number }): Promise<OutboxMessage[]>;
+  counts(): Promise<Record<OutboxStatus, number>>;
+  /** Operator: puts a failed (or pending) message back in the queue with fresh attempts. */
+  retry(id: number, now: number): Promise<boolean>;
+  retryFailed(now: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Column list shared by both stores (snake_case in SQL). */
+export const OUTBOX_COLUMNS =
+  "id, kind, idempotency_key, lead, mail, status, attempts, next_attempt_at, lease_owner, lease_until, last_error, provider_message_id, client_ip, created_at, updated_at, sent_at";
+
+export interface OutboxRow {
+  id: number | string | bigint;
+  kind: string;
+  idempotency_key: string;
+  lead: string;
+  mail: string;
+  status: string;
+  attempts: number | string | bigint;
+  next_attempt_at: number | string | bigint;
+  lease_owner: string | null;
+  lease_until: number | string | bigint | null;
+  last_error: string | null;
+  provider_message_id: string | null;
+  client_ip: string | null;
+  created_at: number | string | bigint;
+  updated_at: number | string | bigint;
+  sent_at: number | string | bigint | null;
+}
+
+const num = (v: number | string | bigint) => Number(v);
+const numOrNull = (v: number | string | bigint | null) => (v === null ? null : Number(v));
+
+export function rowToMessage(row: OutboxRow): OutboxMessage {
+  return {
+    id: num(row.id),
+    kind: row.kind as OutboxMessage["kind"],
+    idempotencyKey: row.idempotency_key,
+    lead: JSON.parse(row.lead),
+    mail: JSON.parse(row.mail),
+    status: row.status as OutboxStatus,
+    attempts: num(row.attempts),
+    nextAttemptAt: num(row.next_attempt_at),
+    leaseOwner: row.lease_owner,
+    leaseUntil: numOrNull(row.lease_until),
+    lastError: row.last_error,
+    providerMessageId: row.provider_message_id,
+    clientIp: row.client_ip,
+    createdAt: num(row.created_at),
+    updatedAt: num(row.updated_at),
+    sentAt: numOrNull(row.sent_at),
+  };
+}
+
+/** Errors are kept for the operator; very long ones are cut. */
+export function truncateError(error: string): string {
+  return error.length > 2000 ? `${error.slice(0, 2000)}…` : error;
+}

@@ -1,0 +1,185 @@
+import pg from "pg";
+import {
+  OUTBOX_COLUMNS,
+  rowToMessage,
+  truncateError,
+  type ClaimOptions,
+  type NewOutboxMessage,
+  type OutboxRepository,
+  type OutboxRow,
+  type OutboxStatus,
+} from "./outbox.ts";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS outbox (
+  id BIGSERIAL PRIMARY KEY,
+  kind TEXT NOT NULL,
+  idempotency_key TEXT NOT NULL UNIQUE,
+  lead TEXT NOT NULL,
+  mail TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'pending',
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at BIGINT NOT NULL,
+  lease_owner TEXT,
+  lease_until BIGINT,
+  last_error TEXT,
+  provider_message_id TEXT,
+  client_ip TEXT,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  sent_at BIGINT
+);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
+`;
+
+/** Any fixed number: serialises the schema creation of processes that start together. */
+const MIGRATION_LOCK = 4_004_004;
+
+/**
+ * The outbox in PostgreSQL (DATABASE_URL). Claims use `FOR UPDATE SKIP LOCKED`, so several
+ * workers on one database each take different rows and never wait on each other.
+ */
+export class PostgresOutboxRepository implements OutboxRepository {
+  readonly kind = "postgres";
+  private readonly pool: pg.Pool;
+
+  private constructor(pool: pg.Pool) {
+    this.pool = pool;
+  }
+
+  static async open(connectionString: string, opts: { max?: number } = {}) {
+    const pool = new pg.Pool({ connectionString, max: opts.max ?? 10, connectionTimeoutMillis: 10_000 });
+    // An idle client that loses its connection must not crash the process.
+    pool.on("error", () => {});
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+      await client.query(SCHEMA);
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      client.release();
+      await pool.end();
+      throw error;
+    }
+    client.release();
+    return new PostgresOutboxRepository(pool);
+  }
+
+  private async rows(sql: string, params: unknown[]) {
+    const result = await this.pool.query<OutboxRow>(sql, params);
+    return result.rows;
+  }
+
+  async enqueue(m: NewOutboxMessage) {
+    const [inserted] = await this.rows(
+      `INSERT INTO outbox (kind, idempotency_key, lead, mail, status, attempts, next_attempt_at, client_ip, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'pending', 0, $5, $6, $5, $5)
+       ON CONFLICT (idempotency_key) DO NOTHING
+       RETURNING ${OUTBOX_COLUMNS}`,
+      [m.kind, m.idempotencyKey, JSON.stringify(m.lead), JSON.stringify(m.mail), m.now, m.clientIp],
+    );
+    if (inserted) return { message: rowToMessage(inserted), created: true };
+    const [existing] = await this.rows(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE idempotency_key = $1`, [
+      m.idempotencyKey,
+    ]);
+    return { message: rowToMessage(existing), created: false };
+  }
+
+  async claim({ owner, now, leaseMs, limit }: ClaimOptions) {
+    const rows = await this.rows(
+      `UPDATE outbox
+          SET status = 'sending', lease_owner = $1, lease_until = $2, attempts = attempts + 1, updated_at = $3
+        WHERE id IN (
+          SELECT id FROM outbox
+           WHERE (status = 'pending' AND next_attempt_at <= $3)
+              OR (status = 'sending' AND lease_until < $3)
+           ORDER BY id
+           LIMIT $4
+           FOR UPDATE SKIP LOCKED)
+      RETURNING ${OUTBOX_COLUMNS}`,
+      [owner, now + leaseMs, now, limit],
+    );
+    return rows.map(rowToMessage).sort((a, b) => a.id - b.id);
+  }
+
+  private async finish(id: number, owner: string, set: string, params: unknown[]) {
+    const n = params.length;
+    const result = await this.pool.query(
+      `UPDATE outbox SET ${set} WHERE id = $${n + 1} AND status = 'sending' AND lease_owner = $${n + 2}`,
+      [...params, id, owner],
+    );
+    return result.rowCount === 1;
+  }
+
+  markSent(id: number, owner: string, providerMessageId: string, now: number) {
+    return this.finish(
+      id,
+      owner,
+      "status = 'sent', provider_message_id = $1, sent_at = $2, updated_at = $2, lease_owner = NULL, lease_until = NULL, last_error = NULL",
+      [providerMessageId, now],
+    );
+  }
+
+  markRetry(id: number, owner: string, error: string, nextAttemptAt: number, now: number) {
+    return this.finish(
+      id,
+      owner,
+      "status = 'pending', last_error = $1, next_attempt_at = $2, updated_at = $3, lease_owner = NULL, lease_until = NULL",
+      [truncateError(error), nextAttemptAt, now],
+    );
+  }
+
+  markFailed(id: number, owner: string, error: string, now: number) {
+    return this.finish(
+      id,
+      owner,
+      "status = 'failed', last_error = $1, updated_at = $2, lease_owner = NULL, lease_until = NULL",
+      [truncateError(error), now],
+    );
+  }
+
+  async get(id: number) {
+    const [row] = await this.rows(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE id = $1`, [id]);
+    return row ? rowToMessage(row) : undefined;
+  }
+
+  async list({ status, limit = 50 }: { status?: OutboxStatus; limit?: number } = {}) {
+    const rows = status
+      ? await this.rows(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE status = $1 ORDER BY id DESC LIMIT $2`, [status, limit])
+      : await this.rows(`SELECT ${OUTBOX_COLUMNS} FROM outbox ORDER BY id DESC LIMIT $1`, [limit]);
+    return rows.map(rowToMessage);
+  }
+
+  async counts() {
+    const counts: Record<OutboxStatus, number> = { pending: 0, sending: 0, sent: 0, failed: 0 };
+    const result = await this.pool.query<{ status: OutboxStatus; n: string }>(
+      "SELECT status, COUNT(*) AS n FROM outbox GROUP BY status",
+    );
+    for (const r of result.rows) counts[r.status] = Number(r.n);
+    return counts;
+  }
+
+  async retry(id: number, now: number) {
+    const result = await this.pool.query(
+      `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = $1, updated_at = $1, lease_owner = NULL, lease_until = NULL
+        WHERE id = $2 AND status IN ('failed', 'pending')`,
+      [now, id],
+    );
+    return result.rowCount === 1;
+  }
+
+  async retryFailed(now: number) {
+    const result = await this.pool.query(
+      `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = $1, updated_at = $1, lease_owner = NULL, lease_until = NULL
+        WHERE status = 'failed'`,
+      [now],
+    );
+    return result.rowCount ?? 0;
+  }
+
+  async close() {
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,174 @@
+import fs from "node:fs";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import {
+  OUTBOX_COLUMNS,
+  rowToMessage,
+  truncateError,
+  type ClaimOptions,
+  type NewOutboxMessage,
+  type OutboxMessage,
+  type OutboxRepository,
+  type OutboxRow,
+  type OutboxStatus,
+} from "./outbox.ts";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS outbox (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind TEXT NOT NULL,
+  idempotency_key TEXT NOT NULL UNIQUE,
+  lead TEXT NOT NULL,
+  mail TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'pending',
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER NOT NULL,
+  lease_owner TEXT,
+  lease_until INTEGER,
+  last_error TEXT,
+  provider_message_id TEXT,
+  client_ip TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  sent_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
+`;
+
+/**
+ * The outbox in a SQLite file (node:sqlite). WAL mode and a busy timeout let the web server
+ * and a separate `npm run worker` share the file; every claim is one UPDATE … RETURNING
+ * statement, which SQLite runs under its single write lock, so no two workers get a row.
+ */
+export class SqliteOutboxRepository implements OutboxRepository {
+  readonly kind = "sqlite";
+  readonly file: string;
+  private readonly db: DatabaseSync;
+
+  constructor(file: string) {
+    this.file = file;
+    if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new DatabaseSync(file);
+    this.db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+    this.db.exec(SCHEMA);
+  }
+
+  async enqueue(m: NewOutboxMessage) {
+    const inserted = this.db
+      .prepare(
+        `INSERT INTO outbox (kind, idempotency_key, lead, mail, status, attempts, next_attempt_at, client_ip, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)
+         ON CONFLICT (idempotency_key) DO NOTHING
+         RETURNING ${OUTBOX_COLUMNS}`,
+      )
+      .get(m.kind, m.idempotencyKey, JSON.stringify(m.lead), JSON.stringify(m.mail), m.now, m.clientIp, m.now, m.now) as
+      | OutboxRow
+      | undefined;
+    if (inserted) return { message: rowToMessage(inserted), created: true };
+    const existing = this.db
+      .prepare(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE idempotency_key = ?`)
+      .get(m.idempotencyKey) as unknown as OutboxRow;
+    return { message: rowToMessage(existing), created: false };
+  }
+
+  async claim({ owner, now, leaseMs, limit }: ClaimOptions) {
+    const rows = this.db
+      .prepare(
+        `UPDATE outbox
+            SET status = 'sending', lease_owner = ?, lease_until = ?, attempts = attempts + 1, updated_at = ?
+          WHERE id IN (
+            SELECT id FROM outbox
+             WHERE (status = 'pending' AND next_attempt_at <= ?)
+                OR (status = 'sending' AND lease_until < ?)
+             ORDER BY id
+             LIMIT ?)
+        RETURNING ${OUTBOX_COLUMNS}`,
+      )
+      .all(owner, now + leaseMs, now, now, now, limit) as unknown as OutboxRow[];
+    return rows.map(rowToMessage).sort((a, b) => a.id - b.id);
+  }
+
+  private finish(id: number, owner: string, sql: string, params: Array<string | number | null>) {
+    const result = this.db
+      .prepare(`UPDATE outbox SET ${sql} WHERE id = ? AND status = 'sending' AND lease_owner = ?`)
+      .run(...params, id, owner);
+    return Number(result.changes) === 1;
+  }
+
+  async markSent(id: number, owner: string, providerMessageId: string, now: number) {
+    return this.finish(
+      id,
+      owner,
+      "status = 'sent', provider_message_id = ?, sent_at = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL, last_error = NULL",
+      [providerMessageId, now, now],
+    );
+  }
+
+  async markRetry(id: number, owner: string, error: string, nextAttemptAt: number, now: number) {
+    return this.finish(
+      id,
+      owner,
+      "status = 'pending', last_error = ?, next_attempt_at = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL",
+      [truncateError(error), nextAttemptAt, now],
+    );
+  }
+
+  async markFailed(id: number, owner: string, error: string, now: number) {
+    return this.finish(
+      id,
+      owner,
+      "status = 'failed', last_error = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL",
+      [truncateError(error), now],
+    );
+  }
+
+  async get(id: number) {
+    const row = this.db.prepare(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE id = ?`).get(id) as OutboxRow | undefined;
+    return row ? rowToMessage(row) : undefined;
+  }
+
+  async list({ status, limit = 50 }: { status?: OutboxStatus; limit?: number } = {}) {
+    const rows = (
+      status
+        ? this.db.prepare(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE status = ? ORDER BY id DESC LIMIT ?`).all(status, limit)
+        : this.db.prepare(`SELECT ${OUTBOX_COLUMNS} FROM outbox ORDER BY id DESC LIMIT ?`).all(limit)
+    ) as unknown as OutboxRow[];
+    return rows.map(rowToMessage);
+  }
+
+  async counts() {
+    const counts: Record<OutboxStatus, number> = { pending: 0, sending: 0, sent: 0, failed: 0 };
+    const rows = this.db.prepare("SELECT status, COUNT(*) AS n FROM outbox GROUP BY status").all() as Array<{
+      status: OutboxStatus;
+      n: number;
+    }>;
+    for (const r of rows) counts[r.status] = Number(r.n);
+    return counts;
+  }
+
+  async retry(id: number, now: number) {
+    const result = this.db
+      .prepare(
+        `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL
+          WHERE id = ? AND status IN ('failed', 'pending')`,
+      )
+      .run(now, now, id);
+    return Number(result.changes) === 1;
+  }
+
+  async retryFailed(now: number) {
+    const result = this.db
+      .prepare(
+        `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL
+          WHERE status = 'failed'`,
+      )
+      .run(now, now);
+    return Number(result.changes);
+  }
+
+  async close() {
+    if (this.db.isOpen) this.db.close();
+  }
+}
+
+export type { OutboxMessage };

@@ -1,0 +1,55 @@
+import { ChevronDown } from "lucide-react";
+import type { ComponentProps, ReactNode } from "react";
+import { cn } from "~/lib/cn";
+
+const controlClass =
+  "block w-full rounded-xl border border-border bg-[#0d0d16] px-4 py-3 text-[0.95rem] text-fg placeholder:text-[#8a8aa3] transition-colors hover:border-[#4a4a66] focus-visible:border-[#ffb38f] focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-[#ffb38f] aria-[invalid=true]:border-[#ff6b81]";
+
+interface FieldProps {
+  id: string;
+  label: string;
+  error?: string;
+  required?: boolean;
+  className?: string;
+  children: (control: { id: string; "aria-invalid": boolean; "aria-describedby"?: string; className: string }) => ReactNode;
+}
+
+/** A label, one control and its error message, tied together for assistive technology. */
+export function Field({ id, label, error, required, className, children }: FieldProps) {
+  const errorId = `${id}-error`;
+  return (
+    <div className={cn("flex flex-col gap-2", className)}>
+      <label htmlFor={id} className="text-sm font-semibold text-fg">
+        {label}
+        {required ? (
+          <span aria-hidden="true" className="ml-0.5 text-[#ffb38f]">
+            *
+          </span>
+        ) : null}
+      </label>
+      {children({
+        id,
+        "aria-invalid": Boolean(error),
+        "aria-describedby": error ? errorId : undefined,
+        className: controlClass,
+      })}
+      {error ? (
+        <p id={errorId} className="flex items-start gap-1.5 text-sm text-[#ff9aa8]">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A native <select>: works without JavaScript and with every assistive technology. */
+export function NativeSelect({ className, children, ...props }: ComponentProps<"select">) {
+  return (
+    <div className="relative">
+      <select {...props} className={cn(className, "appearance-none pr-11")}>
+        {children}
+      </select>
+      <ChevronDown aria-hidden="true" className="pointer-events-none absolute top-1/2 right-4 size-4 -translate-y-1/2 text-muted" />
+    </div>
+  );
+}
