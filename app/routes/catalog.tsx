@@ -1,3 +1,65 @@
-export default function Page() {
-  return <h1>catalog</h1>;
+import { redirect, useRouteLoaderData } from "react-router";
+import type { Route } from "./+types/catalog";
+import { services } from "~/.server/context";
+import { loadCatalogPage } from "~/.server/catalog/query-page";
+import { CatalogPage } from "~/features/catalog/catalog-page";
+import { catalogItemList, JsonLd } from "~/features/catalog/json-ld";
+import { catalogTitle } from "~/lib/catalog/nouns";
+import { catalogHref, parseCatalogState, withItem } from "~/lib/catalog/url-state";
+import { seo } from "~/lib/seo";
+
+/**
+ * /catalog (spec §2 "Catalog"). Every view is a URL (DESIGN.md §3 deviation 5): the loader
+ * parses the state, asks the in-memory index for one page of cards, and returns only that
+ * page, the filter options and the open item's details — never the catalog.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { catalog, config } = services(context);
+  const state = parseCatalogState(new URL(request.url).searchParams);
+  // Spec §2: the Channels tab is disabled unless the operator enables it.
+  if (state.type === "channels" && !config.CATALOG_CHANNELS_ENABLED) throw redirect("/catalog");
+  const page = await loadCatalogPage(catalog, state);
+  return { ...page, channelsEnabled: config.CATALOG_CHANNELS_ENABLED };
+}
+
+const descriptions: Record<string, string> = {
+  music: "Browse thousands of independent albums by genre, with 10-second previews, ready for sync licensing.",
+  film: "Browse independent films distributed worldwide.",
+  singles: "Browse delivered singles by genre and sub-genre, with previews and full release details.",
+  channels: "Browse the video-platform channels in our content-management network.",
+};
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  const type = loaderData?.state.type ?? "music";
+  return seo(
+    {
+      title: catalogTitle(type),
+      description: descriptions[type] ?? descriptions.music,
+      path: type === "music" ? "/catalog" : `/catalog?type=${type}`,
+    },
+    matches,
+  );
+};
+
+export default function CatalogRoute({ loaderData }: Route.ComponentProps) {
+  const root = useRouteLoaderData("root") as { siteUrl?: string } | undefined;
+  const origin = root?.siteUrl ?? "";
+  const { state } = loaderData;
+  const jsonLd = catalogItemList(loaderData.items, origin, origin + catalogHref({ ...state, item: "" }), (id) => catalogHref(withItem({ ...state, page: state.page }, id)));
+  return (
+    <>
+      {jsonLd.itemListElement.length ? <JsonLd data={jsonLd} /> : null}
+      <CatalogPage
+        state={state}
+        total={loaderData.total}
+        pageCount={loaderData.pageCount}
+        items={loaderData.items}
+        musicLevels={loaderData.musicLevels}
+        singlesGenres={loaderData.singlesGenres}
+        subGenres={loaderData.subGenres}
+        detail={loaderData.detail}
+        channelsEnabled={loaderData.channelsEnabled}
+      />
+    </>
+  );
 }

@@ -1,0 +1,135 @@
+import { Pause, Play } from "lucide-react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { cn } from "~/lib/cn";
+import {
+  createPreviewCoordinator,
+  PREVIEW_SECONDS,
+  previewPercent,
+  previewProgress,
+  previewShouldStop,
+} from "~/lib/catalog/preview";
+
+/** Spec §4: only one preview plays at a time, across every player on the page. */
+const coordinator = createPreviewCoordinator();
+
+const blockContextMenu = (event: React.MouseEvent) => event.preventDefault();
+
+/**
+ * Spec §4 "Audio preview": a 10-second preview. Play always starts at 0 and the preview stops
+ * by itself at 10 s; the button toggles pause. Progress = current time ÷ 10 s. The
+ * right-click menu on the audio is blocked (it would offer "Save audio as…").
+ */
+export function AudioPreview({ src, track, className }: { src: string; track: string; className?: string }) {
+  const id = useId();
+  const audioRef = useRef<HTMLAudioElement>(null);
+  const frame = useRef<number>(0);
+  const [playing, setPlaying] = useState(false);
+  const [time, setTime] = useState(0);
+  const [failed, setFailed] = useState(false);
+
+  const stopFrames = () => cancelAnimationFrame(frame.current);
+
+  const stop = useCallback(() => {
+    stopFrames();
+    const audio = audioRef.current;
+    if (audio) {
+      audio.pause();
+      audio.currentTime = 0;
+    }
+    setPlaying(false);
+    setTime(0);
+    coordinator.release(id);
+  }, [id]);
+
+  // Progress and the 10-second stop follow every frame while playing; `timeupdate` alone
+  // fires only about 4 times a second.
+  function followPlayback() {
+    const audio = audioRef.current;
+    if (!audio) return;
+    if (previewShouldStop(audio.currentTime)) {
+      stop();
+      return;
+    }
+    setTime(audio.currentTime);
+    frame.current = requestAnimationFrame(followPlayback);
+  }
+
+  const play = async () => {
+    const audio = audioRef.current;
+    if (!audio) return;
+    coordinator.claim(id, stop);
+    audio.currentTime = 0;
+    setTime(0);
+    try {
+      await audio.play();
+      setPlaying(true);
+      stopFrames();
+      frame.current = requestAnimationFrame(followPlayback);
+    } catch (error) {
+      // a newer play/pause interrupted this one: not a failure
+      if ((error as DOMException)?.name !== "AbortError") setFailed(true);
+      coordinator.release(id);
+    }
+  };
+
+  const pause = () => {
+    stopFrames();
+    audioRef.current?.pause();
+    setPlaying(false);
+    coordinator.release(id);
+  };
+
+  useEffect(() => () => {
+    cancelAnimationFrame(frame.current);
+    if (coordinator.current() === id) coordinator.release(id);
+    audioRef.current?.pause();
+  }, [id]);
+
+  const percent = previewPercent(time);
+  const seconds = Math.min(PREVIEW_SECONDS, Math.floor(time));
+  const label = playing ? `Pause preview of ${track}` : `Play preview of ${track}`;
+
+  return (
+    <div className={cn("flex min-w-0 items-center gap-3", className)} onContextMenu={blockContextMenu} data-preview-state={playing ? "playing" : "stopped"}>
+      <button
+        type="button"
+        onClick={playing ? pause : play}
+        disabled={failed}
+        aria-label={label}
+        title={failed ? "Audio preview not available" : label}
+        className="grid size-10 shrink-0 place-items-center rounded-full bg-white text-[#0b0b12] transition-transform hover:scale-105 disabled:cursor-not-allowed disabled:opacity-40"
+      >
+        {playing ? <Pause className="size-4" aria-hidden="true" fill="currentColor" /> : <Play className="size-4 translate-x-px" aria-hidden="true" fill="currentColor" />}
+      </button>
+      <div
+        role="progressbar"
+        aria-label={`Preview progress of ${track}`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={`${seconds} of ${PREVIEW_SECONDS} seconds`}
+        className="relative h-1.5 min-w-16 flex-1 overflow-hidden rounded-full bg-white/15"
+      >
+        <div
+          className="absolute inset-y-0 left-0 rounded-full bg-[linear-gradient(90deg,#ff8a5c,#ff5c8d)]"
+          style={{ width: `${previewProgress(time) * 100}%` }}
+        />
+      </div>
+      <span className="w-10 shrink-0 text-right text-xs text-muted tabular-nums" aria-hidden="true">
+        0:{String(seconds).padStart(2, "0")}
+      </span>
+      {failed ? <span className="sr-only">Audio preview not available</span> : null}
+      <audio
+        ref={audioRef}
+        src={src}
+        preload="none"
+        controlsList="nodownload noplaybackrate"
+        onContextMenu={blockContextMenu}
+        onEnded={stop}
+        onError={() => {
+          if (audioRef.current?.networkState === HTMLMediaElement.NETWORK_NO_SOURCE) setFailed(true);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,180 @@
+import { Disc3, Eye, Music2, Users } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { Link } from "react-router";
+import { Badge } from "~/components/ui/badge";
+import type { AlbumCardData, CardImage, ChannelCardData, FilmCardData, SingleCardData } from "~/lib/catalog/cards";
+import { formatCount, formatReleaseDate, formatSubscribers } from "~/lib/catalog/format";
+import { LocalUpdatedDate } from "./local-date";
+
+/** Spec §8: a film image that fails to load shows a placeholder image (also when none exists). */
+export const FILM_PLACEHOLDER =
+  "data:image/svg+xml," +
+  encodeURIComponent(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 300"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#2a1b3d"/><stop offset="1" stop-color="#121222"/></linearGradient></defs><rect width="200" height="300" fill="url(#g)"/><g fill="none" stroke="#8f8fb0" stroke-width="6" stroke-linejoin="round"><rect x="60" y="115" width="80" height="70" rx="6"/><path d="M60 135h80M60 165h80M80 115v70M120 115v70"/></g></svg>`,
+  );
+
+const thumbSizes = "(min-width: 1280px) 280px, (min-width: 768px) 30vw, 46vw";
+
+/** An <img> that reports a load error even when it failed before hydration. */
+function useImageFailure(src: string | undefined) {
+  const ref = useRef<HTMLImageElement>(null);
+  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  useEffect(() => {
+    const img = ref.current;
+    if (img && img.complete && img.naturalWidth === 0 && src) setFailedSrc(src);
+  }, [src]);
+  return { ref, failed: Boolean(src) && failedSrc === src, onError: () => src && setFailedSrc(src) };
+}
+
+function Artwork({ image, alt, fallback, className }: { image: CardImage | null; alt: string; fallback: React.ReactNode; className?: string }) {
+  const { ref, failed, onError } = useImageFailure(image?.src);
+  if (!image || failed) return <>{fallback}</>;
+  return (
+    <img
+      ref={ref}
+      src={image.src}
+      srcSet={image.srcSet}
+      sizes={thumbSizes}
+      alt={alt}
+      loading="lazy"
+      decoding="async"
+      onError={onError}
+      className={className}
+    />
+  );
+}
+
+function MusicPlaceholder() {
+  return (
+    <div aria-hidden="true" data-placeholder="music" className="grid size-full place-items-center bg-[linear-gradient(135deg,#2b1a3a,#141424)] text-white/40">
+      <Disc3 className="size-12" aria-hidden="true" />
+    </div>
+  );
+}
+
+const cardLink =
+  "group card flex h-full flex-col overflow-hidden transition-[border-color,transform] duration-200 hover:-translate-y-0.5 hover:border-[#4a4a66] focus-visible:-translate-y-0.5";
+
+export function AlbumCard({ album, href }: { album: AlbumCardData; href: string }) {
+  return (
+    <Link to={href} preventScrollReset state={{ fromList: true }} className={cardLink} data-item-id={album.id}>
+      <div className="aspect-square overflow-hidden bg-surface-2">
+        <Artwork image={album.image} alt="" fallback={<MusicPlaceholder />} className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.03]" />
+      </div>
+      <div className="flex flex-1 flex-col gap-1.5 p-4">
+        <h3 className="line-clamp-2 leading-snug font-semibold">{album.name}</h3>
+        <p className="truncate text-sm text-muted">{album.artist}</p>
+        {album.genre ? (
+          <Badge variant="accent" className="mt-auto self-start">
+            {album.genre}
+          </Badge>
+        ) : null}
+      </div>
+    </Link>
+  );
+}
+
+export function SingleCard({ single, href }: { single: SingleCardData; href: string }) {
+  const date = formatReleaseDate(single.releaseDate);
+  return (
+    <Link to={href} preventScrollReset state={{ fromList: true }} className={cardLink} data-item-id={single.id}>
+      <div className="aspect-square overflow-hidden bg-surface-2">
+        <Artwork
+          image={single.image}
+          alt=""
+          fallback={
+            <div aria-hidden="true" data-placeholder="single" className="grid size-full place-items-center bg-[linear-gradient(135deg,#1d2a44,#141424)] text-white/40">
+              <Music2 className="size-12" aria-hidden="true" />
+            </div>
+          }
+          className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.03]"
+        />
+      </div>
+      <div className="flex flex-1 flex-col gap-1.5 p-4">
+        <h3 className="line-clamp-2 leading-snug font-semibold">{single.title}</h3>
+        <p className="truncate text-sm text-muted">{single.artist}</p>
+        <div className="mt-auto flex flex-wrap items-center gap-2 pt-1">
+          {single.genre ? <Badge variant="accent">{single.genre}</Badge> : null}
+          {date ? <time dateTime={single.releaseDate} className="text-xs text-muted">{date}</time> : null}
+        </div>
+      </div>
+    </Link>
+  );
+}
+
+export function FilmCard({ film }: { film: FilmCardData }) {
+  const { ref, failed, onError } = useImageFailure(film.image?.src);
+  const usePlaceholder = !film.image || failed;
+  return (
+    <article className="card flex h-full flex-col overflow-hidden" data-item-id={film.id}>
+      <div className="aspect-[2/3] overflow-hidden bg-surface-2">
+        {usePlaceholder ? (
+          <img src={FILM_PLACEHOLDER} alt="" data-placeholder="film" className="size-full object-cover" />
+        ) : (
+          <img
+            ref={ref}
+            src={film.image!.src}
+            srcSet={film.image!.srcSet}
+            sizes={thumbSizes}
+            alt=""
+            loading="lazy"
+            decoding="async"
+            onError={onError}
+            className="size-full object-cover"
+          />
+        )}
+      </div>
+      <div className="flex flex-1 flex-col gap-2 p-4">
+        <h3 className="line-clamp-2 leading-snug font-semibold">{film.title}</h3>
+        {film.format ? (
+          <Badge variant="outline" className="mt-auto self-start">
+            {film.format}
+          </Badge>
+        ) : null}
+      </div>
+    </article>
+  );
+}
+
+export function ChannelCard({ channel }: { channel: ChannelCardData }) {
+  return (
+    <article className="card flex h-full flex-col overflow-hidden" data-item-id={channel.id}>
+      <div className="aspect-video overflow-hidden bg-surface-2">
+        <Artwork image={channel.image} alt="" fallback={<MusicPlaceholder />} className="size-full object-cover" />
+      </div>
+      <div className="flex flex-1 flex-col gap-2 p-4">
+        <div className="flex items-start justify-between gap-2">
+          <h3 className="line-clamp-2 leading-snug font-semibold">{channel.name}</h3>
+          <Badge variant="accent">{channel.category}</Badge>
+        </div>
+        <p className="line-clamp-2 text-sm text-muted">{channel.description}</p>
+        <dl className="mt-auto grid grid-cols-2 gap-x-3 gap-y-1 pt-2 text-sm">
+          <div>
+            <dt className="sr-only">Subscribers</dt>
+            <dd className="flex items-center gap-1.5">
+              <Users className="size-4 text-muted" aria-hidden="true" />
+              <span className="font-semibold tabular-nums">{formatSubscribers(channel.subscriberCount)}</span>
+              <span className="text-muted"> subscribers</span>
+            </dd>
+          </div>
+          <div>
+            <dt className="sr-only">Videos</dt>
+            <dd className="flex items-center gap-1.5">
+              <Eye className="size-4 text-muted" aria-hidden="true" />
+              <span className="font-semibold tabular-nums">{formatCount(channel.videoCount)}</span>
+              <span className="text-muted"> videos</span>
+            </dd>
+          </div>
+          <div className="col-span-2 flex flex-wrap justify-between gap-2 text-xs text-muted">
+            <dt className="sr-only">Country</dt>
+            <dd>{channel.country}</dd>
+            <dt className="sr-only">Last updated</dt>
+            <dd>
+              <LocalUpdatedDate iso={channel.lastUpdated} />
+            </dd>
+          </div>
+        </dl>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,182 @@
+import { Layers } from "lucide-react";
+import { useCallback } from "react";
+import { Link, useLocation, useNavigate, useNavigation } from "react-router";
+import type { CatalogCardData, CatalogDetailData } from "~/lib/catalog/cards";
+import type { GenreLevel } from "~/lib/catalog/genre-tree";
+import { catalogEmoji, catalogNoun, catalogTitle } from "~/lib/catalog/nouns";
+import { catalogHref, clearedState, parseCatalogState, withItem, withPage, type CatalogState } from "~/lib/catalog/url-state";
+import { AlbumCard, ChannelCard, FilmCard, SingleCard } from "./cards";
+import { DetailSheet } from "./detail-sheet";
+import { ChannelFilters, FilterBar, MusicFilter, SinglesFilter } from "./filters";
+import { Pagination } from "./pagination";
+import { TypeSwitcher } from "./type-switcher";
+
+export interface CatalogPageProps {
+  state: CatalogState;
+  total: number;
+  pageCount: number;
+  items: CatalogCardData[];
+  musicLevels: GenreLevel[];
+  singlesGenres: string[];
+  subGenres: string[] | Promise<string[]> | null;
+  detail: CatalogDetailData | null;
+  channelsEnabled: boolean;
+}
+
+const sameExceptItem = (a: CatalogState, b: CatalogState) => catalogHref({ ...a, item: "" }) === catalogHref({ ...b, item: "" });
+
+/**
+ * What a client navigation is about to show, so the page can say "Loading {noun}..." and
+ * show the singles skeletons while the loader runs (spec §2 "List area", "Singles"). Opening
+ * or closing a sheet is not a list load. Without JavaScript every control is a plain link or
+ * GET form and these states never appear.
+ */
+function usePendingState(current: CatalogState): CatalogState | null {
+  const navigation = useNavigation();
+  if (navigation.state === "idle" || navigation.location.pathname !== "/catalog") return null;
+  const next = parseCatalogState(new URLSearchParams(navigation.location.search));
+  return sameExceptItem(next, current) ? null : next;
+}
+
+function EmptyState({ state }: { state: CatalogState }) {
+  const noun = catalogNoun(state.type);
+  return (
+    <div className="card mx-auto flex max-w-xl flex-col items-center gap-3 px-6 py-14 text-center">
+      <span className="text-5xl" aria-hidden="true">
+        {catalogEmoji(state.type)}
+      </span>
+      <h2 className="text-xl font-semibold">No {noun} found</h2>
+      <p className="text-muted">Try adjusting your search criteria or clearing filters</p>
+      <Link to={catalogHref(clearedState(state))} preventScrollReset className="btn-primary mt-2">
+        Clear All Filters
+      </Link>
+    </div>
+  );
+}
+
+function ComingSoon() {
+  return (
+    <div className="card mx-auto flex max-w-xl flex-col items-center gap-3 px-6 py-16 text-center">
+      <Layers className="size-12 text-[#d9c9ff]" aria-hidden="true" />
+      <h2 className="text-2xl font-bold">Compilations Coming Soon!</h2>
+      <p className="text-muted">We're working on bringing you amazing compilation albums.</p>
+    </div>
+  );
+}
+
+function Card({ card, state }: { card: CatalogCardData; state: CatalogState }) {
+  switch (card.kind) {
+    case "album":
+      return <AlbumCard album={card} href={catalogHref(withItem(state, card.id))} />;
+    case "single":
+      return <SingleCard single={card} href={catalogHref(withItem(state, card.id))} />;
+    case "film":
+      return <FilmCard film={card} />;
+    case "channel":
+      return <ChannelCard channel={card} />;
+  }
+}
+
+export function CatalogPage(props: CatalogPageProps) {
+  const { state, total, pageCount, items, detail, channelsEnabled } = props;
+  const pending = usePendingState(state);
+  const navigate = useNavigate();
+  const location = useLocation();
+
+  // While a client navigation loads, the switcher and the title already show where it goes.
+  const shownType = pending?.type ?? state.type;
+  const noun = catalogNoun(shownType);
+  const loading = pending !== null;
+
+  const closeSheet = useCallback(() => {
+    // Opened from a card: go back, so Back after closing does not reopen it. Opened from a
+    // shared URL: drop item= in place.
+    if ((location.state as { fromList?: boolean } | null)?.fromList) navigate(-1);
+    else navigate(catalogHref(withItem(state, "")), { replace: true, preventScrollReset: true });
+  }, [location.state, navigate, state]);
+
+  const returnFocus = useCallback(
+    (event: Event) => {
+      const card = document.querySelector<HTMLElement>(`[data-item-id="${CSS.escape(state.item)}"]`);
+      if (card) {
+        event.preventDefault();
+        card.focus({ preventScroll: true });
+      }
+    },
+    [state.item],
+  );
+
+  const hrefForPage = (page: number) => catalogHref(withPage(state, page));
+
+  return (
+    <div className="mx-auto max-w-7xl px-5 pt-10 pb-20 sm:px-8 sm:pt-14">
+      <header className="flex flex-col gap-6">
+        <div className="flex flex-col gap-2">
+          <p className="text-sm font-semibold tracking-[0.2em] text-[#ffb38f] uppercase">Sync-ready catalog</p>
+          <h1 className="page-title">{catalogTitle(shownType)}</h1>
+        </div>
+        <TypeSwitcher active={shownType} channelsEnabled={channelsEnabled} />
+      </header>
+
+      {shownType === "compilations" ? (
+        <div className="mt-10">
+          <ComingSoon />
+        </div>
+      ) : (
+        <>
+          <div className="mt-8">
+            <FilterBar state={state} searchable={state.type === shownType} />
+          </div>
+          {state.type === shownType && shownType !== "film" ? (
+            <section aria-label="Filters" className="mt-5 flex flex-col gap-3">
+              {shownType === "music" ? <MusicFilter state={state} levels={props.musicLevels} /> : null}
+              {shownType === "singles" ? (
+                <SinglesFilter
+                  state={state}
+                  genres={props.singlesGenres}
+                  subGenres={props.subGenres}
+                  genresLoading={false}
+                  subGenresLoading={Boolean(pending?.filters.genres) && pending!.filters.genres !== state.filters.genres}
+                />
+              ) : null}
+              {shownType === "channels" ? <ChannelFilters state={state} /> : null}
+            </section>
+          ) : shownType === "singles" ? (
+            // Switching to Singles: the genre list is on its way (spec §2: 5 skeleton badges).
+            <section aria-label="Filters" className="mt-5">
+              <SinglesFilter state={pending!} genres={[]} subGenres={null} genresLoading subGenresLoading={false} />
+            </section>
+          ) : null}
+
+          <section aria-labelledby="results-status" aria-busy={loading} className="mt-8">
+            <p id="results-status" role="status" className="mb-5 text-sm text-muted">
+              {loading ? (
+                `Loading ${noun}...`
+              ) : (
+                <>
+                  Showing <span className="font-semibold text-fg tabular-nums">{total.toLocaleString("en-US")}</span> {noun}
+                </>
+              )}
+            </p>
+            {!loading && total === 0 ? (
+              <EmptyState state={state} />
+            ) : (
+              <ul
+                className={`grid grid-cols-2 gap-3 transition-opacity sm:gap-5 md:grid-cols-3 xl:grid-cols-4 ${loading ? "opacity-40" : ""}`}
+                data-testid="catalog-grid"
+              >
+                {(state.type === shownType ? items : []).map((card) => (
+                  <li key={card.id}>
+                    <Card card={card} state={state} />
+                  </li>
+                ))}
+              </ul>
+            )}
+            {!loading ? <Pagination page={state.page} pageCount={pageCount} hrefFor={hrefForPage} /> : null}
+          </section>
+        </>
+      )}
+      <DetailSheet detail={detail} onClose={closeSheet} onCloseAutoFocus={returnFocus} />
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { Link } from "react-router";
+import { Badge } from "~/components/ui/badge";
+import { cn } from "~/lib/cn";
+import { CATALOG_TABS, isTabEnabled } from "~/lib/catalog/nouns";
+import type { CatalogType } from "~/lib/catalog/types";
+import { catalogHref, withType } from "~/lib/catalog/url-state";
+
+/**
+ * Spec §2 "Content-type switcher": Music, Films, Singles, Channels, Compilations; Channels
+ * and Compilations disabled with a "Soon!" badge (CATALOG_CHANNELS_ENABLED enables
+ * Channels). Each enabled tab is a link; changing the type resets the filters (spec §4).
+ */
+export function TypeSwitcher({ active, channelsEnabled }: { active: CatalogType; channelsEnabled: boolean }) {
+  return (
+    <nav aria-label="Content type" className="-mx-5 overflow-x-auto px-5 sm:mx-0 sm:px-0">
+      <ul className="inline-flex items-center gap-1 rounded-full border border-border bg-white/5 p-1">
+        {CATALOG_TABS.map((tab) => {
+          const enabled = isTabEnabled(tab.type, { channelsEnabled });
+          const base = "inline-flex min-h-10 items-center gap-2 rounded-full px-4 text-sm font-semibold whitespace-nowrap";
+          return (
+            <li key={tab.type}>
+              {enabled ? (
+                <Link
+                  to={catalogHref(withType(tab.type))}
+                  preventScrollReset
+                  aria-current={tab.type === active ? "page" : undefined}
+                  className={cn(base, "transition-colors", tab.type === active ? "bg-white text-[#0b0b12]" : "text-muted hover:text-fg")}
+                >
+                  {tab.label}
+                </Link>
+              ) : (
+                <span aria-disabled="true" className={cn(base, "cursor-not-allowed text-muted/70")}>
+                  {tab.label}
+                  <Badge variant="soon">Soon!</Badge>
+                </span>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
