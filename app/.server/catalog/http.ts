@@ -77,7 +77,8 @@ export async function requestJson(url: string, opts: RequestOptions = {}): Promi
         : "Request failed";
     throw new UpstreamError(message, { source, status: res.status });
   }
-  if (malformed) throw new UpstreamError(`Malformed JSON from ${source}`, { source, status: res.status });
+  // a truncated body can be transient: worth another try
+  if (malformed) throw new UpstreamError(`Malformed JSON from ${source}`, { source, status: res.status, retryable: true });
   if (!isJson) {
     throw new UpstreamError(`Expected JSON from ${source}, got ${res.headers.get("content-type") ?? "no content type"}`, {
       source,

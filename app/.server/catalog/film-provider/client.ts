@@ -58,15 +58,15 @@ export class FilmProviderClient {
     const url = apiUrl(this.opts.baseUrl, path);
     const get = (token: string) =>
       withRetry(() => requestJson(url, { headers: { "Access-Key": token }, timeoutMs: this.opts.timeoutMs }), this.opts.retry);
-    const first = this.token;
+    const token = this.token ?? (await this.login());
     let response;
     try {
-      response = await get(first ?? (await this.login()));
+      response = await get(token);
     } catch (error) {
       if (!(error instanceof UpstreamError && error.status === 401)) throw error;
       // the token expired or was revoked: one fresh login (unless a parallel call already
       // refreshed it), then the call once more
-      response = await get(this.token && this.token !== first ? this.token : await this.login());
+      response = await get(this.token && this.token !== token ? this.token : await this.login());
     }
     const items = response.body && typeof response.body === "object" ? (response.body as { items?: unknown }).items : undefined;
     if (!Array.isArray(items)) throw new PayloadError(`expected {items:[…]} from ${url}`, url);

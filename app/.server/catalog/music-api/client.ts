@@ -63,14 +63,14 @@ export class MusicApiClient {
     const url = apiUrl(this.opts.baseUrl, path, query);
     const retry = opts.retry ?? this.opts.retry;
     const call = (token: string) => withRetry(() => requestJson(url, { bearer: token, timeoutMs: this.opts.timeoutMs }), retry);
-    const first = this.token;
+    const token = this.token ?? (await this.login());
     try {
-      return (await call(first ?? (await this.login()))).body;
+      return (await call(token)).body;
     } catch (error) {
       if (!(error instanceof UpstreamError && error.status === 401)) throw error;
-      // another call may have refreshed the token meanwhile
-      const token = this.token && this.token !== first ? this.token : await this.login();
-      return (await call(token)).body;
+      // the token expired or was revoked: one fresh login (unless a parallel call already
+      // refreshed it), then the call once more
+      return (await call(this.token && this.token !== token ? this.token : await this.login())).body;
     }
   }
 

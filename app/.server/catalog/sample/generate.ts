@@ -270,9 +270,9 @@ export function sampleMusicApi(count = 60, seed: number = DEFAULT_SEED): SampleM
     };
   }
   // the same submission delivered twice (de-duplicated by submission_id)
-  for (const i of [2, 13, 31, 44]) audios.push({ ...audios[i] });
+  for (const i of [2, 13, 31, 44].filter((n) => n < count)) audios.push({ ...audios[i] });
   // the same title and artist under another id and in another case (de-duplicated ignoring case)
-  for (const i of [4, 18, 27, 50]) {
+  for (const i of [4, 18, 27, 50].filter((n) => n < count)) {
     const original = audios[i];
     const id = `SUB-${20_001 + i}`;
     audios.push({

@@ -1,0 +1,105 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A tiny HTTP server on 127.0.0.1 (a free port) for fakes of upstream services: it records
+ * every request and can inject faults, so tests exercise the real HTTP client over loopback.
+ */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export type Fault =
+  | { kind: "status"; status: number; message?: string }
+  /** never answers (the client must time out) */
+  | { kind: "hang" }
+  /** says JSON, sends something that is not */
+  | { kind: "malformed" }
+  /** answers 200 with an HTML page */
+  | { kind: "html" }
+  /** answers 200 JSON with this body instead of the real one */
+  | { kind: "json"; body: unknown };
+
+export type Handler = (req: RecordedRequest) => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
+
+export interface FakeServer {
+  url: string;
+  requests: RecordedRequest[];
+  /** the next `times` requests whose path starts with `pathPrefix` get `fault` */
+  fail(pathPrefix: string, fault: Fault, times?: number): void;
+  /** requests whose path starts with `pathPrefix` */
+  requestsTo(pathPrefix: string): RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startFakeServer(prefix: string, handle: Handler): Promise<FakeServer> {
+  const requests: RecordedRequest[] = [];
+  const faults: { pathPrefix: string; fault: Fault; remaining: number }[] = [];
+  const hanging = new Set<http.ServerResponse>();
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", async () => {
+      const url = new URL(req.url ?? "/", "http://fake");
+      const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length - 1) : url.pathname;
+      const recorded: RecordedRequest = {
+        method: req.method ?? "GET",
+        path,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      };
+      requests.push(recorded);
+      const json = (status: number, body: unknown) => {
+        res.writeHead(status, { "Content-Type": "application/json" });
+        res.end(JSON.stringify(body));
+      };
+      const pending = faults.find((f) => f.remaining > 0 && path.startsWith(f.pathPrefix));
+      if (pending) {
+        pending.remaining--;
+        const fault = pending.fault;
+        if (fault.kind === "hang") {
+          hanging.add(res);
+          return;
+        }
+        if (fault.kind === "status") return json(fault.status, { message: fault.message ?? `fake ${fault.status}` });
+        if (fault.kind === "malformed") {
+          res.writeHead(200, { "Content-Type": "application/json" });
+          return res.end('{"items": [ {"film_id": ');
+        }
+        if (fault.kind === "html") {
+          res.writeHead(200, { "Content-Type": "text/html" });
+          return res.end("<html><body>Maintenance</body></html>");
+        }
+        return json(200, fault.body);
+      }
+      if (!url.pathname.startsWith(prefix)) return json(404, { message: "Not Found" });
+      try {
+        const result = await handle(recorded);
+        json(result.status, result.body);
+      } catch (error) {
+        json(500, { message: (error as Error).message });
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${prefix}`,
+    requests,
+    fail(pathPrefix, fault, times = 1) {
+      faults.push({ pathPrefix, fault, remaining: times });
+    },
+    requestsTo: (pathPrefix) => requests.filter((r) => r.path.startsWith(pathPrefix)),
+    async close() {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
