@@ -46,6 +46,8 @@ export class OutboxWorker {
 
   constructor(opts: OutboxWorkerOptions) {
     this.owner = opts.owner ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
+    // Options given as undefined keep the defaults.
+    const given = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
     this.opts = {
       pollIntervalMs: 1000,
       leaseMs: 120_000,
@@ -53,7 +55,7 @@ export class OutboxWorker {
       baseDelayMs: 5_000,
       maxDelayMs: 15 * 60_000,
       now: Date.now,
-      ...opts,
+      ...(given as OutboxWorkerOptions),
     };
   }
 

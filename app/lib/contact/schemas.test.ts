@@ -1,0 +1,172 @@
+import { describe, expect, it } from "vitest";
+import { contactMessageSchema, licensingRequestSchema, MAX_LENGTH, validateField } from "./schemas";
+import { parseSubmission } from "./submission";
+
+const contact = {
+  name: "Ada Lovelace",
+  email: "ada@example.org",
+  subject: "Album release",
+  message: "I would like to distribute my new album.",
+};
+const licensing = {
+  name: "Ada Lovelace",
+  email: "ada@example.org",
+  company: "Analytical Films",
+  projectType: "documentary",
+  budget: "1000-5000",
+  timeline: "2-weeks",
+  description: "A feature documentary about early computing; we need two cues for the opening.",
+  tracks: "",
+};
+
+const messagesOf = (schema: typeof contactMessageSchema | typeof licensingRequestSchema, input: unknown) => {
+  const r = schema.safeParse(input);
+  return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [String(i.path[0]), i.message]));
+};
+
+describe("general contact schema (spec §5)", () => {
+  it("accepts a valid message and trims it", () => {
+    const r = contactMessageSchema.parse({ ...contact, name: "  Ada  " });
+    expect(r.name).toBe("Ada");
+  });
+
+  it.each([
+    ["name", "A", "Name must be at least 2 characters"],
+    ["name", "  A  ", "Name must be at least 2 characters"],
+    ["email", "not-an-email", "Please enter a valid email address"],
+    ["email", "ada@", "Please enter a valid email address"],
+    ["subject", "Hey!", "Subject must be at least 5 characters"],
+    ["message", "x".repeat(19), "Message must be at least 20 characters"],
+  ])("%s = %j → %s", (field, value, message) => {
+    expect(messagesOf(contactMessageSchema, { ...contact, [field]: value })).toEqual({ [field]: message });
+  });
+
+  it("accepts each field at its minimum (2 / 5 / 20 characters)", () => {
+    expect(messagesOf(contactMessageSchema, { ...contact, name: "Al", subject: "Hello", message: "x".repeat(20) })).toEqual({});
+  });
+
+  it("refuses newlines in name, email and subject, but not in the message", () => {
+    expect(messagesOf(contactMessageSchema, { ...contact, name: "Ada\nLovelace" })).toEqual({ name: "Name must be on a single line" });
+    expect(messagesOf(contactMessageSchema, { ...contact, subject: "Hi there\r\nBcc: x@example.com" })).toEqual({
+      subject: "Subject must be on a single line",
+    });
+    expect(messagesOf(contactMessageSchema, { ...contact, email: "ada@example.org\nBcc: x@example.com" })).toEqual({
+      email: "Please enter a valid email address",
+    });
+    expect(messagesOf(contactMessageSchema, { ...contact, message: "Line one of the message\nline two" })).toEqual({});
+  });
+
+  it("states the maximum lengths", () => {
+    expect(messagesOf(contactMessageSchema, { ...contact, name: "x".repeat(MAX_LENGTH.name + 1) })).toEqual({
+      name: "Name must be at most 100 characters",
+    });
+    expect(messagesOf(contactMessageSchema, { ...contact, subject: "x".repeat(151) })).toEqual({ subject: "Subject must be at most 150 characters" });
+    expect(messagesOf(contactMessageSchema, { ...contact, message: "x".repeat(5001) })).toEqual({ message: "Message must be at most 5000 characters" });
+    expect(messagesOf(contactMessageSchema, { ...contact, message: "x".repeat(5000) })).toEqual({});
+    expect(messagesOf(contactMessageSchema, { ...contact, email: `${"a".repeat(250)}@example.org` })).toEqual({
+      email: "Email must be at most 254 characters",
+    });
+  });
+
+  it("gives every spec message for an empty form", () => {
+    expect(messagesOf(contactMessageSchema, { name: "", email: "", subject: "", message: "" })).toEqual({
+      name: "Name must be at least 2 characters",
+      email: "Please enter a valid email address",
+      subject: "Subject must be at least 5 characters",
+      message: "Message must be at least 20 characters",
+    });
+  });
+});
+
+describe("licensing schema (spec §5, §9 enumerations)", () => {
+  it("accepts a valid request with or without tracks", () => {
+    expect(licensingRequestSchema.parse(licensing).tracks).toBe("");
+    const { tracks: _t, ...withoutTracks } = licensing;
+    expect(licensingRequestSchema.parse(withoutTracks).tracks).toBe("");
+  });
+
+  it("gives every spec message for an empty form (empty selects included)", () => {
+    expect(
+      messagesOf(licensingRequestSchema, { name: "", email: "", company: "", projectType: "", budget: "", timeline: "", description: "" }),
+    ).toEqual({
+      name: "Name must be at least 2 characters",
+      email: "Please enter a valid email address",
+      company: "Company name must be at least 2 characters",
+      projectType: "Please select a project type",
+      budget: "Please select a budget range",
+      timeline: "Please select a timeline",
+      description: "Please provide more details about your project",
+    });
+  });
+
+  it("checks the 2 / 50 character boundaries", () => {
+    expect(messagesOf(licensingRequestSchema, { ...licensing, company: "X" })).toEqual({ company: "Company name must be at least 2 characters" });
+    expect(messagesOf(licensingRequestSchema, { ...licensing, company: "XY" })).toEqual({});
+    expect(messagesOf(licensingRequestSchema, { ...licensing, description: "d".repeat(49) })).toEqual({
+      description: "Please provide more details about your project",
+    });
+    expect(messagesOf(licensingRequestSchema, { ...licensing, description: "d".repeat(50) })).toEqual({});
+  });
+
+  it("accepts only the spec's select values", () => {
+    expect(messagesOf(licensingRequestSchema, { ...licensing, projectType: "opera" })).toEqual({ projectType: "Please select a project type" });
+    expect(messagesOf(licensingRequestSchema, { ...licensing, budget: "1 million" })).toEqual({ budget: "Please select a budget range" });
+    expect(messagesOf(licensingRequestSchema, { ...licensing, timeline: "yesterday" })).toEqual({ timeline: "Please select a timeline" });
+    for (const projectType of ["film", "tv", "commercial", "documentary", "podcast", "game", "corporate", "other"]) {
+      expect(messagesOf(licensingRequestSchema, { ...licensing, projectType })).toEqual({});
+    }
+  });
+
+  it("refuses a newline in the company, and over-long tracks", () => {
+    expect(messagesOf(licensingRequestSchema, { ...licensing, company: "Acme\nFilms" })).toEqual({ company: "Company name must be on a single line" });
+    expect(messagesOf(licensingRequestSchema, { ...licensing, tracks: "t".repeat(1001) })).toEqual({ tracks: "Tracks must be at most 1000 characters" });
+  });
+});
+
+describe("validateField (the browser's on-blur check)", () => {
+  it("checks one field with the form's schema", () => {
+    expect(validateField("contact", "subject", "Hey")).toBe("Subject must be at least 5 characters");
+    expect(validateField("contact", "subject", "Hello")).toBeUndefined();
+    expect(validateField("licensing", "budget", "")).toBe("Please select a budget range");
+    expect(validateField("licensing", "unknown", "")).toBeUndefined();
+  });
+});
+
+describe("parseSubmission (the action's reading of a posted form)", () => {
+  const form = (fields: Record<string, string>) => {
+    const fd = new FormData();
+    for (const [k, v] of Object.entries(fields)) fd.set(k, v);
+    return fd;
+  };
+  const key = "0f8fad5b-d9cb-469f-a165-70867728950e";
+
+  it("returns the lead and the idempotency key of a valid form", () => {
+    const r = parseSubmission(form({ intent: "licensing", idempotencyKey: key, website: "", ...licensing }));
+    expect(r).toMatchObject({ outcome: "valid", idempotencyKey: key, lead: { kind: "licensing", data: { company: "Analytical Films" } } });
+  });
+
+  it("returns field messages and the values to keep", () => {
+    const r = parseSubmission(form({ intent: "contact", idempotencyKey: key, ...contact, subject: "Hi" }));
+    expect(r).toEqual({
+      outcome: "invalid",
+      form: "contact",
+      fieldErrors: { subject: "Subject must be at least 5 characters" },
+      values: { ...contact, subject: "Hi" },
+    });
+  });
+
+  it("refuses a filled honeypot", () => {
+    const r = parseSubmission(form({ intent: "contact", idempotencyKey: key, website: "http://spam.example", ...contact }));
+    expect(r).toMatchObject({ outcome: "refused", form: "contact" });
+    expect(r.outcome === "refused" && r.reason).toMatch(/automated/);
+  });
+
+  it("refuses a form without a valid idempotency key or with an unknown intent", () => {
+    expect(parseSubmission(form({ intent: "contact", ...contact }))).toMatchObject({ outcome: "refused", reason: expect.stringMatching(/submission key/) });
+    expect(parseSubmission(form({ intent: "contact", idempotencyKey: "short", ...contact }))).toMatchObject({ outcome: "refused" });
+    expect(parseSubmission(form({ intent: "newsletter", idempotencyKey: key, ...contact }))).toMatchObject({
+      outcome: "refused",
+      reason: "Unknown form; reload the page and try again",
+    });
+  });
+});

@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newMessage, postgresStore, sqliteStore } from "../support/outbox-stores.ts";
+
+// The same suite on both outbox stores (issue #4: "the same repository code and the same
+// test suite run on both").
+describe.each([sqliteStore(), postgresStore()])("outbox repository on $name", (store) => {
+  beforeAll(() => store.setup(), 60_000);
+  afterAll(() => store.teardown());
+
+  it("stores a message once per idempotency key", async () => {
+    const { repo } = await store.fresh();
+    const m = newMessage(1, { idempotencyKey: "contact:same" });
+    const first = await repo.enqueue(m);
+    const again = await repo.enqueue({ ...m, lead: { name: "changed" } });
+    expect(first.created).toBe(true);
+    expect(again.created).toBe(false);
+    expect(again.message.id).toBe(first.message.id);
+    expect(again.message.lead.name).toBe("Visitor 1");
+    expect(await repo.counts()).toEqual({ pending: 1, sending: 0, sent: 0, failed: 0 });
+  });
+
+  it("round-trips every field", async () => {
+    const { repo } = await store.fresh();
+    const input = newMessage(7, { now: 123_456 });
+    const { message } = await repo.enqueue(input);
+    expect(await repo.get(message.id)).toEqual({
+      id: message.id,
+      kind: "contact",
+      idempotencyKey: input.idempotencyKey,
+      lead: input.lead,
+      mail: input.mail,
+      status: "pending",
+      attempts: 0,
+      nextAttemptAt: 123_456,
+      leaseOwner: null,
+      leaseUntil: null,
+      lastError: null,
+      providerMessageId: null,
+      clientIp: "127.0.0.1",
+      createdAt: 123_456,
+      updatedAt: 123_456,
+      sentAt: null,
+    });
+    expect(await repo.get(999_999)).toBeUndefined();
+  });
+
+  it("claims due messages in order under a lease, counting the attempt", async () => {
+    const { repo } = await store.fresh();
+    for (let i = 0; i < 3; i++) await repo.enqueue(newMessage(i, { now: 1_000 }));
+    await repo.enqueue(newMessage(9, { now: 5_000 })); // not due yet at t=2000
+    const claimed = await repo.claim({ owner: "w1", now: 2_000, leaseMs: 10_000, limit: 10 });
+    expect(claimed.map((m) => [m.status, m.attempts, m.leaseOwner, m.leaseUntil])).toEqual([
+      ["sending", 1, "w1", 12_000],
+      ["sending", 1, "w1", 12_000],
+      ["sending", 1, "w1", 12_000],
+    ]);
+    expect(claimed.map((m) => m.lead.name)).toEqual(["Visitor 0", "Visitor 1", "Visitor 2"]);
+    // a second worker finds nothing while the lease holds
+    expect(await repo.claim({ owner: "w2", now: 3_000, leaseMs: 10_000, limit: 10 })).toHaveLength(0);
+    expect(await repo.claim({ owner: "w2", now: 5_000, leaseMs: 10_000, limit: 10 })).toHaveLength(1);
+  });
+
+  it("respects the batch limit", async () => {
+    const { repo } = await store.fresh();
+    for (let i = 0; i < 5; i++) await repo.enqueue(newMessage(i));
+    expect(await repo.claim({ owner: "w", now: 2_000, leaseMs: 1_000, limit: 2 })).toHaveLength(2);
+    expect(await repo.claim({ owner: "w", now: 2_000, leaseMs: 1_000, limit: 10 })).toHaveLength(3);
+  });
+
+  it("gives a message whose worker died to another worker once the lease expires", async () => {
+    const { repo } = await store.fresh();
+    const { message } = await repo.enqueue(newMessage(1));
+    await repo.claim({ owner: "dead", now: 2_000, leaseMs: 5_000, limit: 1 });
+    expect(await repo.claim({ owner: "alive", now: 6_999, leaseMs: 5_000, limit: 1 })).toHaveLength(0);
+    const [reclaimed] = await repo.claim({ owner: "alive", now: 7_001, leaseMs: 5_000, limit: 1 });
+    expect(reclaimed).toMatchObject({ id: message.id, leaseOwner: "alive", attempts: 2 });
+    // the dead worker's late report is ignored; the live one's counts
+    expect(await repo.markSent(message.id, "dead", "late", 8_000)).toBe(false);
+    expect(await repo.markSent(message.id, "alive", "<id@x>", 8_000)).toBe(true);
+    expect(await repo.get(message.id)).toMatchObject({ status: "sent", providerMessageId: "<id@x>", sentAt: 8_000, leaseOwner: null });
+    // a sent message is never claimed again
+    expect(await repo.claim({ owner: "alive", now: 1e12, leaseMs: 5_000, limit: 10 })).toHaveLength(0);
+  });
+
+  it("records a retry with its reason and time, then a failure", async () => {
+    const { repo } = await store.fresh();
+    const { message } = await repo.enqueue(newMessage(1));
+    await repo.claim({ owner: "w", now: 2_000, leaseMs: 5_000, limit: 1 });
+    expect(await repo.markRetry(message.id, "w", "SMTP ECONNREFUSED", 10_000, 2_100)).toBe(true);
+    expect(await repo.get(message.id)).toMatchObject({ status: "pending", lastError: "SMTP ECONNREFUSED", nextAttemptAt: 10_000, leaseOwner: null });
+    expect(await repo.claim({ owner: "w", now: 9_999, leaseMs: 5_000, limit: 1 })).toHaveLength(0);
+    await repo.claim({ owner: "w", now: 10_000, leaseMs: 5_000, limit: 1 });
+    expect(await repo.markFailed(message.id, "w", "SES MessageRejected: Email address is not verified.", 10_100)).toBe(true);
+    expect(await repo.get(message.id)).toMatchObject({ status: "failed", attempts: 2, lastError: "SES MessageRejected: Email address is not verified." });
+    expect(await repo.claim({ owner: "w", now: 1e12, leaseMs: 5_000, limit: 10 })).toHaveLength(0);
+  });
+
+  it("lets the operator retry one failed message or all of them", async () => {
+    const { repo } = await store.fresh();
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await repo.enqueue(newMessage(i))).message.id);
+    await repo.claim({ owner: "w", now: 2_000, leaseMs: 5_000, limit: 10 });
+    for (const id of ids) await repo.markFailed(id, "w", "boom", 2_100);
+    expect(await repo.retry(ids[0], 3_000)).toBe(true);
+    expect(await repo.get(ids[0])).toMatchObject({ status: "pending", attempts: 0, nextAttemptAt: 3_000 });
+    expect(await repo.retryFailed(3_000)).toBe(2);
+    expect(await repo.retryFailed(3_000)).toBe(0);
+    expect((await repo.list({ status: "pending" })).map((m) => m.id).sort()).toEqual([...ids].sort());
+    // a sent message cannot be re-queued
+    const [m] = await repo.claim({ owner: "w", now: 4_000, leaseMs: 5_000, limit: 1 });
+    await repo.markSent(m.id, "w", "x", 4_100);
+    expect(await repo.retry(m.id, 5_000)).toBe(false);
+  });
+
+  it("lists newest first, filtered by status", async () => {
+    const { repo } = await store.fresh();
+    for (let i = 0; i < 4; i++) await repo.enqueue(newMessage(i));
+    const all = await repo.list();
+    expect(all.map((m) => m.lead.name)).toEqual(["Visitor 3", "Visitor 2", "Visitor 1", "Visitor 0"]);
+    expect(await repo.list({ limit: 2 })).toHaveLength(2);
+    expect(await repo.list({ status: "failed" })).toEqual([]);
+  });
+
+  it("never hands one message to two connections claiming at the same time", async () => {
+    const { repo, another } = await store.fresh();
+    for (let i = 0; i < 60; i++) await repo.enqueue(newMessage(i));
+    const workers = [repo, await another(), await another(), await another()];
+    const claimedBy = new Map<number, string>();
+    let rounds = 0;
+    while (claimedBy.size < 60 && rounds++ < 100) {
+      const batches = await Promise.all(
+        workers.map((w, i) => w.claim({ owner: `w${i}`, now: 2_000 + rounds, leaseMs: 60_000, limit: 4 })),
+      );
+      batches.forEach((batch, i) =>
+        batch.forEach((m) => {
+          expect(claimedBy.has(m.id), `message ${m.id} claimed twice`).toBe(false);
+          claimedBy.set(m.id, `w${i}`);
+        }),
+      );
+    }
+    expect(claimedBy.size).toBe(60);
+  });
+});
