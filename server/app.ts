@@ -18,6 +18,7 @@ import { startLeads } from "../app/.server/leads/service.ts";
 import { isStaticPage } from "../app/lib/static-pages.ts";
 import { mediaOrigins, securityHeaders } from "./security.ts";
 import { createPageCache, NONCE_PLACEHOLDER } from "./page-cache.ts";
+import { createImageHandler } from "./images.ts";
 
 export interface StartOptions {
   /** Present in development: Vite serves the client modules and hot-reloads the app. */
@@ -77,6 +78,9 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
     "/media",
     express.static(path.join(config.DATA_DIR, "media"), { maxAge: "1d", fallthrough: false }),
   );
+
+  // Catalog thumbnails: resized, AVIF/WebP by Accept, cached (server/images.ts).
+  app.get("/img", createImageHandler({ config, logger }));
 
   if (opts.vite) {
     app.use(opts.vite.middlewares);

@@ -94,13 +94,16 @@ export async function writeSampleMedia(mediaDir: string, opts: { force?: boolean
   }
   for (let i = 1; i <= CHANNEL_THUMB_COUNT; i++) jobs.push({ key: channelThumbKey(i), make: () => renderArtwork(200 + i) });
   for (let i = 1; i <= CLIP_COUNT; i++) jobs.push({ key: clipKey(i), make: () => renderClip(i - 1) });
+  // a few at a time: sharp renders on its own thread pool
+  const todo = jobs.filter((job) => opts.force || !exists(path.join(mediaDir, job.key)));
+  const worker = async () => {
+    for (let job = todo.shift(); job; job = todo.shift()) {
+      await writeFileAtomic(path.join(mediaDir, job.key), await job.make());
+      count++;
+    }
+  };
   let count = 0;
-  for (const job of jobs) {
-    const file = path.join(mediaDir, job.key);
-    if (!opts.force && exists(file)) continue;
-    await writeFileAtomic(file, await job.make());
-    count++;
-  }
+  await Promise.all(Array.from({ length: 4 }, worker));
   return count;
 }
 

@@ -1,0 +1,221 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MusicApiClient } from "../../app/.server/catalog/music-api/client.ts";
+import { sampleMusicApi } from "../../app/.server/catalog/sample/generate.ts";
+import { startCatalog, type CatalogService } from "../../app/.server/catalog/service.ts";
+import { parseConfig } from "../../app/.server/config.ts";
+import { captureLogger } from "../fakes/log-capture.ts";
+import { startFakeMusicApi, type FakeMusicApi, type MusicApiData } from "../fakes/music-api.ts";
+
+const creds = {
+  username: "catalog-reader",
+  password: "p@ss word&=",
+  clientId: "site-client",
+  clientSecret: "client-secret-value",
+  scope: "catalog.read",
+  grantType: "password",
+  appSource: "northbeat-site",
+};
+
+const detail = (id: string, o: { title?: string; genre?: string; sub?: string; date?: string } = {}) => ({
+  submissions: { submission_id: id, release_title: o.title ?? `Title ${id}`, label: "", status: "DELIVERED", created_date: "2024-01-01", submitted_date: "2024-01-02" },
+  metadata: { album: "Album", genre: o.genre ?? "Pop", sub_genre: o.sub ?? "Indie Pop", parental_advisory: "no", digital_release_date: o.date ?? "2024-01-05", isrc: "", upc: "1", composer: "C", art_work: "a.webp", file: "a.wav" },
+  artist: { artist_name: "A" },
+  user: { user_id: "U", email: "u@example.com" },
+  white_label: { wlabel: "WL", domain: "wl.example.com" },
+  single_metadata: { country_of_recording: "Ghana" },
+});
+const audio = (id: string, title: string, artist: string, user = "US100000", status = "DELIVERED") => ({
+  submission_id: id,
+  release_title: title,
+  artist_name: artist,
+  user_id: user,
+  genre: "Pop",
+  artwork: "cover.webp",
+  file: "track.wav",
+  lyrics_language: "English",
+  status,
+});
+
+function smallData(): MusicApiData {
+  return {
+    audios: [
+      audio("3", "zebra song", "Ana"),
+      audio("1", "Apple", "Kofi"),
+      audio("1", "Apple", "Kofi"),
+      audio("2", "APPLE", "kofi"),
+      audio("4", "Hidden", "Test", "US999999"),
+      audio("5", "Pending", "Mei", "US100001", "PENDING"),
+      audio("6", "banana", "Mei"),
+    ],
+    details: { "1": detail("1", { sub: "Synth-pop", date: "2023-03-09" }), "3": detail("3"), "6": detail("6"), "4": detail("4") },
+    genres: [{ Name: "Pop" }, { Name: "Country" }],
+    subGenres: { Pop: [{ Name: "Indie Pop" }, { Name: "Synth-pop" }], Country: [] },
+  };
+}
+
+let fake: FakeMusicApi;
+const waits: number[] = [];
+const client = (timeoutMs = 2000) =>
+  new MusicApiClient({ baseUrl: fake.url, ...creds, timeoutMs, retry: { sleep: async (ms) => void waits.push(ms) } });
+
+beforeEach(async () => {
+  waits.length = 0;
+  fake = await startFakeMusicApi(creds, smallData());
+});
+afterEach(() => fake.close());
+
+describe("MusicApiClient against a fake API over loopback", () => {
+  it("logs in with a form-urlencoded body and X-App-Source, then sends Bearer on every call", async () => {
+    const c = client();
+    await c.deliveredSubmissions();
+    await c.genres();
+    await c.subGenres("Pop");
+    await c.releaseDetail("1");
+
+    const logins = fake.requestsTo("/login");
+    expect(logins).toHaveLength(1);
+    const [login] = logins;
+    expect(login.method).toBe("POST");
+    expect(login.headers["content-type"]).toBe("application/x-www-form-urlencoded");
+    expect(login.headers["x-app-source"]).toBe(creds.appSource);
+    expect(login.headers.accept).toBe("application/json");
+    expect(Object.fromEntries(new URLSearchParams(login.body))).toEqual({
+      grant_type: "password",
+      username: creds.username,
+      password: creds.password,
+      scope: creds.scope,
+      client_id: creds.clientId,
+      client_secret: creds.clientSecret,
+    });
+
+    const calls = fake.requests.filter((r) => r.path !== "/login");
+    expect(calls.map((r) => `${r.path}?${r.query}`)).toEqual([
+      "/submissions/all/catalog?status=DELIVERED",
+      "/api/Genre/?",
+      "/api/Genre/Get/SubGenres?GenreName=Pop",
+      "/submissions/catalog/all-data/submission_id?submission_id=1",
+    ]);
+    for (const r of calls) expect(r.headers.authorization).toBe("Bearer music-token-1");
+  });
+
+  it("reuses the token until a 401, then logs in again once", async () => {
+    const c = client();
+    await c.genres();
+    await c.genres();
+    expect(fake.tokens).toHaveLength(1);
+    fake.expireTokens();
+    expect(await c.genres()).toEqual([{ Name: "Pop" }, { Name: "Country" }]);
+    expect(fake.tokens).toEqual(["music-token-1", "music-token-2"]);
+    fake.fail("/api/Genre/", { kind: "status", status: 401 }, 2);
+    await expect(c.genres()).rejects.toMatchObject({ status: 401 });
+    expect(fake.tokens).toHaveLength(3);
+  });
+
+  it("retries 500s and a hanging call with backoff", async () => {
+    fake.fail("/submissions/all/catalog", { kind: "status", status: 503 }, 1);
+    fake.fail("/submissions/all/catalog", { kind: "hang" }, 1);
+    expect(await client(300).deliveredSubmissions()).toHaveLength(6);
+    expect(fake.requestsTo("/submissions/all/catalog")).toHaveLength(3);
+    expect(waits).toEqual([1000, 2000]);
+  });
+
+  it("a non-OK status raises the response's message, or 'Request failed'", async () => {
+    await expect(client().releaseDetail("nope")).rejects.toMatchObject({ status: 404, message: "Submission not found" });
+    fake.fail("/api/Genre/", { kind: "html" }, 1);
+    await expect(client().genres()).rejects.toThrow(/Expected JSON/);
+  });
+});
+
+describe("singles, details and genres in the catalog service", () => {
+  let dataDir: string;
+  let service: CatalogService | undefined;
+  beforeEach(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "catalog-music-"));
+  });
+  afterEach(async () => {
+    await service?.close();
+    service = undefined;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const start = async (env: Record<string, string> = {}) => {
+    const log = captureLogger();
+    const config = parseConfig({
+      DATA_DIR: dataDir,
+      MUSIC_API_URL: fake.url,
+      MUSIC_API_USERNAME: creds.username,
+      MUSIC_API_PASSWORD: creds.password,
+      MUSIC_API_CLIENT_ID: creds.clientId,
+      MUSIC_API_CLIENT_SECRET: creds.clientSecret,
+      MUSIC_API_SCOPE: creds.scope,
+      MUSIC_API_APP_SOURCE: creds.appSource,
+      MUSIC_API_EXCLUDED_USER_IDS: "US999999, US888888",
+      ...env,
+    });
+    service = await startCatalog({ config, logger: log.logger, refresh: false, retry: { baseMs: 1 }, timeoutMs: 1000 });
+    await service.syncNow();
+    return { service, log };
+  };
+
+  it("shows the visible singles with sub-genre and release date from their details", async () => {
+    const { service } = await start();
+    const singles = service.snapshot().singles;
+    // excluded user, duplicate id, case-insensitive duplicate and PENDING are gone; sorted ignoring case
+    expect(singles.map((s) => s.title)).toEqual(["Apple", "banana", "zebra song"]);
+    expect(singles[0]).toMatchObject({ id: "1", subGenre: "Synth-pop", releaseDate: "2023-03-09", keywords: [""] });
+    expect(service.snapshot().genres).toEqual(["Pop", "Country"]);
+  });
+
+  it("fetches each release detail once and answers the sheet from the cache", async () => {
+    const { service } = await start();
+    const before = fake.requestsTo("/submissions/catalog/all-data").length;
+    expect(before).toBe(3);
+    const d = await service.releaseDetail("1");
+    expect(d).toMatchObject({ submissionId: "1", label: "WL", subGenre: "Synth-pop" });
+    await service.syncNow();
+    expect(fake.requestsTo("/submissions/catalog/all-data")).toHaveLength(before);
+    // an excluded user's submission is never looked up, even by id
+    expect(await service.releaseDetail("4")).toBeNull();
+    expect(fake.requestsTo("/submissions/catalog/all-data")).toHaveLength(before);
+  });
+
+  it("caches sub-genres; an empty list stays empty", async () => {
+    const { service } = await start();
+    const calls = fake.requestsTo("/api/Genre/Get/SubGenres").length;
+    expect(await service.subGenres("Pop")).toEqual(["Indie Pop", "Synth-pop"]);
+    expect(await service.subGenres("Country")).toEqual([]);
+    expect(fake.requestsTo("/api/Genre/Get/SubGenres")).toHaveLength(calls);
+  });
+
+  it("a genre response that is not a list: warning and an empty list", async () => {
+    fake.data = { ...smallData(), genres: { Name: "Pop" }, subGenres: { Pop: "nope" as unknown as [] } };
+    const { service, log } = await start();
+    expect(service.snapshot().genres).toEqual([]);
+    expect(log.lines().filter((l) => l.level === 40).map((l) => l.msg)).toContain("genre response is not a list");
+    expect(await service.subGenres("Pop")).toEqual([]);
+  });
+
+  it("no singles: the warning 'No singles data received from API' and an empty list", async () => {
+    fake.data = { ...smallData(), audios: [] };
+    const { service, log } = await start();
+    expect(service.snapshot().singles).toEqual([]);
+    expect(log.lines().find((l) => l.msg === "No singles data received from API")?.level).toBe(40);
+  });
+
+  it("the sample music data goes through the same pipeline (no MUSIC_API_*)", async () => {
+    const log = captureLogger();
+    service = await startCatalog({ config: parseConfig({ DATA_DIR: dataDir }), logger: log.logger, refresh: false });
+    const singles = service.snapshot().singles;
+    const sample = sampleMusicApi();
+    const delivered = sample.audios.filter((a) => a.status === "DELIVERED" && !sample.testUserIds.includes(String(a.user_id)));
+    expect(singles.length).toBeGreaterThan(30);
+    expect(singles.length).toBeLessThan(delivered.length);
+    expect(new Set(singles.map((s) => s.id)).size).toBe(singles.length);
+    expect(singles.every((s) => s.releaseDate)).toBe(true);
+    const titles = singles.map((s) => s.title.toLowerCase());
+    expect([...titles].sort()).toEqual(titles);
+  });
+});
