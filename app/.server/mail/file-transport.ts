@@ -13,7 +13,7 @@ import { leadMessageId, MailDeliveryError, type DeliveryContext, type MailTransp
 export class FileMailTransport implements MailTransport {
   readonly name = "file";
   readonly dir: string;
-  private readonly mailer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "crlf" });
+  private readonly mailer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
 
   constructor(dir: string) {
     this.dir = dir;

@@ -1,0 +1,311 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import sesLocal from "aws-ses-v2-local";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { composeLeadMail } from "../../app/.server/mail/compose.ts";
+import { cognitoGuestCredentials } from "../../app/.server/mail/cognito-credentials.ts";
+import { FileMailTransport } from "../../app/.server/mail/file-transport.ts";
+import { SesMailTransport, SesRetryStrategy } from "../../app/.server/mail/ses-transport.ts";
+import { SmtpMailTransport } from "../../app/.server/mail/smtp-transport.ts";
+import { MailDeliveryError } from "../../app/.server/mail/transport.ts";
+import type { Lead } from "../../app/lib/contact/schemas.ts";
+import { parseEml, startHttpPeer, startSmtpServer } from "../support/mail-peers.ts";
+
+const addresses = { from: "no-reply@example.com", to: "hello@example.com" };
+const contactLead: Lead = {
+  kind: "contact",
+  data: {
+    name: "Ada <script>alert(1)</script>",
+    email: "ada@example.org",
+    subject: "Release <script>",
+    message: "Hello & welcome — I'd like to distribute \"Engines\".\nSecond line.",
+  },
+};
+const licensingLead: Lead = {
+  kind: "licensing",
+  data: {
+    name: "Grace Hopper",
+    email: "grace@example.org",
+    company: "Cobol Pictures",
+    projectType: "commercial",
+    budget: "10000-plus",
+    timeline: "rush",
+    description: "A 30-second spot for a national campaign, broadcast and online, twelve months.",
+    tracks: "",
+  },
+};
+const context = { outboxId: 42, idempotencyKey: "contact:0f8fad5b-d9cb-469f-a165-70867728950e", createdAt: Date.UTC(2026, 0, 2, 3, 4, 5) };
+
+/** A parsed text part, with CRLF and MIME's final line break normalised away. */
+const bodyOf = (text: string | undefined) => text?.replace(/\r\n/g, "\n").trimEnd();
+
+const CONTACT_TEXT = [
+  "New Contact Form Submission",
+  "",
+  "Name: Ada <script>alert(1)</script>",
+  "Email: ada@example.org",
+  "Subject: Release <script>",
+  "",
+  "Message:",
+  "Hello & welcome — I'd like to distribute \"Engines\".",
+  "Second line.",
+  "",
+].join("\n");
+
+const LICENSING_TEXT = [
+  "New Licensing Request",
+  "",
+  "Name: Grace Hopper",
+  "Email: grace@example.org",
+  "Company: Cobol Pictures",
+  "Project Type: Commercial/Ad",
+  "Budget: $10,000+",
+  "Timeline: Rush (24-48 hours)",
+  "Tracks: N/A",
+  "",
+  "Description:",
+  "A 30-second spot for a national campaign, broadcast and online, twelve months.",
+  "",
+].join("\n");
+
+describe("composing the lead e-mails (spec §7)", () => {
+  it("writes the contact message to the letter, with the HTML part escaped in <pre>", () => {
+    const mail = composeLeadMail(contactLead, addresses);
+    expect(mail).toEqual({
+      from: "no-reply@example.com",
+      to: "hello@example.com",
+      replyTo: "ada@example.org",
+      subject: "Contact: Release <script>",
+      text: CONTACT_TEXT,
+      html:
+        "<pre>New Contact Form Submission\n\nName: Ada &lt;script&gt;alert(1)&lt;/script&gt;\nEmail: ada@example.org\n" +
+        "Subject: Release &lt;script&gt;\n\nMessage:\nHello &amp; welcome — I&#39;d like to distribute &quot;Engines&quot;.\nSecond line.\n</pre>",
+    });
+  });
+
+  it("writes the licensing message with the enumeration labels and N/A for no tracks", () => {
+    const mail = composeLeadMail(licensingLead, addresses);
+    expect(mail.subject).toBe("New Licensing Inquiry");
+    expect(mail.text).toBe(LICENSING_TEXT);
+    const withTracks = composeLeadMail({ ...licensingLead, data: { ...licensingLead.data, tracks: "Engines; Compiler Blues" } }, addresses);
+    expect(withTracks.text).toContain("\nTracks: Engines; Compiler Blues\n");
+  });
+});
+
+describe("file transport", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mail-file-"));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("writes one RFC 5322 .eml per message that a mail parser reads back", async () => {
+    const transport = new FileMailTransport(dir);
+    const { messageId } = await transport.send(composeLeadMail(contactLead, addresses), context);
+    expect(messageId).toBe("20260102T030405Z-lead-42.eml");
+    const raw = fs.readFileSync(path.join(dir, messageId));
+    expect(raw.toString()).toMatch(/^From: no-reply@example\.com\r\n/m);
+    const mail = await parseEml(raw);
+    expect(mail).toMatchObject({
+      from: "no-reply@example.com",
+      to: ["hello@example.com"],
+      replyTo: ["ada@example.org"],
+      subject: "Contact: Release <script>",
+      messageId: "<lead-42-contact0f8fad5b-d9cb-469f-a165-70867728950e@example.com>",
+    });
+    expect(bodyOf(mail.text)).toBe(CONTACT_TEXT.trimEnd());
+    expect(mail.html).toContain("Name: Ada &lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(mail.html).not.toContain("<script");
+    await transport.close();
+  });
+
+  it("replaces the file when the same outbox message is delivered again (after a crash)", async () => {
+    const transport = new FileMailTransport(dir);
+    const mail = composeLeadMail(licensingLead, addresses);
+    const ctx = { ...context, outboxId: 43 };
+    await transport.send(mail, ctx);
+    await transport.send(mail, ctx);
+    const files = fs.readdirSync(dir).filter((f) => f.includes("lead-43"));
+    expect(files).toEqual(["20260102T030405Z-lead-43.eml"]);
+    expect((await parseEml(fs.readFileSync(path.join(dir, files[0])))).subject).toBe("New Licensing Inquiry");
+  });
+});
+
+describe("SMTP transport against smtp-server on loopback", () => {
+  it("delivers both messages with subjects, recipients, bodies and Reply-To", async () => {
+    const smtp = await startSmtpServer();
+    const transport = new SmtpMailTransport(smtp.url);
+    try {
+      const sent = await transport.send(composeLeadMail(contactLead, addresses), context);
+      await transport.send(composeLeadMail(licensingLead, addresses), { ...context, outboxId: 43 });
+      expect(sent.messageId).toBe("<lead-42-contact0f8fad5b-d9cb-469f-a165-70867728950e@example.com>");
+      expect(smtp.received).toHaveLength(2);
+      const [contact, licensing] = smtp.received;
+      expect(contact).toMatchObject({ from: "no-reply@example.com", to: ["hello@example.com"], replyTo: ["ada@example.org"], subject: "Contact: Release <script>" });
+      expect(bodyOf(contact.text)).toBe(CONTACT_TEXT.trimEnd());
+      expect(contact.html).toContain("&lt;script&gt;");
+      expect(contact.html).not.toContain("<script");
+      expect(licensing).toMatchObject({ subject: "New Licensing Inquiry", replyTo: ["grace@example.org"] });
+      expect(bodyOf(licensing.text)).toBe(LICENSING_TEXT.trimEnd());
+    } finally {
+      await transport.close();
+      await smtp.stop();
+    }
+  });
+
+  it("reports a 5xx refusal as permanent and a refused connection as temporary", async () => {
+    const smtp = await startSmtpServer();
+    smtp.rejectWith = { code: 550, message: "Mailbox unavailable" };
+    const transport = new SmtpMailTransport(smtp.url);
+    const refused = await transport.send(composeLeadMail(contactLead, addresses), context).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(MailDeliveryError);
+    expect(refused).toMatchObject({ permanent: true, code: "550" });
+    await transport.close();
+    await smtp.stop();
+
+    const down = new SmtpMailTransport(smtp.url, { timeoutMs: 2000 });
+    const error = await down.send(composeLeadMail(contactLead, addresses), context).catch((e: unknown) => e);
+    expect(error).toMatchObject({ permanent: false });
+    expect((error as Error).message).toMatch(/ECONNREFUSED/);
+    await down.close();
+  });
+});
+
+describe("SES transport", () => {
+  let ses: Server;
+  let sesUrl = "";
+  beforeAll(async () => {
+    ses = await sesLocal({ host: "127.0.0.1", port: 0 });
+    sesUrl = `http://127.0.0.1:${(ses.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => ses.close(() => r())));
+
+  it("sends SendEmail to aws-ses-v2-local, which stores the fields we composed", async () => {
+    const transport = new SesMailTransport({
+      region: "us-east-1",
+      endpoint: sesUrl,
+      credentials: { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "secret" },
+    });
+    const { messageId } = await transport.send(composeLeadMail(licensingLead, addresses), context);
+    await transport.send(composeLeadMail(contactLead, addresses), context);
+    await transport.close();
+
+    const store = (await (await fetch(`${sesUrl}/store`)).json()) as {
+      emails: Array<{ messageId: string; from: string; replyTo: string[]; destination: { to: string[] }; subject: string; body: { text?: string; html?: string } }>;
+    };
+    const licensing = store.emails.find((e) => e.messageId === messageId)!;
+    expect(licensing).toMatchObject({
+      from: "no-reply@example.com",
+      replyTo: ["grace@example.org"],
+      destination: { to: ["hello@example.com"] },
+      subject: "New Licensing Inquiry",
+      body: { text: LICENSING_TEXT },
+    });
+    expect(licensing.body.html).toBe(`<pre>${LICENSING_TEXT}</pre>`);
+    const contact = store.emails.find((e) => e.subject === "Contact: Release <script>")!;
+    expect(contact.body.html).toContain("Name: Ada &lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(contact.body.html).not.toContain("<script");
+  });
+
+  /** An SES (query protocol) error document, as AWS answers it. */
+  const sesError = (code: string, message: string) =>
+    `<ErrorResponse xmlns="http://ses.amazonaws.com/doc/2010-12-01/"><Error><Type>Sender</Type><Code>${code}</Code><Message>${message}</Message></Error><RequestId>r-1</RequestId></ErrorResponse>`;
+
+  it("fails MessageRejected at once (no SDK retry), keeping SES's reason", async () => {
+    const peer = await startHttpPeer((_req, _body, res) => {
+      res.writeHead(400, { "content-type": "text/xml" }).end(sesError("MessageRejected", "Email address is not verified."));
+    });
+    const transport = new SesMailTransport({ region: "us-east-1", endpoint: peer.url, credentials: { accessKeyId: "a", secretAccessKey: "b" } });
+    const error = await transport.send(composeLeadMail(contactLead, addresses), context).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MailDeliveryError);
+    expect(error).toMatchObject({ permanent: true, code: "MessageRejected" });
+    expect((error as Error).message).toBe("SES MessageRejected (HTTP 400): Email address is not verified.");
+    expect(peer.requests).toHaveLength(1);
+    expect(peer.requests[0].body).toContain("Action=SendEmail");
+    expect(peer.requests[0].body).toContain("Version=2010-12-01");
+    await transport.close();
+    await peer.stop();
+  });
+
+  it("retries throttling within at most 3 attempts, then hands it to the outbox as temporary", async () => {
+    const peer = await startHttpPeer((_req, _body, res) => {
+      res.writeHead(400, { "content-type": "text/xml" }).end(sesError("Throttling", "Maximum sending rate exceeded."));
+    });
+    const transport = new SesMailTransport({
+      region: "us-east-1",
+      endpoint: peer.url,
+      credentials: { accessKeyId: "a", secretAccessKey: "b" },
+      retryStrategy: new SesRetryStrategy({ baseDelayMs: 5 }),
+    });
+    const error = await transport.send(composeLeadMail(contactLead, addresses), context).catch((e: unknown) => e);
+    expect(error).toMatchObject({ permanent: false, code: "Throttling" });
+    expect(peer.requests).toHaveLength(3);
+    await transport.close();
+    await peer.stop();
+  });
+
+  it("classifies MailFromDomainNotVerified as failed and LimitExceeded as retryable", async () => {
+    for (const [code, permanent] of [
+      ["MailFromDomainNotVerifiedException", true],
+      ["ConfigurationSetDoesNotExist", true],
+      ["LimitExceeded", false],
+    ] as const) {
+      const peer = await startHttpPeer((_req, _body, res) => {
+        res.writeHead(400, { "content-type": "text/xml" }).end(sesError(code, `${code} happened`));
+      });
+      const transport = new SesMailTransport({
+        region: "us-east-1",
+        endpoint: peer.url,
+        credentials: { accessKeyId: "a", secretAccessKey: "b" },
+        retryStrategy: new SesRetryStrategy({ baseDelayMs: 5 }),
+      });
+      const error = await transport.send(composeLeadMail(contactLead, addresses), context).catch((e: unknown) => e);
+      expect(error, code).toMatchObject({ permanent });
+      await transport.close();
+      await peer.stop();
+    }
+  });
+
+  it("signs with Cognito identity-pool guest credentials obtained (and renewed) on the server", async () => {
+    let issued = 0;
+    let clock = Date.now();
+    const cognito = await startHttpPeer((req, body, res) => {
+      const target = String(req.headers["x-amz-target"]);
+      res.setHeader("content-type", "application/x-amz-json-1.1");
+      if (target.endsWith(".GetId")) {
+        expect(JSON.parse(body)).toEqual({ IdentityPoolId: "us-east-1:11111111-2222-3333-4444-555555555555" });
+        return res.end(JSON.stringify({ IdentityId: "us-east-1:guest-1" }));
+      }
+      if (target.endsWith(".GetCredentialsForIdentity")) {
+        issued++;
+        expect(JSON.parse(body)).toEqual({ IdentityId: "us-east-1:guest-1" });
+        return res.end(
+          JSON.stringify({
+            IdentityId: "us-east-1:guest-1",
+            Credentials: { AccessKeyId: `ASIAGUEST${issued}`, SecretKey: "s", SessionToken: `token-${issued}`, Expiration: clock / 1000 + 3600 },
+          }),
+        );
+      }
+      res.writeHead(400).end("{}");
+    });
+    const credentials = cognitoGuestCredentials({
+      identityPoolId: "us-east-1:11111111-2222-3333-4444-555555555555",
+      endpoint: cognito.url,
+      now: () => clock,
+    });
+    const transport = new SesMailTransport({ region: "us-east-1", endpoint: sesUrl, credentials });
+    await transport.send(composeLeadMail(contactLead, addresses), context);
+    await transport.send(composeLeadMail(contactLead, addresses), context);
+    expect(credentials.identityId()).toBe("us-east-1:guest-1");
+    const targets = () => cognito.requests.map((r) => String(r.headers["x-amz-target"]).split(".")[1]);
+    expect(targets()).toEqual(["GetId", "GetCredentialsForIdentity"]);
+    expect(await credentials()).toMatchObject({ accessKeyId: "ASIAGUEST1", sessionToken: "token-1" });
+    // 56 minutes later the credentials are within 5 minutes of expiry: renewed, same identity
+    // (the SDK caches credentials too, until their expiry comes near on the real clock)
+    clock += 56 * 60_000;
+    expect(await credentials()).toMatchObject({ accessKeyId: "ASIAGUEST2", sessionToken: "token-2" });
+    expect(targets()).toEqual(["GetId", "GetCredentialsForIdentity", "GetCredentialsForIdentity"]);
+    await transport.close();
+    await cognito.stop();
+  });
+});
