@@ -1,3 +1,71 @@
-export default function Page() {
-  return <h1>web3.$category</h1>;
+import { ArrowLeft, Blocks, Clock, Coins, Sparkles, Tags } from "lucide-react";
+import { data, Link } from "react-router";
+import type { Route } from "./+types/web3.$category";
+import { BLOCKCHAIN_COLLAPSED_LINES, findWeb3Topic, web3ComingSoon, web3Page } from "~/content/web3";
+import { Button } from "~/components/ui/button";
+import { ExpandableText } from "~/components/ui/expandable-text";
+import { seo } from "~/lib/seo";
+
+const icons = { blocks: Blocks, coins: Coins, tags: Tags } as const;
+
+export function loader({ params }: Route.LoaderArgs) {
+  // Spec §2: any other value still renders the page, titled "Web3" with the coming-soon
+  // text. It answers 404 (ADR 0033) so an invented URL is not indexed as a real page.
+  if (!findWeb3Topic(params.category)) return data({ known: false }, { status: 404 });
+  return { known: true };
+}
+
+export const meta: Route.MetaFunction = ({ params, matches }) => {
+  const topic = findWeb3Topic(params.category);
+  const title = topic?.title ?? web3Page.title;
+  const description =
+    topic?.id === "blockchain"
+      ? "How we use public blockchains to record who created and owns every release, with transparent splits and faster royalty payouts."
+      : `${title}: ${web3ComingSoon.text}`;
+  return seo({ title, description, path: `/web3/${params.category}` }, matches);
+};
+
+export default function Web3TopicPage({ params }: Route.ComponentProps) {
+  const topic = findWeb3Topic(params.category);
+  const title = topic?.title ?? web3Page.title;
+  const Icon = topic ? icons[topic.icon] : Sparkles;
+  const showsContent = topic?.id === "blockchain";
+
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
+      <Button asChild variant="secondary" size="sm">
+        <Link to="/web3">
+          <ArrowLeft aria-hidden="true" />
+          Back to Web3
+        </Link>
+      </Button>
+      <header className="mt-8 flex items-center gap-4">
+        <span
+          aria-hidden="true"
+          className="flex size-14 shrink-0 items-center justify-center rounded-2xl bg-[linear-gradient(135deg,#8b5cf6,#e23a7a)] text-white"
+        >
+          <Icon className="size-7" />
+        </span>
+        <h1 className="page-title">{title}</h1>
+      </header>
+
+      {showsContent && topic ? (
+        <article className="card mt-10 p-6 sm:p-10">
+          <ExpandableText
+            html={topic.description}
+            lines={BLOCKCHAIN_COLLAPSED_LINES}
+            contentClassName="prose-html text-lg leading-relaxed text-muted [&_strong]:text-fg"
+          />
+        </article>
+      ) : (
+        <section aria-label={web3ComingSoon.badge} className="card mt-10 flex flex-col items-center px-6 py-16 text-center">
+          <span aria-hidden="true" className="mb-5 flex size-14 items-center justify-center rounded-2xl bg-[#8b5cf6]/20 text-[#d9c9ff]">
+            <Clock className="size-7" />
+          </span>
+          <h2 className="section-title">{web3ComingSoon.badge}</h2>
+          <p className="mt-3 max-w-md text-lg text-muted">{web3ComingSoon.text}</p>
+        </section>
+      )}
+    </div>
+  );
 }
