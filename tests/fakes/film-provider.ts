@@ -23,10 +23,10 @@ export async function startFakeFilmProvider(opts: {
   const tokens: string[] = [];
   const valid = new Set<string>();
   // the handler reads the lists at request time, so tests can change them between syncs
-  let self: FakeFilmProvider | undefined;
+  const ref: { current?: FakeFilmProvider } = {};
   const server = await startFakeServer("/v1/", (req) => {
     if (req.method === "POST" && req.path === "/login") {
-      let body: { email?: string; password?: string } = {};
+      let body: { email?: string; password?: string };
       try {
         body = JSON.parse(req.body);
       } catch {
@@ -42,15 +42,15 @@ export async function startFakeFilmProvider(opts: {
     if (req.method === "GET" && (req.path === "/dbcatalog" || req.path === "/dbdetails")) {
       const key = req.headers["access-key"];
       if (typeof key !== "string" || !valid.has(key)) return { status: 401, body: { message: "Unauthorized" } };
-      return { status: 200, body: { items: req.path === "/dbcatalog" ? self!.catalog : self!.details } };
+      return { status: 200, body: { items: req.path === "/dbcatalog" ? ref.current!.catalog : ref.current!.details } };
     }
     return { status: 404, body: { message: "Not Found" } };
   });
-  self = Object.assign(server, {
+  ref.current = Object.assign(server, {
     catalog: opts.catalog ?? [],
     details: opts.details ?? [],
     tokens,
     expireTokens: () => valid.clear(),
   });
-  return self;
+  return ref.current;
 }

@@ -33,7 +33,7 @@ export async function startFakeMusicApi(creds: MusicApiCredentials, data: MusicA
   const tokens: string[] = [];
   const valid = new Set<string>();
   // the handler reads the data at request time, so tests can change it between syncs
-  let self: FakeMusicApi | undefined;
+  const ref: { current?: FakeMusicApi } = {};
   const server = await startFakeServer("/api/v2/", (req) => {
     if (req.method === "POST" && req.path === "/login") {
       if (req.headers["content-type"] !== "application/x-www-form-urlencoded") return { status: 415, body: { message: "form only" } };
@@ -57,7 +57,7 @@ export async function startFakeMusicApi(creds: MusicApiCredentials, data: MusicA
     }
     const auth = req.headers.authorization ?? "";
     if (!auth.startsWith("Bearer ") || !valid.has(auth.slice(7))) return { status: 401, body: { message: "Not authenticated" } };
-    const d = self!.data;
+    const d = ref.current!.data;
     if (req.path === "/submissions/all/catalog") {
       const status = req.query.get("status");
       return { status: 200, body: { audios: d.audios.filter((a) => !status || !a || (a as { status?: string }).status === status) } };
@@ -70,6 +70,6 @@ export async function startFakeMusicApi(creds: MusicApiCredentials, data: MusicA
     if (req.path === "/api/Genre/Get/SubGenres") return { status: 200, body: d.subGenres[req.query.get("GenreName") ?? ""] ?? [] };
     return { status: 404, body: { message: "Not Found" } };
   });
-  self = Object.assign(server, { data, tokens, expireTokens: () => valid.clear() });
-  return self;
+  ref.current = Object.assign(server, { data, tokens, expireTokens: () => valid.clear() });
+  return ref.current;
 }

@@ -16,10 +16,10 @@ const details = [
   { film_id: "2", title: "Second", format: "Feature Film", landscape: "l2.webp", film_status: "completed" },
   { film_id: "3", title: "Unfinished", format: "Short Film", film_status: "processing" },
 ];
-const catalog = [
+const catalog: Record<string, unknown>[] = [
   { film_id: "1", title: "Catalog Title", film_status: "completed" },
   { film_id: "4", title: "Catalog Only", format: "Series", artwork: ["a4.webp"], film_status: "completed" },
-  null,
+  null as unknown as Record<string, unknown>,
 ];
 
 let fake: FakeFilmProvider;
