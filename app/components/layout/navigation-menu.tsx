@@ -1,0 +1,55 @@
+import type { Ref } from "react";
+import { Link } from "react-router";
+import type { NavigationItem } from "~/content/navigation";
+import { cn } from "~/lib/cn";
+import { isCurrentPath } from "~/lib/menu-state";
+
+export const NAVIGATION_MENU_ID = "site-menu";
+
+interface NavigationMenuProps {
+  ref?: Ref<HTMLDivElement>;
+  items: readonly NavigationItem[];
+  open: boolean;
+  pathname: string;
+  onNavigate: () => void;
+  onOverlayClick: () => void;
+}
+
+/**
+ * Spec §2/§4 "Navigation menu": slides down from under the header over a dim overlay.
+ * The panel stays in the DOM while closed (so it can animate), hidden with
+ * `visibility: hidden`, which also takes its links out of the tab order. Timings (0.4 s open,
+ * 0.3 s close and overlay) are CSS transitions in app.css; reduced motion turns them off.
+ */
+export function NavigationMenu({ ref, items, open, pathname, onNavigate, onOverlayClick }: NavigationMenuProps) {
+  const state = open ? "open" : "closed";
+  return (
+    <>
+      <div className="menu-overlay" data-state={state} aria-hidden="true" onClick={onOverlayClick} />
+      <div ref={ref} id={NAVIGATION_MENU_ID} className="menu-panel" data-state={state}>
+        <nav aria-label="Main" className="mx-auto max-w-7xl px-4 pt-4 pb-8 sm:px-6 sm:pt-6 lg:px-8 lg:pb-10">
+          <ul className="grid gap-1 sm:grid-cols-2 sm:gap-x-6 lg:grid-cols-3">
+            {items.map((item, index) => {
+              const current = isCurrentPath(item.href, pathname);
+              return (
+                <li key={item.href}>
+                  <Link
+                    to={item.href}
+                    aria-current={current ? "page" : undefined}
+                    onClick={onNavigate}
+                    className={cn("menu-link", current && "menu-link-current")}
+                  >
+                    <span aria-hidden="true" className="menu-link-index">
+                      {String(index + 1).padStart(2, "0")}
+                    </span>
+                    <span>{item.name}</span>
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+      </div>
+    </>
+  );
+}

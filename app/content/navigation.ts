@@ -1,0 +1,68 @@
+import { site } from "./site";
+
+/** Spec §3 "Navigation item". */
+export interface NavigationItem {
+  name: string;
+  href: string;
+}
+
+/** Spec §2 "Navigation menu": the ten items, in this order. */
+export const mainNavigation: readonly NavigationItem[] = [
+  { name: "Home", href: "/" },
+  { name: "Catalog", href: "/catalog" },
+  { name: "Mission & Vision", href: "/mission" },
+  { name: "Board", href: "/board" },
+  { name: "Innovation", href: "/innovation" },
+  { name: "AI Brands", href: "/ai-brands" },
+  { name: "Investors", href: "/investors" },
+  { name: "Podcasts", href: "/podcasts" },
+  { name: "Partners", href: "/partners" },
+  { name: "Web3", href: "/web3" },
+];
+
+export interface FooterColumn {
+  title: string;
+  links: readonly NavigationItem[];
+}
+
+/**
+ * Spec §2 "Footer". "For Creators" points to /ai-brands instead of the spec's /aibrands
+ * (DESIGN.md §3, deviation 3; /aibrands itself answers 301 → /ai-brands).
+ * "Our Team" keeps /team, which is a 404 until the page exists.
+ */
+export const footerColumns: readonly FooterColumn[] = [
+  {
+    title: "For Creators",
+    links: [
+      { name: "Music Distribution", href: "/ai-brands" },
+      { name: "Film Distribution", href: "/ai-brands" },
+      { name: "YouTube CMS Network", href: "/ai-brands" },
+      { name: "White Labels", href: "/ai-brands" },
+    ],
+  },
+  {
+    title: "Our Company",
+    links: [
+      { name: "About Us", href: "/mission" },
+      { name: "Our Team", href: "/team" },
+      { name: "AI Brands", href: "/ai-brands" },
+      { name: "Contact", href: "/contact" },
+      { name: "Investors", href: "/investors" },
+      { name: "Podcasts", href: "/podcasts" },
+    ],
+  },
+  {
+    title: "Contact Us",
+    // Spec §2: both are mail links to the same address, {email}.
+    links: [
+      { name: "Help Center", href: `mailto:${site.contactEmail}` },
+      { name: "Technical Support", href: `mailto:${site.contactEmail}` },
+    ],
+  },
+];
+
+/** Spec §2 footer bottom row. /privacy and /terms stay 404 until content exists. */
+export const legalLinks: readonly NavigationItem[] = [
+  { name: "Privacy Policy", href: "/privacy" },
+  { name: "Terms of Service", href: "/terms" },
+];
