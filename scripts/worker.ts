@@ -52,6 +52,7 @@ const worker = new OutboxWorker({
   leaseMs: ms("lease-ms"),
   baseDelayMs: ms("base-delay-ms"),
   maxDelayMs: ms("max-delay-ms"),
+  keepProcessAlive: true,
 });
 worker.start();
 logger.info({ outbox: describeOutbox(config), transport: transport.name, owner: worker.owner }, "outbox worker started");

@@ -20,6 +20,11 @@ export interface OutboxWorkerOptions {
   maxDelayMs?: number;
   /** Name of this worker in the lease column and the logs. */
   owner?: string;
+  /**
+   * Whether the poll timer keeps Node running. Off inside the web server (the HTTP server
+   * does that, and must be able to exit); on for the standalone `npm run worker`.
+   */
+  keepProcessAlive?: boolean;
   now?: () => number;
 }
 
@@ -54,6 +59,7 @@ export class OutboxWorker {
       batchSize: 10,
       baseDelayMs: 5_000,
       maxDelayMs: 15 * 60_000,
+      keepProcessAlive: false,
       now: Date.now,
       ...(given as OutboxWorkerOptions),
     };
@@ -85,7 +91,7 @@ export class OutboxWorker {
     this.timer = setTimeout(() => {
       this.current = this.tick().finally(() => (this.current = undefined));
     }, delayMs);
-    this.timer.unref?.();
+    if (!this.opts.keepProcessAlive) this.timer.unref?.();
   }
 
   private async tick() {
