@@ -62,7 +62,7 @@ export function AlbumCard({ album, href }: { album: AlbumCardData; href: string 
         <Artwork image={album.image} alt="" fallback={<MusicPlaceholder />} className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.03]" />
       </div>
       <div className="flex flex-1 flex-col gap-1.5 p-4">
-        <h3 className="line-clamp-2 leading-snug font-semibold">{album.name}</h3>
+        <h2 className="line-clamp-2 leading-snug font-semibold">{album.name}</h2>
         <p className="truncate text-sm text-muted">{album.artist}</p>
         {album.genre ? (
           <Badge variant="accent" className="mt-auto self-start">
@@ -91,7 +91,7 @@ export function SingleCard({ single, href }: { single: SingleCardData; href: str
         />
       </div>
       <div className="flex flex-1 flex-col gap-1.5 p-4">
-        <h3 className="line-clamp-2 leading-snug font-semibold">{single.title}</h3>
+        <h2 className="line-clamp-2 leading-snug font-semibold">{single.title}</h2>
         <p className="truncate text-sm text-muted">{single.artist}</p>
         <div className="mt-auto flex flex-wrap items-center gap-2 pt-1">
           {single.genre ? <Badge variant="accent">{single.genre}</Badge> : null}
@@ -125,7 +125,7 @@ export function FilmCard({ film }: { film: FilmCardData }) {
         )}
       </div>
       <div className="flex flex-1 flex-col gap-2 p-4">
-        <h3 className="line-clamp-2 leading-snug font-semibold">{film.title}</h3>
+        <h2 className="line-clamp-2 leading-snug font-semibold">{film.title}</h2>
         {film.format ? (
           <Badge variant="outline" className="mt-auto self-start">
             {film.format}
@@ -144,7 +144,7 @@ export function ChannelCard({ channel }: { channel: ChannelCardData }) {
       </div>
       <div className="flex flex-1 flex-col gap-2 p-4">
         <div className="flex items-start justify-between gap-2">
-          <h3 className="line-clamp-2 leading-snug font-semibold">{channel.name}</h3>
+          <h2 className="line-clamp-2 leading-snug font-semibold">{channel.name}</h2>
           <Badge variant="accent">{channel.category}</Badge>
         </div>
         <p className="line-clamp-2 text-sm text-muted">{channel.description}</p>

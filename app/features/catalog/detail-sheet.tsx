@@ -9,7 +9,7 @@ import { AudioPreview } from "./audio-preview";
 
 function Cover({ image }: { image: CardImage | null }) {
   return (
-    <div className="aspect-square w-full overflow-hidden rounded-2xl border border-border bg-surface-2 shadow-[0_24px_60px_-30px_rgb(0_0_0/0.9)]">
+    <div className="aspect-square w-full max-w-sm self-center overflow-hidden rounded-2xl border border-border bg-surface-2 shadow-[0_24px_60px_-30px_rgb(0_0_0/0.9)]">
       {image ? (
         <img src={image.src} srcSet={image.srcSet} sizes="(min-width: 640px) 464px, 92vw" alt="" className="size-full object-cover" />
       ) : (
@@ -137,7 +137,7 @@ export function DetailSheet({
   return (
     <Sheet open={Boolean(detail)} onOpenChange={(open) => (open ? undefined : onClose())}>
       {detail ? (
-        <SheetContent onCloseAutoFocus={onCloseAutoFocus} data-detail-kind={detail.kind}>
+        <SheetContent onCloseAutoFocus={onCloseAutoFocus} data-detail-kind={detail.kind} className="[&>*]:shrink-0">
           {detail.kind === "album" ? <AlbumSheetBody album={detail} /> : <SingleSheetBody single={detail} />}
         </SheetContent>
       ) : null}

@@ -217,7 +217,7 @@ export function FilterBar({ state, searchable }: { state: CatalogState; searchab
     <div className="sticky top-[var(--header-height)] z-30 -mx-5 border-y border-border bg-bg/85 px-5 py-3 backdrop-blur-md sm:mx-0 sm:rounded-2xl sm:border">
       <div className="flex flex-wrap items-center gap-2">
         {searchable ? (
-          <Form method="get" action="/catalog" role="search" preventScrollReset className="flex min-w-0 flex-1 basis-64 items-center gap-2">
+          <Form method="get" action="/catalog" role="search" preventScrollReset className="flex min-w-0 flex-1 basis-48 items-center gap-2">
             {hidden.map(([name, value], i) => (
               <input key={`${name}-${i}`} type="hidden" name={name} value={value} />
             ))}
@@ -237,15 +237,16 @@ export function FilterBar({ state, searchable }: { state: CatalogState; searchab
                 className="min-h-10 w-full rounded-full border border-border bg-white/5 pr-4 pl-10 text-sm placeholder:text-muted/80 focus:border-ring focus:outline-none"
               />
             </div>
-            <button type="submit" className="btn-secondary min-h-10 py-0 text-sm">
-              Search
+            <button type="submit" className="btn-secondary min-h-10 px-3 py-0 text-sm sm:px-5">
+              <Search className="size-4 sm:hidden" aria-hidden="true" />
+              <span className="sr-only sm:not-sr-only">Search</span>
             </button>
           </Form>
         ) : null}
         <Link
           to={catalogHref(clearedState(state))}
           preventScrollReset
-          className="btn-secondary min-h-10 py-0 text-sm"
+          className="btn-secondary min-h-10 px-4 py-0 text-sm"
         >
           Clear Filters
         </Link>
