@@ -26,6 +26,13 @@ export const investorsPage = {
   },
 };
 
+/** Headline figures shown above the brief cards (spec §9). */
+export const investorKeyFigures: ReadonlyArray<{ value: string; label: string }> = [
+  { value: "$29B", label: "Music industry today, projected to reach $100–200B+" },
+  { value: "$150M–$250M", label: "Target raise" },
+  { value: "$500K", label: "Minimum investment, “soon rising to $1M”" },
+];
+
 export const investorBriefSections: readonly InvestorBriefSection[] = [
   {
     title: "The Opportunity",

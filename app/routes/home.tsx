@@ -1,6 +1,7 @@
 import { ArrowRight } from "lucide-react";
-import { Link } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/home";
+import { JsonLd, organizationJsonLd } from "~/components/seo/json-ld";
 import { homeEcosystem, homeHero, homeStats } from "~/content/home";
 import { platforms } from "~/content/platforms";
 import { site } from "~/content/site";
@@ -20,8 +21,11 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   );
 
 export default function HomePage() {
+  // SITE_URL comes from the root loader, so the JSON-LD names the public origin.
+  const siteUrl = useRouteLoaderData<{ siteUrl: string }>("root")?.siteUrl ?? "";
   return (
     <>
+      <JsonLd data={organizationJsonLd(siteUrl)} />
       <section aria-labelledby="hero-title" className="relative overflow-hidden">
         <div
           aria-hidden="true"

@@ -1,7 +1,7 @@
 import { CalendarClock, LockKeyhole } from "lucide-react";
 import type { Route } from "./+types/investors";
 import { editorial } from "~/content/editorial";
-import { investorBriefSections, investorsPage } from "~/content/investors";
+import { investorBriefSections, investorKeyFigures, investorsPage } from "~/content/investors";
 import { site } from "~/content/site";
 import { ExternalLink } from "~/features/story/external-link";
 import { PageHeader } from "~/features/story/page-header";
@@ -37,6 +37,14 @@ export default function InvestorsPage() {
           </h2>
           <p className="mt-3 text-lg text-muted">{investorsPage.briefSubtitle}</p>
         </div>
+        <dl className="mb-8 grid gap-px overflow-hidden rounded-3xl border border-border bg-border sm:grid-cols-3">
+          {investorKeyFigures.map((figure) => (
+            <div key={figure.label} className="flex flex-col-reverse gap-1 bg-[#0d0d16] px-6 py-6 text-center sm:py-8">
+              <dt className="text-sm text-pretty text-muted">{figure.label}</dt>
+              <dd className="text-gradient text-3xl font-extrabold tracking-tight sm:text-4xl">{figure.value}</dd>
+            </div>
+          ))}
+        </dl>
         <ul className="grid gap-5 md:grid-cols-2 lg:grid-cols-6">
           {investorBriefSections.map((section, i) => (
             <li key={section.title} className={i < 3 ? "lg:col-span-2" : "lg:col-span-3"}>

@@ -27,7 +27,7 @@ export function PageHeader({
       <h1 className="page-title text-balance">
         <span className="text-gradient">{title}</span>
       </h1>
-      {subtitle ? <div className="mx-auto mt-5 max-w-2xl text-lg text-pretty text-muted sm:text-xl">{subtitle}</div> : null}
+      {subtitle ? <div className="mx-auto mt-5 max-w-2xl text-[1.0625rem] text-pretty text-muted sm:text-xl">{subtitle}</div> : null}
       {children}
     </header>
   );
