@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { PayloadError } from "./errors.ts";
 import { reshapeAlbums, reshapeChannels, isCompletedFilm, reshapeFilm } from "./reshape.ts";
-import { genreNames, parseList, rawAlbumSchema, rawChannelSchema, rawFilmSchema } from "./schemas.ts";
+import { albumEntrySchema, genreNames, parseList, rawAlbumSchema, rawChannelSchema, rawFilmSchema } from "./schemas.ts";
+import { sampleAlbums } from "./sample/generate.ts";
 
 describe("parseList", () => {
   it("discards null entries (spec §3) and drops invalid ones without failing the list", () => {
@@ -31,6 +32,18 @@ describe("parseList", () => {
     expect(parsed.items).toHaveLength(1);
     expect(parsed.items[0].subscriberCount).toBe(1500);
     expect(parsed.items[0].videoCount).toBe(0);
+  });
+});
+
+describe("albumEntrySchema (fast path for well-formed albums)", () => {
+  it("gives exactly what the zod schema gives", () => {
+    const entries: unknown[] = [
+      ...sampleAlbums(50, 11),
+      { name: " Padded ", artist: null, tracks: [{ s3Path: "a.wav" }] },
+      { name: "Bad track", artist: "X", genre: "", artwork: "", keywords: [], featured: false, tracks: [{ s3Path: 5, Filename: "x" }] },
+      { name: "", artist: "X" },
+    ];
+    expect(parseList(entries, albumEntrySchema, "t")).toEqual(parseList(entries, rawAlbumSchema, "t"));
   });
 });
 

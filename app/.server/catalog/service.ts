@@ -14,9 +14,9 @@ import { isCompletedFilm, reshapeAlbums, reshapeChannels, reshapeFilm } from "./
 import type { RetryOptions } from "./retry.ts";
 import { ensureSampleData, samplePaths } from "./sample/ensure.ts";
 import {
+  albumEntrySchema,
   genreNames,
   parseList,
-  rawAlbumSchema,
   rawChannelSchema,
   rawFilmSchema,
   rawReleaseDetailSchema,
@@ -172,7 +172,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     async fetch() {
       const read = await readList("albums", albumsLocation);
       if (!read) return { data: data.albums, unchanged: true };
-      const list = parseList(read.raw, rawAlbumSchema, albumsLocation);
+      const list = parseList(read.raw, albumEntrySchema, albumsLocation);
       logDropped("albums", albumsLocation, list.nulls, list.invalid);
       return { data: reshapeAlbums(list.items) };
     },
@@ -395,7 +395,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
             assign(def.name, result.data);
             rebuild();
             await store
-              .writeJson(def.name, { savedAt, source: def.location, fingerprint }, json)
+              .writeJson(def.name, { savedAt, source: def.location, fingerprint, stamp: fileStamps.get(def.name) }, json)
               .catch((error) => log.error({ err: error, source: def.name }, "could not save the catalog snapshot"));
           }
           status.updatedAt = savedAt;
@@ -439,6 +439,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     if (!stored || stored.source !== def.location) return false;
     assign(def.name, stored.data);
     fingerprints.set(def.name, stored.fingerprint);
+    if (stored.stamp) fileStamps.set(def.name, stored.stamp);
     const status = statuses.get(def.name)!;
     status.updatedAt = stored.savedAt;
     status.count = def.count(stored.data);

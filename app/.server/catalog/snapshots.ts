@@ -14,6 +14,8 @@ export interface StoredSnapshot<T> {
   /** where it came from (a path or a URL without credentials) */
   source: string;
   fingerprint: string;
+  /** size:mtime of a file source when it was read, so an unchanged file is not parsed again */
+  stamp?: string;
   data: T;
 }
 
@@ -48,7 +50,7 @@ export class SnapshotStore {
   }
 
   /** Same as write(), with the data already serialised (large lists are stringified once). */
-  async writeJson(name: string, meta: { savedAt: string; source: string; fingerprint: string }, dataJson: string): Promise<void> {
+  async writeJson(name: string, meta: { savedAt: string; source: string; fingerprint: string; stamp?: string }, dataJson: string): Promise<void> {
     const head = JSON.stringify({ name, ...meta });
     await writeFileAtomic(this.file(name), `${head.slice(0, -1)},"data":${dataJson}}`);
   }
