@@ -5,6 +5,9 @@ import { JsonLd, organizationJsonLd } from "~/components/seo/json-ld";
 import { homeEcosystem, homeHero, homeStats } from "~/content/home";
 import { platforms } from "~/content/platforms";
 import { site } from "~/content/site";
+import { services } from "~/.server/context";
+import { catalogIndexFor } from "~/.server/catalog/index";
+import { FeaturedAlbums } from "~/features/catalog/featured-albums";
 import { IconTile } from "~/features/story/story-icon";
 import { TrustedHtml } from "~/features/story/trusted-html";
 import { seo } from "~/lib/seo";
@@ -20,7 +23,12 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     matches,
   );
 
-export default function HomePage() {
+/** Spec §2 Home: up to 6 featured albums, from the catalog index (one small list, not the catalog). */
+export function loader({ context }: Route.LoaderArgs) {
+  return { featuredAlbums: catalogIndexFor(services(context).catalog).featuredAlbums(6) };
+}
+
+export default function HomePage({ loaderData }: Route.ComponentProps) {
   // SITE_URL comes from the root loader, so the JSON-LD names the public origin.
   const siteUrl = useRouteLoaderData<{ siteUrl: string }>("root")?.siteUrl ?? "";
   return (
@@ -78,11 +86,8 @@ export default function HomePage() {
         </dl>
       </section>
 
-      {/*
-        FEATURED ALBUMS — reserved for the catalog team.
-        Spec §2 Home / §9: up to 6 featured albums are selected on the home page. Add the
-        featured-albums section here, between the stats strip and the ecosystem section.
-      */}
+      {/* Spec §2 Home / §9: up to 6 featured albums (catalog team). */}
+      <FeaturedAlbums albums={loaderData.featuredAlbums} />
 
       <section aria-labelledby="ecosystem-title" className="mx-auto max-w-6xl px-5 py-16 sm:px-8 sm:py-24">
         <div className="mx-auto max-w-3xl text-center">

@@ -417,6 +417,20 @@ describe("URL state, keyboard, no-JS, accessibility", () => {
   });
 });
 
+describe("home page featured albums", () => {
+  it("shows up to 6 featured albums, each opening its sheet in the catalog", async () => {
+    const featured = albums.filter((a) => a.featured).slice(0, 6);
+    const page = await newPage(browser);
+    await gotoHydrated(page, "/");
+    const section = page.locator("section[aria-labelledby=featured-title]");
+    expect(await section.locator("h3").allInnerTexts()).toEqual(featured.map((a) => a.name));
+    await section.getByRole("link", { name: new RegExp(featured[0].name) }).click();
+    await page.waitForURL((u) => u.pathname === "/catalog" && u.searchParams.get("item") === featured[0].id);
+    expect(await page.getByRole("dialog").getByRole("heading", { level: 2 }).innerText()).toBe(featured[0].name);
+    await page.context().close();
+  });
+});
+
 describe("channels (enabled by CATALOG_CHANNELS_ENABLED) and an album without tracks", () => {
   let child: ChildProcess;
   let base: string;

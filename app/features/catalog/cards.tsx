@@ -55,14 +55,15 @@ function MusicPlaceholder() {
 const cardLink =
   "group card flex h-full flex-col overflow-hidden transition-[border-color,transform] duration-200 hover:-translate-y-0.5 hover:border-[#4a4a66] focus-visible:-translate-y-0.5";
 
-export function AlbumCard({ album, href }: { album: AlbumCardData; href: string }) {
+export function AlbumCard({ album, href, headingLevel = 2 }: { album: AlbumCardData; href: string; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 3 ? "h3" : "h2";
   return (
     <Link to={href} preventScrollReset state={{ fromList: true }} className={cardLink} data-item-id={album.id}>
       <div className="aspect-square overflow-hidden bg-surface-2">
         <Artwork image={album.image} alt="" fallback={<MusicPlaceholder />} className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.03]" />
       </div>
       <div className="flex flex-1 flex-col gap-1.5 p-4">
-        <h2 className="line-clamp-2 leading-snug font-semibold">{album.name}</h2>
+        <Heading className="line-clamp-2 leading-snug font-semibold">{album.name}</Heading>
         <p className="truncate text-sm text-muted">{album.artist}</p>
         {album.genre ? (
           <Badge variant="accent" className="mt-auto self-start">

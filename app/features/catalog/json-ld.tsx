@@ -1,10 +1,4 @@
-import { useNonce } from "~/lib/nonce";
 import type { CatalogCardData } from "~/lib/catalog/cards";
-
-/** JSON for a <script> element: "<" is escaped so "</script>" can never close it. */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
-}
 
 /** schema.org ItemList of the cards on this page (MusicAlbum, Movie, MusicRecording). */
 export function catalogItemList(items: CatalogCardData[], origin: string, pageUrl: string, itemHref: (id: string) => string) {
@@ -23,9 +17,4 @@ export function catalogItemList(items: CatalogCardData[], origin: string, pageUr
     }
   });
   return { "@context": "https://schema.org", "@type": "ItemList", url: pageUrl, numberOfItems: elements.length, itemListElement: elements };
-}
-
-export function JsonLd({ data }: { data: unknown }) {
-  const nonce = useNonce();
-  return <script type="application/ld+json" nonce={nonce || undefined} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: jsonForScript(data) }} />;
 }
