@@ -11,6 +11,13 @@ import { useEffect } from "react";
 import type { Route } from "./+types/root";
 import { services } from "./.server/context";
 import { useNonce } from "./lib/nonce";
+import { registerServiceWorker } from "./lib/register-sw";
+import { Logo } from "./components/layout/logo";
+import { SiteBackground } from "./components/layout/site-background";
+import { site } from "./content/site";
+// The Latin subset of Inter carries almost every glyph of the site; preloading it avoids a
+// late font swap (layout shift) on the first visit.
+import interLatinWoff2 from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import "./app.css";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -21,6 +28,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
+  { rel: "preload", href: interLatinWoff2, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
 ];
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -28,6 +37,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   useEffect(() => {
     // Lets end-to-end tests wait for hydration before they interact.
     document.documentElement.dataset.hydrated = "true";
+    // Spec §1: register /sw.js on load (not in development, where Vite serves modules).
+    if (!import.meta.env.DEV) registerServiceWorker();
   }, []);
   return (
     <html lang="en" className="dark">
@@ -51,24 +62,53 @@ export default function App() {
   return <Outlet />;
 }
 
-/** Root error boundary: an unexpected error still gets a readable page, never a stack. */
+/**
+ * Root error boundary: an unexpected error still gets a designed page. Error messages and
+ * stacks are shown in development only (docs/spec-deviations.md #6).
+ */
 export function ErrorBoundary() {
   const error = useRouteError();
   let title = "Unexpected Application Error!";
-  let detail = "Something went wrong while loading this page.";
+  let detail = "Something went wrong while loading this page. Please try again in a moment.";
+  let stack: string | undefined;
   if (isRouteErrorResponse(error)) {
-    title = `${error.status} ${error.statusText || "Error"}`;
+    title = error.status === 404 ? "Oops! Page not found" : `${error.status} ${error.statusText || "Error"}`;
     detail = typeof error.data === "string" && error.data ? error.data : detail;
   } else if (import.meta.env.DEV && error instanceof Error) {
     detail = error.message;
+    stack = error.stack;
   }
   return (
-    <main id="main" className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 p-8 text-center">
-      <h1 className="text-3xl font-bold">{title}</h1>
-      <p className="text-muted">{detail}</p>
-      <a className="btn-primary" href="/">
-        Return to Home
-      </a>
-    </main>
+    <>
+      <SiteBackground />
+      <header className="site-header fixed inset-x-0 top-0 z-50 h-[var(--header-height)]">
+        <div className="mx-auto flex h-full max-w-7xl items-center px-4 sm:px-6 lg:px-8">
+          <a href="/" className="rounded-lg" aria-label={`${site.companyName} home`}>
+            <Logo name={site.companyName} />
+          </a>
+        </div>
+      </header>
+      <main id="main" className="flex min-h-dvh items-center justify-center px-4 pt-[var(--header-height)]">
+        <div className="card w-full max-w-xl p-8 text-center sm:p-10">
+          <p className="text-sm font-semibold tracking-[0.08em] text-muted uppercase">
+            {isRouteErrorResponse(error) ? `Error ${error.status}` : "Error"}
+          </p>
+          <h1 className="mt-3 text-2xl font-bold tracking-tight sm:text-3xl">{title}</h1>
+          <p className="mt-4 text-muted">{detail}</p>
+          {stack ? (
+            <pre className="mt-6 max-h-64 overflow-auto rounded-lg bg-black/40 p-4 text-left text-xs">{stack}</pre>
+          ) : null}
+          <div className="mt-8 flex flex-wrap justify-center gap-3">
+            {/* Full page loads: the app that failed may not be able to route. */}
+            <a className="btn-primary" href="/">
+              Return to Home
+            </a>
+            <a className="btn-secondary" href="/contact">
+              Contact Us
+            </a>
+          </div>
+        </div>
+      </main>
+    </>
   );
 }

@@ -19,6 +19,7 @@ import { isStaticPage } from "../app/lib/static-pages.ts";
 import { mediaOrigins, securityHeaders } from "./security.ts";
 import { createPageCache, NONCE_PLACEHOLDER } from "./page-cache.ts";
 import { createImageHandler } from "./images.ts";
+import { serviceWorkerHandler } from "./service-worker.ts";
 
 export interface StartOptions {
   /** Present in development: Vite serves the client modules and hot-reloads the app. */
@@ -85,6 +86,9 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
   if (opts.vite) {
     app.use(opts.vite.middlewares);
   } else {
+    // The service worker (spec §1), generated from the build's asset list; before the
+    // static files so it always carries its no-cache and scope headers.
+    app.get("/sw.js", serviceWorkerHandler(clientDir));
     // Hashed assets never change: cache them for a year.
     app.use(
       "/assets",

@@ -24,8 +24,8 @@ export function SiteFooter() {
   return (
     <footer className="site-footer" data-behind-menu>
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-        <div className="grid gap-12 py-14 sm:py-16 md:grid-cols-2 lg:grid-cols-[1.5fr_1fr_1fr_1fr] lg:gap-10">
-          <div className="max-w-sm">
+        <div className="grid grid-cols-2 gap-x-6 gap-y-12 py-14 sm:py-16 md:grid-cols-3 lg:grid-cols-[1.5fr_1fr_1fr_1fr] lg:gap-10">
+          <div className="col-span-2 max-w-sm md:col-span-3 lg:col-span-1">
             <Link to="/" className="inline-block rounded-lg" aria-label={`${site.companyName} home`}>
               <Logo name={site.companyName} />
             </Link>

@@ -1,0 +1,69 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, serverLogLines, url } from "./support/browser.ts";
+
+// Spec §2 "404 page": the footer's /team, /privacy, /terms (DESIGN.md §3) and any unknown path.
+const MISSING = ["/team", "/privacy", "/terms", "/some/unknown/path"];
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("404 page", () => {
+  it.each(MISSING)("answers %s with HTTP 404 and the spec's texts", async (path) => {
+    const res = await fetch(url(path));
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(html).toContain(">404<");
+    expect(html).toContain("Oops! Page not found");
+    expect(html).toMatch(/<a[^>]+href="\/"[^>]*>Return to Home<\/a>/);
+    expect(html).toContain('<meta name="robots" content="noindex"/>');
+    // The page still has the common layout around it.
+    expect(html).toContain("All rights reserved.");
+  });
+
+  it("logs the attempted path as an error", async () => {
+    const path = `/no-such-page-${Date.now()}`;
+    expect((await fetch(url(path))).status).toBe(404);
+    await expect
+      .poll(() => serverLogLines().filter((l) => l.path === path && l.level === 50).length)
+      .toBeGreaterThan(0);
+    const line = serverLogLines().find((l) => l.path === path && l.level === 50)!;
+    expect(String(line.msg)).toMatch(/non-existent route/);
+  });
+
+  it("is the answer for a client-side navigation too, and Return to Home goes to /", async () => {
+    const page = await newPage(browser);
+    const response = await gotoHydrated(page, "/privacy");
+    expect(response?.status()).toBe(404);
+    expect(await page.locator("main").getByText("404", { exact: true }).isVisible()).toBe(true);
+    await page.getByRole("link", { name: "Return to Home" }).click();
+    await page.waitForURL(url("/"));
+    // A router navigation (no reload) to an unknown path renders the same page.
+    await page.locator("footer").getByRole("link", { name: "Terms of Service" }).click();
+    await page.waitForURL(url("/terms"));
+    await page.getByRole("heading", { name: "Oops! Page not found" }).waitFor();
+    expect(await page.title()).toMatch(/^Page not found/);
+    await page.context().close();
+  });
+
+  it("has no axe violations, at 390 px and 1280 px", async () => {
+    for (const width of [390, 1280]) {
+      const page = await newPage(browser, { viewport: { width, height: 900 } });
+      await gotoHydrated(page, "/some/unknown/path");
+      await expectNoAxeViolations(page);
+      await page.context().close();
+    }
+  });
+
+  it("never answers with a stack trace, even for a malformed path", async () => {
+    const res = await fetch(url("/%E0%A4%A"));
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(await res.text()).not.toMatch(/at \w+ \(|node_modules/);
+  });
+});
