@@ -50,7 +50,11 @@ export default function Web3TopicPage({ params }: Route.ComponentProps) {
       </header>
 
       {showsContent && topic ? (
-        <article className="card mt-10 p-6 sm:p-10">
+        <article aria-labelledby="topic-content-heading" className="card mt-10 p-6 sm:p-10">
+          {/* The HTML's own subheadings are h3: this keeps the outline h1 → h2 → h3. */}
+          <h2 id="topic-content-heading" className="sr-only">
+            About our {title.toLowerCase()} initiative
+          </h2>
           <ExpandableText
             html={topic.description}
             lines={BLOCKCHAIN_COLLAPSED_LINES}

@@ -21,10 +21,14 @@ export const TooltipTrigger = TooltipPrimitive.Trigger;
 export function TooltipContent({
   className,
   sideOffset = TOOLTIP_OFFSET_PX,
+  container,
   ...props
-}: ComponentProps<typeof TooltipPrimitive.Content>) {
+}: ComponentProps<typeof TooltipPrimitive.Content> & {
+  /** Where to portal the tooltip; pass an element inside <main> to keep it within a landmark (axe "region"). */
+  container?: HTMLElement | null;
+}) {
   return (
-    <TooltipPrimitive.Portal>
+    <TooltipPrimitive.Portal container={container}>
       <TooltipPrimitive.Content
         sideOffset={sideOffset}
         className={cn("z-50 rounded-md bg-white px-2.5 py-1.5 text-xs font-medium text-[#0b0b12] shadow-lg", className)}

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import type { Partner } from "~/content/partners";
 import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from "~/components/ui/tooltip";
 
@@ -7,8 +8,11 @@ import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from "~/comp
  * The logo's alt text is the name, so it is also the link's accessible name.
  */
 export function PartnerLogoGrid({ partners, label }: { partners: Partner[]; label: string }) {
+  // Tooltips are portalled next to the grid, inside <main>, so they stay within a landmark.
+  const [tooltipHost, setTooltipHost] = useState<HTMLDivElement | null>(null);
   return (
     <TooltipProvider>
+      <div ref={setTooltipHost} />
       <ul aria-label={label} className="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6">
         {partners.map((partner) => (
           <li key={partner.slug}>
@@ -32,7 +36,7 @@ export function PartnerLogoGrid({ partners, label }: { partners: Partner[]; labe
                   <span className="sr-only"> (opens in a new tab)</span>
                 </a>
               </TooltipTrigger>
-              <TooltipContent>{partner.name}</TooltipContent>
+              <TooltipContent container={tooltipHost}>{partner.name}</TooltipContent>
             </Tooltip>
           </li>
         ))}

@@ -1,0 +1,113 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { podcastShows } from "./podcasts";
+import { filmPartners, findPartnerDirectory, musicPartners, partnerCategories, partnerSlug, type Partner } from "./partners";
+import { logoSvg } from "../../scripts/generate-partner-logos.ts";
+import { featuredTokenizationPartner, findWeb3Topic, web3Topics } from "./web3";
+
+const publicDir = path.resolve(import.meta.dirname, "../../public");
+const existsInPublic = (urlPath: string) => fs.existsSync(path.join(publicDir, urlPath));
+const HEX = /^#[0-9a-f]{6}$/i;
+
+describe("podcast shows (spec §3 PodcastShow, §9)", () => {
+  it("has 3 shows, each with two hex colours, https links and a logo under /assets/podcasts/ that exists", () => {
+    expect(podcastShows).toHaveLength(3);
+    for (const show of podcastShows) {
+      expect(show.title.length).toBeGreaterThan(2);
+      expect(show.description.length).toBeGreaterThan(40);
+      expect(show.color1).toMatch(HEX);
+      expect(show.color2).toMatch(HEX);
+      expect(show.color1).not.toBe(show.color2);
+      expect(new URL(show.bookingLink).protocol).toBe("https:");
+      expect(new URL(show.playlistLink).protocol).toBe("https:");
+      expect(show.logo.startsWith("/assets/podcasts/")).toBe(true);
+      expect(existsInPublic(show.logo), show.logo).toBe(true);
+    }
+    expect(new Set(podcastShows.map((s) => s.bookingLink)).size).toBe(3);
+  });
+});
+
+function expectWellFormedDirectory(partners: Partner[], category: "music" | "film") {
+  const names = partners.map((p) => p.name.toLowerCase());
+  expect(new Set(names).size, "unique names").toBe(names.length);
+  expect(new Set(partners.map((p) => p.slug)).size, "unique slugs").toBe(partners.length);
+  for (const partner of partners) {
+    expect(partner.logo).toBe(`/assets/dsps/${category}/${partner.slug}.svg`);
+    expect(existsInPublic(partner.logo), partner.logo).toBe(true);
+    expect(new URL(partner.url).protocol, partner.name).toBe("https:");
+  }
+}
+
+describe("partner directories (spec §3 Partner, §9 counts)", () => {
+  it("lists about 90 music partners with unique names and logos on disk", () => {
+    expect(musicPartners.length).toBeGreaterThanOrEqual(85);
+    expect(musicPartners.length).toBeLessThanOrEqual(95);
+    expectWellFormedDirectory(musicPartners, "music");
+  });
+
+  it("lists about 160 film partners with unique names and logos on disk", () => {
+    expect(filmPartners.length).toBeGreaterThanOrEqual(150);
+    expect(filmPartners.length).toBeLessThanOrEqual(170);
+    expectWellFormedDirectory(filmPartners, "film");
+  });
+
+  it("keeps no logo on disk that no partner uses", () => {
+    for (const [category, partners] of [["music", musicPartners], ["film", filmPartners]] as const) {
+      const onDisk = fs.readdirSync(path.join(publicDir, "assets/dsps", category)).sort();
+      expect(onDisk).toEqual(partners.map((p) => `${p.slug}.svg`).sort());
+    }
+  });
+
+  it("has committed logos that match the generator (run scripts/generate-partner-logos.ts)", () => {
+    for (const partners of [musicPartners, filmPartners]) {
+      partners.forEach((partner, index) => {
+        const svg = fs.readFileSync(path.join(publicDir, partner.logo), "utf8");
+        expect(svg, partner.logo).toBe(logoSvg(partner, index));
+        expect(svg.length).toBeLessThan(1024);
+        expect(svg).toContain(`aria-label="${partner.name.replace(/&/g, "&amp;")}"`);
+      });
+    }
+  });
+
+  it("has 3 categories: music and film available, youtube coming soon with no partners", () => {
+    expect(partnerCategories.map((c) => [c.id, c.link, c.available])).toEqual([
+      ["music", "/partners/music", true],
+      ["film", "/partners/film", true],
+      ["youtube", "/partners/youtube", false],
+    ]);
+    expect(partnerCategories.map((c) => c.title).slice(0, 2)).toEqual(["Music DSPs", "Film DSPs"]);
+    expect(findPartnerDirectory("youtube")?.partners).toEqual([]);
+  });
+
+  it("finds no directory for unknown categories, including inherited object keys", () => {
+    for (const name of ["unknown", "constructor", "__proto__", "toString", "Music"]) {
+      expect(findPartnerDirectory(name)).toBeUndefined();
+    }
+  });
+
+  it("turns names into file-safe slugs", () => {
+    expect(partnerSlug("Disney+")).toBe("disney-plus");
+    expect(partnerSlug("Claro música")).toBe("claro-musica");
+    expect(partnerSlug("RTÉ Player")).toBe("rte-player");
+  });
+});
+
+describe("web3 topics (spec §3 Web3Topic, §9)", () => {
+  it("has blockchain (HTML), tokenization (Coming Soon) and metadata (Coming Soon, unavailable)", () => {
+    expect(web3Topics.map((t) => [t.id, t.title, t.available])).toEqual([
+      ["blockchain", "Blockchain", true],
+      ["tokenization", "Tokenization", true],
+      ["metadata", "Metadata", false],
+    ]);
+    expect(findWeb3Topic("blockchain")!.description).toMatch(/^<p>/);
+    expect(findWeb3Topic("tokenization")!.description).toBe("Coming Soon");
+    expect(findWeb3Topic("metadata")!.description).toBe("Coming Soon");
+    expect(findWeb3Topic("whatever")).toBeUndefined();
+  });
+
+  it("features a tokenization partner whose logo is our own file", () => {
+    expect(existsInPublic(featuredTokenizationPartner.logo)).toBe(true);
+    expect(new URL(featuredTokenizationPartner.url).protocol).toBe("https:");
+  });
+});
