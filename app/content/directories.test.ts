@@ -106,6 +106,12 @@ describe("web3 topics (spec §3 Web3Topic, §9)", () => {
     expect(findWeb3Topic("whatever")).toBeUndefined();
   });
 
+  it("keeps the trusted blockchain HTML free of scripts and event handlers (ADR 0020)", () => {
+    for (const topic of web3Topics) {
+      expect(topic.description).not.toMatch(/<script|\son\w+\s*=|javascript:/i);
+    }
+  });
+
   it("features a tokenization partner whose logo is our own file", () => {
     expect(existsInPublic(featuredTokenizationPartner.logo)).toBe(true);
     expect(new URL(featuredTokenizationPartner.url).protocol).toBe("https:");

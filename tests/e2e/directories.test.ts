@@ -1,3 +1,5 @@
+import os from "node:os";
+import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { podcastShows } from "../../app/content/podcasts.ts";
@@ -6,6 +8,7 @@ import { featuredTokenizationPartner } from "../../app/content/web3.ts";
 import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, screenshot, url } from "./support/browser.ts";
 
 const BLOCKCHAIN_LINES = 8;
+const screenshotDir = () => process.env.SCREENSHOT_DIR ?? path.join(os.tmpdir(), "site-screenshots");
 
 let browser: Browser;
 beforeAll(async () => {
@@ -110,7 +113,6 @@ describe("podcasts", () => {
         expect(await choices.nth(i).getAttribute("target")).toBe("_blank");
       }
       await expectNoAxeViolations(page);
-      await screenshot(page, "podcasts-dialog-1280");
 
       const show = podcastShows[1];
       const [popup] = await Promise.all([
@@ -430,13 +432,13 @@ describe("web3", () => {
     });
   });
 
-  for (const [path, title] of [
+  for (const [pagePath, title] of [
     ["/web3/tokenization", "Tokenization"],
     ["/web3/metadata", "Metadata"],
   ] as const) {
-    it(`${path} shows the coming-soon text`, async () => {
+    it(`${pagePath} shows the coming-soon text`, async () => {
       await withPage(async (page) => {
-        const response = await gotoHydrated(page, path);
+        const response = await gotoHydrated(page, pagePath);
         expect(response?.status()).toBe(200);
         expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(title);
         expect(await page.getByText("Coming Soon", { exact: true }).isVisible()).toBe(true);
@@ -474,16 +476,16 @@ describe("meta and caching", () => {
       ["/web3/metadata", "Metadata | Northbeat Media"],
     ] as const;
     const descriptions = new Set<string>();
-    for (const [path, title] of pages) {
-      await fetch(url(path));
-      const res = await fetch(url(path));
-      expect(res.status, path).toBe(200);
-      expect(res.headers.get("x-page-cache"), path).toBe("HIT");
+    for (const [pagePath, title] of pages) {
+      await fetch(url(pagePath));
+      const res = await fetch(url(pagePath));
+      expect(res.status, pagePath).toBe(200);
+      expect(res.headers.get("x-page-cache"), pagePath).toBe("HIT");
       const html = await res.text();
       expect(html).toContain(`<title>${title.replace("&", "&amp;")}</title>`);
-      expect(html).toMatch(new RegExp(`<link rel="canonical" href="https?://[^"]+${path}"`));
+      expect(html).toMatch(new RegExp(`<link rel="canonical" href="https?://[^"]+${pagePath}"`));
       const description = /<meta name="description" content="([^"]+)"/.exec(html)?.[1] ?? "";
-      expect(description.length, path).toBeGreaterThan(40);
+      expect(description.length, pagePath).toBeGreaterThan(40);
       descriptions.add(description);
     }
     expect(descriptions.size).toBe(pages.length);
@@ -495,7 +497,7 @@ describe("screenshots", () => {
     for (const width of [390, 1280]) {
       await withPage(
         async (page) => {
-          for (const path of [
+          for (const pagePath of [
             "/podcasts",
             "/partners",
             "/partners/music",
@@ -508,14 +510,15 @@ describe("screenshots", () => {
             "/web3/metadata",
             "/web3/whatever",
           ]) {
-            await gotoHydrated(page, path);
+            await gotoHydrated(page, pagePath);
             await page.waitForLoadState("networkidle");
-            await screenshot(page, `directories${path.replaceAll("/", "-")}-${width}`);
+            await screenshot(page, `directories${pagePath.replaceAll("/", "-")}-${width}`);
           }
           await gotoHydrated(page, "/podcasts");
           await page.getByRole("button", { name: "Get Featured" }).click();
           await page.getByRole("dialog").waitFor();
-          await screenshot(page, `directories-podcasts-dialog-${width}`);
+          // the dialog is fixed to the viewport: capture the viewport, not the full page
+          await page.screenshot({ path: path.join(screenshotDir(), `directories-podcasts-dialog-${width}.png`) });
         },
         { viewport: { width, height: 900 } },
       );

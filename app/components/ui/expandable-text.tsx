@@ -93,7 +93,7 @@ export function ExpandableText({ text, html, lines = DEFAULT_EXPANDABLE_LINES, c
           aria-controls={contentId}
           onClick={() => setExpanded((v) => !v)}
           className={cn(
-            "relative z-10 mt-2 rounded-sm text-sm font-semibold text-ring underline-offset-4 hover:underline [@media(scripting:none)]:hidden",
+            "relative z-10 mt-1 min-h-6 rounded-sm py-1 text-sm font-semibold text-ring underline-offset-4 hover:underline [@media(scripting:none)]:hidden",
             overflowing === null && "invisible",
           )}
         >
