@@ -98,7 +98,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
         </div>
         <ul className="mt-10 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {platforms.map((platform) => (
-            <li key={platform.id} className="card flex flex-col gap-4 p-6">
+            <li key={platform.id} className="card flex items-start gap-4 p-5 sm:flex-col sm:p-6">
               <IconTile name={platform.icon} color={platform.color} />
               <div>
                 <h3 className="text-lg font-semibold">{platform.name}</h3>
