@@ -9,23 +9,18 @@ interface FieldProps {
   id: string;
   label: string;
   error?: string;
-  required?: boolean;
   className?: string;
   children: (control: { id: string; "aria-invalid": boolean; "aria-describedby"?: string; className: string }) => ReactNode;
 }
 
 /** A label, one control and its error message, tied together for assistive technology. */
-export function Field({ id, label, error, required, className, children }: FieldProps) {
+// No visual asterisk: the only optional field says so in its label ("Specific Tracks (Optional)").
+export function Field({ id, label, error, className, children }: FieldProps) {
   const errorId = `${id}-error`;
   return (
     <div className={cn("flex flex-col gap-2", className)}>
       <label htmlFor={id} className="text-sm font-semibold text-fg">
         {label}
-        {required ? (
-          <span aria-hidden="true" className="ml-0.5 text-[#ffb38f]">
-            *
-          </span>
-        ) : null}
       </label>
       {children({
         id,

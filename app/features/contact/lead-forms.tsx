@@ -100,7 +100,7 @@ function FormShell({
         aria-labelledby={titleId}
         onSubmit={form.onSubmit}
         className="mt-6 flex flex-col gap-5"
-      >
+     >
         <FormStatus form={form} />
         <HiddenFields kind={kind} idempotencyKey={idempotencyKey} />
         {children}
@@ -132,19 +132,19 @@ export function ContactMessageForm({ idempotencyKey, documentResult }: FormProps
       description={contactForm.description}
       idempotencyKey={idempotencyKey}
       submit={<SubmitButton submitting={form.submitting} label={contactForm.submit} busyLabel={contactForm.submitting} />}
-    >
+   >
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field id="contact-name" label={labels.name} error={form.errors.name} required>
+        <Field id="contact-name" label={labels.name} error={form.errors.name}>
           {(c) => <input {...c} {...common("name")} type="text" autoComplete="name" required maxLength={MAX_LENGTH.name} placeholder={placeholders.name} />}
         </Field>
-        <Field id="contact-email" label={labels.email} error={form.errors.email} required>
+        <Field id="contact-email" label={labels.email} error={form.errors.email}>
           {(c) => <input {...c} {...common("email")} type="email" autoComplete="email" required maxLength={MAX_LENGTH.email} placeholder={placeholders.email} />}
         </Field>
       </div>
-      <Field id="contact-subject" label={labels.subject} error={form.errors.subject} required>
+      <Field id="contact-subject" label={labels.subject} error={form.errors.subject}>
         {(c) => <input {...c} {...common("subject")} type="text" required maxLength={MAX_LENGTH.subject} placeholder={placeholders.subject} />}
       </Field>
-      <Field id="contact-message" label={labels.message} error={form.errors.message} required>
+      <Field id="contact-message" label={labels.message} error={form.errors.message}>
         {(c) => <textarea {...c} {...common("message")} rows={6} required maxLength={MAX_LENGTH.message} placeholder={placeholders.message} />}
       </Field>
     </FormShell>
@@ -174,22 +174,22 @@ export function LicensingRequestForm({ idempotencyKey, documentResult, tracks }:
       description={licensingForm.description}
       idempotencyKey={idempotencyKey}
       submit={<SubmitButton submitting={form.submitting} label={licensingForm.submit} busyLabel={licensingForm.submitting} />}
-    >
+   >
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field id="licensing-name" label={labels.name} error={form.errors.name} required>
+        <Field id="licensing-name" label={labels.name} error={form.errors.name}>
           {(c) => <input {...c} {...common("name")} type="text" autoComplete="name" required maxLength={MAX_LENGTH.name} placeholder={placeholders.name} />}
         </Field>
-        <Field id="licensing-email" label={labels.email} error={form.errors.email} required>
+        <Field id="licensing-email" label={labels.email} error={form.errors.email}>
           {(c) => <input {...c} {...common("email")} type="email" autoComplete="email" required maxLength={MAX_LENGTH.email} placeholder={placeholders.email} />}
         </Field>
       </div>
-      <Field id="licensing-company" label={labels.company} error={form.errors.company} required>
+      <Field id="licensing-company" label={labels.company} error={form.errors.company}>
         {(c) => <input {...c} {...common("company")} type="text" autoComplete="organization" required maxLength={MAX_LENGTH.company} placeholder={placeholders.company} />}
       </Field>
       <div className="grid gap-5 sm:grid-cols-3">
-        <Field id="licensing-projectType" label={labels.projectType} error={form.errors.projectType} required>
+        <Field id="licensing-projectType" label={labels.projectType} error={form.errors.projectType}>
           {(c) => (
-            <NativeSelect {...c} {...common("projectType")} required>
+            <NativeSelect {...c} {...common("projectType")}>
               <option value="">{selectPrompts.projectType}</option>
               {projectTypes.map((o) => (
                 <option key={o.value} value={o.value}>
@@ -199,9 +199,9 @@ export function LicensingRequestForm({ idempotencyKey, documentResult, tracks }:
             </NativeSelect>
           )}
         </Field>
-        <Field id="licensing-budget" label={labels.budget} error={form.errors.budget} required>
+        <Field id="licensing-budget" label={labels.budget} error={form.errors.budget}>
           {(c) => (
-            <NativeSelect {...c} {...common("budget")} required>
+            <NativeSelect {...c} {...common("budget")}>
               <option value="">{selectPrompts.budget}</option>
               {budgets.map((o) => (
                 <option key={o.value} value={o.value}>
@@ -211,9 +211,9 @@ export function LicensingRequestForm({ idempotencyKey, documentResult, tracks }:
             </NativeSelect>
           )}
         </Field>
-        <Field id="licensing-timeline" label={labels.timeline} error={form.errors.timeline} required>
+        <Field id="licensing-timeline" label={labels.timeline} error={form.errors.timeline}>
           {(c) => (
-            <NativeSelect {...c} {...common("timeline")} required>
+            <NativeSelect {...c} {...common("timeline")}>
               <option value="">{selectPrompts.timeline}</option>
               {timelines.map((o) => (
                 <option key={o.value} value={o.value}>
@@ -224,7 +224,7 @@ export function LicensingRequestForm({ idempotencyKey, documentResult, tracks }:
           )}
         </Field>
       </div>
-      <Field id="licensing-description" label={labels.description} error={form.errors.description} required>
+      <Field id="licensing-description" label={labels.description} error={form.errors.description}>
         {(c) => <textarea {...c} {...common("description")} rows={5} required maxLength={MAX_LENGTH.description} placeholder={placeholders.description} />}
       </Field>
       <Field id="licensing-tracks" label={labels.tracks} error={form.errors.tracks}>
