@@ -1,4 +1,4 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { boardMembers } from "../../app/content/board.ts";
 import { site } from "../../app/content/site.ts";
@@ -41,8 +41,8 @@ async function expectHeading(name: string, level?: number) {
   await expect(main().getByRole("heading", { name, exact: true, ...(level ? { level } : {}) }).count()).resolves.toBe(1);
 }
 
-async function expectLink(name: string | RegExp, href: string, opts: { newTab?: boolean } = {}) {
-  const link = main().getByRole("link", { name });
+async function expectLink(name: string | RegExp, href: string, opts: { newTab?: boolean; within?: Locator } = {}) {
+  const link = (opts.within ?? main()).getByRole("link", { name });
   expect(await link.count(), `link ${String(name)}`).toBe(1);
   expect(await link.getAttribute("href")).toBe(href);
   if (opts.newTab) {
@@ -109,8 +109,10 @@ describe("/ Home", () => {
     const letterMail = letter.getByRole("link", { name: site.founderEmail });
     expect(await letterMail.getAttribute("href")).toBe(`mailto:${site.founderEmail}`);
 
-    await expectLink("Browse Catalog", "/catalog");
-    await expectLink("Join / Distribute Your Music", "/contact");
+    // the hero's own buttons (other home sections may link to the catalog too)
+    const hero = main().getByRole("region", { name: "Beat The Ordinary" });
+    await expectLink("Browse Catalog", "/catalog", { within: hero });
+    await expectLink("Join / Distribute Your Music", "/contact", { within: hero });
 
     const stats = await main()
       .locator("dl")
@@ -123,15 +125,16 @@ describe("/ Home", () => {
     ]);
 
     await expectHeading("Our AI-Powered Ecosystem for Creators & Innovators", 2);
-    await expect(main().innerText()).resolves.toContain(
+    const ecosystem = main().getByRole("region", { name: "Our AI-Powered Ecosystem for Creators & Innovators" });
+    await expect(ecosystem.innerText()).resolves.toContain(
       "Discover how our integrated AI tools and global distribution simplify your creative journey and amplify your reach, completely free.",
     );
-    await expectLink("Explore All Platforms", "/ai-brands");
+    await expectLink("Explore All Platforms", "/ai-brands", { within: ecosystem });
   });
 
   it("the buttons navigate: Explore All Platforms opens /ai-brands", async () => {
     await open("/");
-    await main().getByRole("link", { name: "Explore All Platforms" }).click();
+    await main().getByRole("link", { name: "Explore All Platforms" }).first().click();
     await page.waitForURL(/\/ai-brands$/);
     await expect.poll(h1Text).toEqual(["AI-Powered Platforms"]);
   });
