@@ -39,7 +39,7 @@ export default function AiBrandsPage() {
         ))}
       </div>
 
-      <StorySection id="integration" title={seamlessIntegration.title} lead={seamlessIntegration.subtitle} className="pb-20 sm:pb-28">
+      <StorySection id="integration" title={seamlessIntegration.title} lead={seamlessIntegration.subtitle} className="pb-12 sm:pb-20">
         <ul className="grid gap-5 md:grid-cols-3">
           {seamlessIntegration.cards.map((card) => (
             <li key={card.title} className="card flex flex-col gap-4 p-6 sm:p-7">

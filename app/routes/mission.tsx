@@ -41,7 +41,7 @@ export default function MissionPage() {
         </ul>
       </StorySection>
 
-      <StorySection id="principles" title={missionPage.principlesHeading} className="pb-20 sm:pb-28">
+      <StorySection id="principles" title={missionPage.principlesHeading} className="pb-12 sm:pb-20">
         <ul className="grid overflow-hidden rounded-3xl border border-border sm:grid-cols-2">
           {guidingPrinciples.map((principle, i) => (
             <li
