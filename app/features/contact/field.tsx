@@ -3,7 +3,7 @@ import type { ComponentProps, ReactNode } from "react";
 import { cn } from "~/lib/cn";
 
 const controlClass =
-  "block w-full rounded-xl border border-border bg-[#0d0d16] px-4 py-3 text-[0.95rem] text-fg placeholder:text-[#8a8aa3] transition-colors hover:border-[#4a4a66] focus-visible:border-[#ffb38f] focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-[#ffb38f] aria-[invalid=true]:border-[#ff6b81]";
+  "block w-full scroll-mt-28 rounded-xl border border-border bg-[#0d0d16] px-4 py-3 text-[0.95rem] text-fg placeholder:text-[#8a8aa3] transition-colors hover:border-[#4a4a66] focus-visible:border-[#ffb38f] focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-[#ffb38f] aria-[invalid=true]:border-[#ff6b81]";
 
 interface FieldProps {
   id: string;
