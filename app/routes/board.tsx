@@ -35,7 +35,7 @@ export default function BoardPage() {
         </ul>
       </section>
 
-      <section aria-labelledby="join-board-title" className="mx-auto max-w-6xl px-5 pt-4 pb-20 sm:px-8 sm:pb-28">
+      <section aria-labelledby="join-board-title" className="mx-auto max-w-6xl px-5 pt-4 pb-12 sm:px-8 sm:pb-20">
         <div className="card relative overflow-hidden bg-[linear-gradient(120deg,rgb(255_122_69/0.12),rgb(139_92_246/0.14))] p-7 sm:p-10">
           <h2 id="join-board-title" className="section-title">
             {editorial.board.title}

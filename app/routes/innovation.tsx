@@ -71,7 +71,7 @@ export default function InnovationPage() {
         ))}
       </article>
 
-      <section aria-labelledby="ideas-title" className="mx-auto max-w-6xl px-5 pt-6 pb-20 sm:px-8 sm:pb-28">
+      <section aria-labelledby="ideas-title" className="mx-auto max-w-6xl px-5 pt-6 pb-12 sm:px-8 sm:pb-20">
         <div className="card bg-[linear-gradient(120deg,rgb(255_122_69/0.14),rgb(139_92_246/0.16))] p-7 text-center sm:p-12">
           <h2 id="ideas-title" className="section-title mx-auto max-w-2xl text-balance">
             {cta.heading}

@@ -71,7 +71,7 @@ export default function InvestorsPage() {
         </ul>
       </section>
 
-      <section aria-labelledby="join-title" className="mx-auto max-w-6xl px-5 pt-4 pb-20 sm:px-8 sm:pb-28">
+      <section aria-labelledby="join-title" className="mx-auto max-w-6xl px-5 pt-4 pb-12 sm:px-8 sm:pb-20">
         <div className="card relative overflow-hidden bg-[linear-gradient(120deg,rgb(255_122_69/0.16),rgb(226_58_122/0.12),rgb(139_92_246/0.18))] p-7 text-center sm:p-12">
           <p className="inline-flex items-center gap-2 rounded-full border border-white/15 bg-bg/60 px-4 py-1.5 text-sm font-semibold text-[#ffc2a6]">
             <LockKeyhole aria-hidden="true" className="size-4" />
