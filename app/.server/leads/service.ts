@@ -68,7 +68,7 @@ export async function startLeads(
   if (config.OUTBOX_WORKER) {
     transport = options.transport ?? createMailTransport(config, logger);
     worker = new OutboxWorker({
-      repository: deferredRepository(outbox),
+      repository: deferredRepository(outbox, config.DATABASE_URL ? "postgres" : "sqlite"),
       transport,
       logger,
       maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
@@ -121,7 +121,7 @@ export async function startLeads(
 }
 
 /** An OutboxRepository that opens the real one on each use (see lazyOutbox). */
-function deferredRepository(open: () => Promise<OutboxRepository>): OutboxRepository {
+function deferredRepository(open: () => Promise<OutboxRepository>, kind: OutboxRepository["kind"]): OutboxRepository {
   const call =
     <K extends keyof OutboxRepository>(name: K) =>
     async (...args: unknown[]) => {
@@ -129,7 +129,7 @@ function deferredRepository(open: () => Promise<OutboxRepository>): OutboxReposi
       return (repo[name] as (...a: unknown[]) => unknown)(...args);
     };
   return {
-    kind: "sqlite",
+    kind,
     enqueue: call("enqueue"),
     claim: call("claim"),
     markSent: call("markSent"),
