@@ -156,7 +156,8 @@ describe("podcasts", () => {
 
       await page.keyboard.press("Escape");
       await page.getByRole("dialog").waitFor({ state: "detached" });
-      expect(await activeElement(page)).toMatchObject({ tag: "button", text: "Get Featured", inDialog: false });
+      // Radix restores focus on the next task after unmounting the dialog
+      await expect.poll(() => activeElement(page)).toMatchObject({ tag: "button", text: "Get Featured", inDialog: false });
 
       // Enter on a show opens its booking page and closes the dialog, focus back on the button
       await page.keyboard.press("Enter");
@@ -167,7 +168,7 @@ describe("podcasts", () => {
       await popup.waitForLoadState();
       expect(popup.url()).toBe(podcastShows[2].bookingLink);
       await page.getByRole("dialog").waitFor({ state: "detached" });
-      expect(await activeElement(page)).toMatchObject({ text: "Get Featured" });
+      await expect.poll(() => activeElement(page)).toMatchObject({ tag: "button", text: "Get Featured" });
     });
   });
 });
