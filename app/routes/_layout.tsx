@@ -1,12 +1,27 @@
+import { lazy, Suspense, useSyncExternalStore } from "react";
 import { Outlet } from "react-router";
-import { Notifications } from "~/components/layout/notifications";
 import { SiteBackground } from "~/components/layout/site-background";
 import { SiteFooter } from "~/components/layout/site-footer";
 import { SiteHeader } from "~/components/layout/site-header";
 import { TooltipProvider } from "~/components/ui/tooltip";
 
+// The toaster (sonner) is loaded after hydration, off the critical path of every page
+// (ADR 0011); nothing can raise a toast before the page is interactive anyway.
+const Notifications = lazy(() =>
+  import("~/components/layout/notifications").then((m) => ({ default: m.Notifications })),
+);
+const noSubscription = () => () => {};
+/** false while rendering on the server and hydrating, true afterwards. */
+const useHydrated = () =>
+  useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+
 /** Spec §2 "Common layout (every page)". */
 export default function SiteLayout() {
+  const hydrated = useHydrated();
   return (
     <TooltipProvider>
       <a href="#main" className="skip-link">
@@ -18,7 +33,11 @@ export default function SiteLayout() {
         <Outlet />
       </main>
       <SiteFooter />
-      <Notifications />
+      {hydrated ? (
+        <Suspense fallback={null}>
+          <Notifications />
+        </Suspense>
+      ) : null}
       {/* No JavaScript: the toggle could not open the menu; the footer lists the links. */}
       <noscript>
         <style>{".menu-toggle{display:none!important}"}</style>

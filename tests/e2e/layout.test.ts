@@ -322,6 +322,7 @@ describe("notifications and tooltips", () => {
     const page = await newPage(browser, { colorScheme: "light" });
     await gotoHydrated(page, "/");
     const region = page.getByRole("region", { name: /^Notifications/ });
+    await region.waitFor({ state: "attached" });
     expect(await region.count()).toBe(1);
     expect(await region.getAttribute("aria-label")).toBe("Notifications alt+T");
     expect(await region.getAttribute("aria-live")).toBe("polite");
@@ -349,6 +350,8 @@ describe("notifications and tooltips", () => {
   it("follows a dark system theme too", async () => {
     const page = await newPage(browser, { colorScheme: "dark" });
     await gotoHydrated(page, "/");
+    // The toaster loads just after hydration.
+    await page.locator("section[aria-label^=Notifications]").waitFor({ state: "attached" });
     await page.context().setOffline(true);
     await page.locator("[data-sonner-toast]").waitFor();
     expect(await page.locator("[data-sonner-toaster]").getAttribute("data-sonner-theme")).toBe("dark");
