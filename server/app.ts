@@ -14,6 +14,7 @@ import {
   type AppServices,
 } from "../app/.server/context.ts";
 import { startCatalog } from "../app/.server/catalog/service.ts";
+import { catalogIndexFor } from "../app/.server/catalog/index.ts";
 import { startLeads } from "../app/.server/leads/service.ts";
 import { isStaticPage } from "../app/lib/static-pages.ts";
 import { mediaOrigins, securityHeaders } from "./security.ts";
@@ -89,10 +90,20 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
     // The service worker (spec §1), generated from the build's asset list; before the
     // static files so it always carries its no-cache and scope headers.
     app.get("/sw.js", serviceWorkerHandler(clientDir));
-    // Hashed assets never change: cache them for a year.
+    // Vite's hashed assets (directly in assets/) never change: cache them for a year. Files
+    // from public/assets/<folder>/ keep fixed names (spec §3 logo paths), so they get a day.
+    const assetsDir = path.join(clientDir, "assets");
     app.use(
       "/assets",
-      express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", fallthrough: false }),
+      express.static(assetsDir, {
+        fallthrough: false,
+        setHeaders: (res, filePath) => {
+          res.setHeader(
+            "Cache-Control",
+            path.dirname(filePath) === assetsDir ? "public, max-age=31536000, immutable" : "public, max-age=86400",
+          );
+        },
+      }),
     );
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
@@ -158,6 +169,13 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   }
   const logger = createLogger(config.LOG_LEVEL);
   const catalog = await startCatalog({ config, logger });
+  // The index is rebuilt when the snapshot changes. Build it now and after every sync, so a
+  // visitor's request never pays for the rebuild (seconds at 250,000 albums).
+  const catalogIndex = catalogIndexFor(catalog);
+  const warmIndex = () => void catalogIndex.version;
+  warmIndex();
+  const indexWarmer = setInterval(warmIndex, 2000);
+  indexWarmer.unref();
   const leads = await startLeads({ config, logger });
   const services: AppServices = { config, logger, catalog, leads };
   const app = createApp(services, opts);
@@ -174,6 +192,7 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   const close = () =>
     (closing ??= (async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      clearInterval(indexWarmer);
       await Promise.allSettled([catalog.close(), leads.close()]);
       logger.info("server stopped");
     })());

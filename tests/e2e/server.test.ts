@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { url } from "./support/browser.ts";
@@ -57,6 +58,12 @@ describe("server foundation", () => {
     expect(assetRes.status).toBe(200);
     expect(assetRes.headers.get("cache-control")).toContain("immutable");
     expect(assetRes.headers.get("cache-control")).toContain("max-age=31536000");
+
+    // fixed-name files under public/assets/<folder>/ must be able to change
+    const logo = await fetch(url("/assets/board/" + fs.readdirSync(path.resolve(import.meta.dirname, "../../public/assets/board"))[0]));
+    expect(logo.status).toBe(200);
+    expect(logo.headers.get("cache-control")).not.toContain("immutable");
+    expect(logo.headers.get("cache-control")).toContain("max-age=86400");
   });
 
   it("answers an unknown asset with 404, not the app", async () => {
