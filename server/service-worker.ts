@@ -60,7 +60,11 @@ const MAX_PAGES = 40;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
-    caches.open(ASSET_CACHE).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()),
+    caches
+      .open(ASSET_CACHE)
+      // "reload": the files themselves, not a copy the HTTP cache kept from an older version.
+      .then((cache) => cache.addAll(PRECACHE.map((url) => new Request(url, { cache: "reload" }))))
+      .then(() => self.skipWaiting()),
   );
 });
 
