@@ -16,26 +16,9 @@ import { parseArgs } from "node:util";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { freePort, waitForHealthy } from "../tests/e2e/support/server-process.ts";
+import { SITE_PAGE_PATHS } from "../app/lib/static-pages.ts";
 
-export const ROUTES = [
-  "/",
-  "/catalog",
-  "/mission",
-  "/board",
-  "/innovation",
-  "/ai-brands",
-  "/investors",
-  "/podcasts",
-  "/partners",
-  "/partners/music",
-  "/partners/film",
-  "/partners/youtube",
-  "/web3",
-  "/web3/blockchain",
-  "/web3/tokenization",
-  "/contact",
-  "/this-page-does-not-exist",
-];
+export const ROUTES = [...SITE_PAGE_PATHS, "/this-page-does-not-exist"];
 
 // DESIGN.md §5: no internet on the machine; these flags stop Chromium from trying.
 const CHROME_FLAGS = [

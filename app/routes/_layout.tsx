@@ -3,7 +3,6 @@ import { Outlet } from "react-router";
 import { SiteBackground } from "~/components/layout/site-background";
 import { SiteFooter } from "~/components/layout/site-footer";
 import { SiteHeader } from "~/components/layout/site-header";
-import { TooltipProvider } from "~/components/ui/tooltip";
 
 // The toaster (sonner) is loaded after hydration, off the critical path of every page
 // (ADR 0011); nothing can raise a toast before the page is interactive anyway.
@@ -23,7 +22,9 @@ const useHydrated = () =>
 export default function SiteLayout() {
   const hydrated = useHydrated();
   return (
-    <TooltipProvider>
+    // No TooltipProvider here: each tooltip user mounts its own (same spec §9 delays), so pages
+    // without tooltips don't download Radix Tooltip and its positioning code.
+    <>
       <a href="#main" className="skip-link">
         Skip to content
       </a>
@@ -42,6 +43,6 @@ export default function SiteLayout() {
       <noscript>
         <style>{".menu-toggle{display:none!important}"}</style>
       </noscript>
-    </TooltipProvider>
+    </>
   );
 }

@@ -1,10 +1,10 @@
 import { services } from "~/.server/context";
-import { DYNAMIC_PAGE_PATHS, STATIC_PAGE_PATHS } from "~/lib/static-pages";
+import { SITE_PAGE_PATHS } from "~/lib/static-pages";
 import type { Route } from "./+types/sitemap";
 
 export function loader({ context }: Route.LoaderArgs) {
   const { config } = services(context);
-  const urls = [...STATIC_PAGE_PATHS, ...DYNAMIC_PAGE_PATHS]
+  const urls = SITE_PAGE_PATHS
     .map((p) => `  <url><loc>${config.SITE_URL}${p}</loc></url>`)
     .join("\n");
   const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;

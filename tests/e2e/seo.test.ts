@@ -1,25 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { url } from "./support/browser.ts";
+import { SITE_PAGE_PATHS } from "../../app/lib/static-pages.ts";
 
 // Every route of spec §2 (other owners write the page texts; here: every page has its tags).
-const ROUTES = [
-  "/",
-  "/catalog",
-  "/mission",
-  "/board",
-  "/innovation",
-  "/ai-brands",
-  "/investors",
-  "/podcasts",
-  "/partners",
-  "/partners/music",
-  "/partners/film",
-  "/partners/youtube",
-  "/web3",
-  "/web3/blockchain",
-  "/web3/tokenization",
-  "/contact",
-];
+const ROUTES = SITE_PAGE_PATHS;
 
 function attr(html: string, pattern: RegExp): string | undefined {
   return pattern.exec(html)?.[1];
