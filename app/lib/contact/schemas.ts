@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { budgets, projectTypes, timelines } from "../../content/contact.ts";
 
+// zod's JIT probes `new Function`, which our CSP (no 'unsafe-eval') refuses: the browser then
+// logs a CSP violation on /contact. The interpreted path is plenty fast for two small forms.
+z.config({ jitless: true });
+
 // One zod schema per form (DESIGN.md §1 "Validation"), used by the browser on blur and
 // on submit, and by the /contact action. The minimums and their messages are spec §5,
 // verbatim; the maximums, the single-line rule and the honeypot are ours.
