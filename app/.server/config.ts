@@ -98,6 +98,8 @@ export const configSchema = z
     LEADS_RATE_WINDOW_SECONDS: positiveInt.default(600),
     /** Delivery attempts before a lead's e-mail is marked failed. */
     OUTBOX_MAX_ATTEMPTS: positiveInt.default(8),
+    /** How long a worker holds a message it is delivering; a crashed worker's messages are retried after it. */
+    OUTBOX_LEASE_SECONDS: positiveInt.default(120),
     /** Run the outbox delivery worker inside the web server. */
     OUTBOX_WORKER: booleanFlag(true),
   })

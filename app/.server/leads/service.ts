@@ -72,6 +72,7 @@ export async function startLeads(
       transport,
       logger,
       maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
+      leaseMs: config.OUTBOX_LEASE_SECONDS * 1000,
       now,
       ...options.worker,
     });
