@@ -9,10 +9,8 @@
 // - the bytes sent for that page (gzip, as served) next to merged.json, and the ratio;
 // - the server's memory (RSS) and the in-process heap held by the snapshot + index.
 // Nothing here asserts a time: it prints what it measured.
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -25,6 +23,7 @@ import { startCatalog } from "../app/.server/catalog/service.ts";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
 import { createCatalogIndex } from "../app/.server/catalog/index.ts";
 import { parseCatalogState } from "../app/lib/catalog/url-state.ts";
+import { startSite } from "../tests/e2e/support/server-process.ts";
 
 const { values } = parseArgs({
   options: {
@@ -35,7 +34,6 @@ const { values } = parseArgs({
 });
 const sizes = values.sizes.split(",").map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0);
 const requests = Math.max(20, Number(values.requests) || 300);
-const root = path.resolve(import.meta.dirname, "..");
 
 /** The headline request: a filtered page of music, as a visitor would open it. */
 const HEADLINE = "genre=Jazz&sub=Oldies+Jazz&page=2";
@@ -64,17 +62,6 @@ const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const kb = (bytes: number) => `${(bytes / 1e3).toFixed(1)} kB`;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const a = srv.address();
-      srv.close(() => resolve(typeof a === "object" && a ? a.port : 0));
-    });
-  });
-}
-
 /** GET over a fresh loopback request; returns time to the last byte and the bytes received. */
 function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; ms: number; bytes: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
@@ -98,25 +85,8 @@ function rssOf(pid: number): number {
   return kbs * 1024;
 }
 
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
-  const port = await freePort();
-  const child = spawn(path.join(root, "node_modules/.bin/node"), ["server.ts"], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", OUTBOX_WORKER: "false", ...env },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 600_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await get(`${base}/healthz`)).status === 200) return { child, base };
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("server did not start");
+function startServer(dataDir: string, env: Record<string, string>) {
+  return startSite({ dataDir, env: { LOG_LEVEL: "warn", OUTBOX_WORKER: "false", ...env }, timeoutMs: 600_000 });
 }
 
 interface Row {
@@ -184,7 +154,8 @@ async function benchSize(albums: number): Promise<Row> {
 
   // ---- over HTTP: a started server reading the same merged.json
   started = performance.now();
-  const { child, base } = await startServer({ DATA_DIR: dataDir, ALBUMS_URL: merged, CATALOG_REFRESH_SECONDS: "86400" });
+  const site = await startServer(dataDir, { ALBUMS_URL: merged, CATALOG_REFRESH_SECONDS: "86400" });
+  const { child, base } = site;
   console.log(`server up in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const gzip = { "accept-encoding": "gzip" };
   const first = await get(`${base}/catalog?${HEADLINE}`, gzip);
@@ -211,8 +182,7 @@ async function benchSize(albums: number): Promise<Row> {
   }
   const dataRaw = (await get(`${base}/catalog.data?${HEADLINE}`)).bytes;
   const serverRss = rssOf(child.pid!);
-  child.kill("SIGTERM");
-  await new Promise((r) => child.once("exit", r));
+  await site.stop();
   if (!values.keep) fs.rmSync(dir, { recursive: true, force: true });
 
   return {

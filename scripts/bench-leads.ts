@@ -4,15 +4,11 @@
 // file transport, so delivery competes with intake as in production.
 //
 //   npm run bench:leads [-- --requests 2000 --concurrency 16 --only sqlite|postgres]
-import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { startTestPostgres, type TestPostgres } from "../tests/support/postgres.ts";
+import { startSite } from "../tests/e2e/support/server-process.ts";
 
-const root = path.resolve(import.meta.dirname, "..");
 const { values: flags } = parseArgs({
   options: {
     requests: { type: "string", default: "2000" },
@@ -22,42 +18,6 @@ const { values: flags } = parseArgs({
 });
 const REQUESTS = Number(flags.requests);
 const CONCURRENCY = Number(flags.concurrency);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startSite(env: Record<string, string>): Promise<{ base: string; child: ChildProcess; dataDir: string }> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-leads-"));
-  const child = spawn(path.join(root, "node_modules/.bin/node"), ["server.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-      LEADS_RATE_LIMIT: "100000000",
-      ...env,
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 300_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the site exited with ${child.exitCode}`);
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) return { base, child, dataDir };
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("the site did not start");
-}
 
 function form(i: number) {
   return new URLSearchParams({
@@ -101,12 +61,12 @@ let pg: TestPostgres | undefined;
 try {
   for (const store of ["sqlite", "postgres"] as const) {
     if (flags.only && flags.only !== store) continue;
-    const env: Record<string, string> = {};
+    const env: Record<string, string> = { LOG_LEVEL: "warn", LEADS_RATE_LIMIT: "100000000" };
     if (store === "postgres") {
       pg ??= await startTestPostgres();
       env.DATABASE_URL = await pg.createDatabase(`bench_${Date.now()}`);
     }
-    const site = await startSite(env);
+    const site = await startSite({ env });
     try {
       for (const [label, pathName] of [
         ["form post (no JS, HTML)", "/contact"],
@@ -117,9 +77,7 @@ try {
         console.error(`${store} ${label}: done`);
       }
     } finally {
-      site.child.kill("SIGTERM");
-      await new Promise((r) => site.child.once("exit", r));
-      fs.rmSync(site.dataDir, { recursive: true, force: true });
+      await site.stop();
     }
   }
 } finally {

@@ -8,14 +8,12 @@
 // Goal (issue #2): performance ≥ 98, accessibility / best practices / SEO 100.
 // Nothing is asserted: it prints what it measured. With --runs N the median run (by
 // performance score) of each route is shown.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { freePort, waitForHealthy } from "../tests/e2e/support/server-process.ts";
+import { freePort, startSite } from "../tests/e2e/support/server-process.ts";
 import { SITE_PAGE_PATHS } from "../app/lib/static-pages.ts";
 
 export const ROUTES = [...SITE_PAGE_PATHS, "/this-page-does-not-exist"];
@@ -41,7 +39,6 @@ const { values } = parseArgs({
 });
 const routes = values.routes ? values.routes.split(",").map((r) => r.trim()) : ROUTES;
 const runs = Math.max(1, Number(values.runs) || 1);
-const root = path.resolve(import.meta.dirname, "..");
 
 interface Row {
   route: string;
@@ -58,37 +55,10 @@ interface Row {
 
 async function startServer() {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "site-lighthouse-"));
-  const logFile = path.join(dataDir, "server.log");
-  const out = fs.openSync(logFile, "a");
   const baseURL = `http://127.0.0.1:${port}`;
-  const child = spawn(path.join(root, "node_modules/.bin/node"), ["server.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      // Canonical links must point at the origin Lighthouse loads, or the SEO audit fails.
-      SITE_URL: baseURL,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", out, out],
-  });
-  try {
-    await waitForHealthy(baseURL, child, 300_000);
-  } catch (error) {
-    child.kill("SIGKILL");
-    console.error(fs.readFileSync(logFile, "utf8").slice(-4000));
-    throw error;
-  }
-  const stop = async () => {
-    child.kill("SIGTERM");
-    await new Promise((resolve) => child.once("exit", resolve));
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  return { baseURL, stop };
+  // Canonical links must point at the origin Lighthouse loads, or the SEO audit fails.
+  const site = await startSite({ port, env: { SITE_URL: baseURL, LOG_LEVEL: "warn" } });
+  return { baseURL, stop: site.stop };
 }
 
 type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"];

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -6,39 +5,30 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startSmtpServer, type TestSmtpServer } from "../support/mail-peers.ts";
 import { waitFor } from "../support/wait.ts";
-import { freePort, waitForHealthy } from "./support/server-process.ts";
+import { freePort, startSite, type RunningSite } from "./support/server-process.ts";
 
 // Issue #4 "Faults": kill -9 of the web server (which runs the delivery worker) while it is
 // delivering; after a restart every accepted lead is delivered exactly once. Uses the build
 // the e2e global setup made.
 
-const root = path.resolve(import.meta.dirname, "../..");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "site-crash-"));
 let smtp: TestSmtpServer;
-const children: ChildProcess[] = [];
+const sites: RunningSite[] = [];
 
-async function startSite(port: number): Promise<{ base: string; child: ChildProcess }> {
-  const out = fs.openSync(path.join(dataDir, "server.log"), "a");
-  const child = spawn(path.join(root, "node_modules/.bin/node"), ["server.ts"], {
-    cwd: root,
+function startCrashSite(port: number) {
+  return startSite({
+    port,
+    dataDir,
+    output: { file: path.join(dataDir, "server.log") },
     env: {
-      ...process.env,
       SKIP_BUILD: "1",
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
       MAIL_TRANSPORT: "smtp",
       SMTP_URL: smtp.url,
       OUTBOX_LEASE_SECONDS: "2",
       LEADS_RATE_LIMIT: "1000",
     },
-    stdio: ["ignore", out, out],
+    timeoutMs: 120_000,
   });
-  children.push(child);
-  const base = `http://127.0.0.1:${port}`;
-  await waitForHealthy(base, child, 120_000);
-  return { base, child };
 }
 
 function contactForm(i: number) {
@@ -54,7 +44,7 @@ function contactForm(i: number) {
 }
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  for (const site of sites) if (site.child.exitCode === null) site.child.kill("SIGKILL");
   await smtp?.stop();
   if (!process.env.KEEP_E2E_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -67,7 +57,8 @@ describe("kill -9 of the web server during delivery", () => {
     smtp.onData = () => dataArrived++;
 
     const port = await freePort();
-    const first = await startSite(port);
+    const first = await startCrashSite(port);
+    sites.push(first);
     for (let i = 0; i < 3; i++) {
       const res = await fetch(`${first.base}/contact`, {
         method: "POST",
@@ -84,13 +75,14 @@ describe("kill -9 of the web server during delivery", () => {
     expect(smtp.received).toHaveLength(0); // nothing was accepted before the crash
 
     smtp.acceptDelayMs = 0;
-    const second = await startSite(port);
+    const second = await startCrashSite(port);
+    sites.push(second);
     await waitFor("3 messages delivered", () => (smtp.received.length >= 3 ? true : undefined), 30_000);
     // Give a would-be duplicate time to show up.
     await new Promise((r) => setTimeout(r, 2_500));
     expect(smtp.received.map((m) => m.subject).sort()).toEqual(
       [0, 1, 2].map((i) => `Contact: Crash test lead ${i}`),
     );
-    second.child.kill("SIGTERM");
+    await second.stop();
   });
 });

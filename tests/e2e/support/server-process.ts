@@ -1,4 +1,7 @@
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import net from "node:net";
 
 /** A TCP port that is free on 127.0.0.1 right now. */
@@ -31,4 +34,70 @@ export async function waitForHealthy(baseURL: string, child: ChildProcess | unde
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`server at ${baseURL} was not healthy within ${timeoutMs} ms`);
+}
+
+export interface SiteOptions {
+  /** Extra environment; PORT, HOST, DATA_DIR and NODE_ENV are set here. */
+  env?: Record<string, string>;
+  /** Defaults to a fresh temporary directory (removed by stop()). */
+  dataDir?: string;
+  port?: number;
+  /** "quiet": stdout dropped, stderr shown; otherwise a file that gets stdout and stderr. */
+  output?: "quiet" | { file: string };
+  timeoutMs?: number;
+}
+
+export interface RunningSite {
+  base: string;
+  port: number;
+  dataDir: string;
+  child: ChildProcess;
+  /** SIGTERM (SIGKILL after 5 s); removes the data directory when this helper made it. */
+  stop(): Promise<void>;
+}
+
+const root = path.resolve(import.meta.dirname, "../../..");
+
+/**
+ * Starts the site exactly as `npm start` does (`node server.ts`: builds first when the build
+ * is stale) on 127.0.0.1, and waits until /healthz answers. Used by the e2e setup, the
+ * end-to-end fault tests and the benchmarks.
+ */
+export async function startSite(opts: SiteOptions = {}): Promise<RunningSite> {
+  const port = opts.port ?? (await freePort());
+  const ownDataDir = !opts.dataDir;
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "site-"));
+  const output = opts.output ?? "quiet";
+  const fd = output === "quiet" ? undefined : fs.openSync(output.file, "a");
+  const child = spawn(path.join(root, "node_modules/.bin/node"), ["server.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      ...opts.env,
+    },
+    stdio: fd === undefined ? ["ignore", "ignore", "inherit"] : ["ignore", fd, fd],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHealthy(base, child, opts.timeoutMs ?? 300_000);
+  } catch (error) {
+    child.kill("SIGKILL");
+    const log = output === "quiet" ? "" : `\n--- server log ---\n${fs.readFileSync(output.file, "utf8").slice(-4000)}`;
+    throw new Error(`${(error as Error).message}${log}`, { cause: error });
+  }
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    if (ownDataDir && !process.env.KEEP_E2E_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { base, port, dataDir, child, stop };
 }
