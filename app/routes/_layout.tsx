@@ -1,22 +1,15 @@
-import { lazy, Suspense, useSyncExternalStore } from "react";
+import { lazy, Suspense } from "react";
 import { Outlet } from "react-router";
 import { SiteBackground } from "~/components/layout/site-background";
 import { SiteFooter } from "~/components/layout/site-footer";
 import { SiteHeader } from "~/components/layout/site-header";
+import { useHydrated } from "~/lib/use-hydrated";
 
 // The toaster (sonner) is loaded after hydration, off the critical path of every page
 // (ADR 0011); nothing can raise a toast before the page is interactive anyway.
 const Notifications = lazy(() =>
   import("~/components/layout/notifications").then((m) => ({ default: m.Notifications })),
 );
-const noSubscription = () => () => {};
-/** false while rendering on the server and hydrating, true afterwards. */
-const useHydrated = () =>
-  useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
 
 /** Spec §2 "Common layout (every page)". */
 export default function SiteLayout() {

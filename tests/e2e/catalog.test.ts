@@ -382,6 +382,24 @@ describe("URL state, keyboard, no-JS, accessibility", () => {
     await page.context().close();
   });
 
+  it("without JavaScript, a card opens the item as a panel in the server's HTML, and Close drops item=", async () => {
+    const page = await newPage(browser, { javaScriptEnabled: false });
+    await page.goto(url("/catalog"));
+    const first = page.locator("[data-item-id]").first();
+    const id = await first.getAttribute("data-item-id");
+    await first.click();
+    await page.waitForURL((u) => u.searchParams.get("item") === id);
+    const album = albums.find((a) => a.id === id)!;
+    const panel = page.getByRole("complementary", { name: album.name });
+    await panel.waitFor();
+    await expect(panel.getByRole("heading", { name: "Tracks" }).isVisible()).resolves.toBe(true);
+    await expect(panel.getByRole("link", { name: "License this track" }).isVisible()).resolves.toBe(true);
+    await panel.getByRole("link", { name: "Close" }).click();
+    await page.waitForURL((u) => !u.searchParams.has("item"));
+    expect(await page.getByRole("complementary", { name: album.name }).count()).toBe(0);
+    await page.context().close();
+  });
+
   it("has no axe violations and describes the page as JSON-LD", async () => {
     const page = await newPage(browser);
     await gotoHydrated(page, "/catalog?genre=Children");

@@ -176,7 +176,12 @@ export function CatalogPage(props: CatalogPageProps) {
           </section>
         </>
       )}
-      <DetailSheet detail={detail} onClose={closeSheet} onCloseAutoFocus={returnFocus} />
+      <DetailSheet
+        detail={detail}
+        closeHref={catalogHref(withItem(state, ""))}
+        onClose={closeSheet}
+        onCloseAutoFocus={returnFocus}
+      />
     </div>
   );
 }

@@ -1,11 +1,35 @@
-import { FileText } from "lucide-react";
+import { FileText, XIcon } from "lucide-react";
+import { createContext, useContext, type ReactNode } from "react";
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "~/components/ui/sheet";
 import type { AlbumDetailData, CardImage, CatalogDetailData, SingleDetailData } from "~/lib/catalog/cards";
 import { genreWithSubGenre, licensingHref } from "~/lib/catalog/cards";
 import { formatReleaseDate } from "~/lib/catalog/format";
+import { useHydrated } from "~/lib/use-hydrated";
 import { AudioPreview } from "./audio-preview";
+
+/**
+ * Before hydration (and without JavaScript) the sheet is a plain panel rendered in place,
+ * so a shared `?item=` URL shows the item in the server's HTML; once hydrated it is a Radix
+ * dialog (portal, focus trap, Esc). Headings follow: Radix's Title/Description need the
+ * dialog around them.
+ */
+const StaticSheet = createContext(false);
+
+function DetailTitle({ children }: { children: ReactNode }) {
+  return useContext(StaticSheet) ? (
+    <h2 id="detail-title" className="pr-8 text-xl font-bold">
+      {children}
+    </h2>
+  ) : (
+    <SheetTitle>{children}</SheetTitle>
+  );
+}
+
+function DetailDescription({ children }: { children: ReactNode }) {
+  return useContext(StaticSheet) ? <p className="text-sm text-muted">{children}</p> : <SheetDescription>{children}</SheetDescription>;
+}
 
 function Cover({ image }: { image: CardImage | null }) {
   return (
@@ -33,8 +57,8 @@ function AlbumSheetBody({ album }: { album: AlbumDetailData }) {
     <>
       <Cover image={album.image} />
       <div className="flex flex-col gap-1">
-        <SheetTitle>{album.name}</SheetTitle>
-        <SheetDescription>{album.artist}</SheetDescription>
+        <DetailTitle>{album.name}</DetailTitle>
+        <DetailDescription>{album.artist}</DetailDescription>
         {album.genre ? (
           <Badge variant="accent" className="mt-1 self-start">
             {album.genre}
@@ -80,8 +104,8 @@ function SingleSheetBody({ single }: { single: SingleDetailData }) {
     <>
       <Cover image={single.image} />
       <div className="flex flex-col gap-1">
-        <SheetTitle>{single.title}</SheetTitle>
-        <SheetDescription>{single.artist}</SheetDescription>
+        <DetailTitle>{single.title}</DetailTitle>
+        <DetailDescription>{single.artist}</DetailDescription>
         <div className="mt-1 flex flex-wrap gap-2">
           <Badge variant="accent">{single.genre || "Unknown Genre"}</Badge>
           {single.language ? <Badge variant="outline">{single.language}</Badge> : null}
@@ -127,13 +151,38 @@ function SingleSheetBody({ single }: { single: SingleDetailData }) {
  */
 export function DetailSheet({
   detail,
+  closeHref,
   onClose,
   onCloseAutoFocus,
 }: {
   detail: CatalogDetailData | null;
+  /** The same view without `item=` (the static panel's close link). */
+  closeHref: string;
   onClose: () => void;
   onCloseAutoFocus: (event: Event) => void;
 }) {
+  const hydrated = useHydrated();
+  if (!hydrated) {
+    if (!detail) return null;
+    return (
+      <StaticSheet value={true}>
+        <aside
+          aria-labelledby="detail-title"
+          data-detail-kind={detail.kind}
+          className="fixed inset-y-0 right-0 z-50 flex w-full max-w-md flex-col gap-4 overflow-y-auto border-l border-border bg-surface p-6 shadow-2xl sm:max-w-lg [&>*]:shrink-0"
+        >
+          {detail.kind === "album" ? <AlbumSheetBody album={detail} /> : <SingleSheetBody single={detail} />}
+          <Link
+            to={closeHref}
+            className="absolute top-4 right-4 rounded-full p-1.5 text-muted hover:bg-white/10 hover:text-fg"
+          >
+            <XIcon className="size-5" aria-hidden="true" />
+            <span className="sr-only">Close</span>
+          </Link>
+        </aside>
+      </StaticSheet>
+    );
+  }
   return (
     <Sheet open={Boolean(detail)} onOpenChange={(open) => (open ? undefined : onClose())}>
       {detail ? (
