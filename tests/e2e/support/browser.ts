@@ -55,6 +55,16 @@ export async function gotoHydrated(page: Page, pathname: string) {
 
 /** Runs axe-core on the page and fails with a readable list of violations. */
 export async function expectNoAxeViolations(page: Page, opts: { exclude?: string[] } = {}) {
+  // A colour transition caught half-way (e.g. a filter pill just toggled) has an in-between
+  // contrast that no visitor sees at rest: let finite animations and transitions finish first.
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every((a) => a.playState !== "running" || a.effect?.getComputedTiming().iterations === Infinity),
+    null,
+    { timeout: 5000 },
+  );
   let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
   for (const selector of opts.exclude ?? []) builder = builder.exclude(selector);
   const results = await builder.analyze();
