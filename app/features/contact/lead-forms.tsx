@@ -110,18 +110,48 @@ function FormShell({
   );
 }
 
+/** Props shared by every field: name, the value to show (kept or pre-filled), focus, handlers. */
+function fieldProps(form: LeadForm, values: Record<string, string | undefined>) {
+  return (name: string) => ({
+    name,
+    defaultValue: values[name] ?? "",
+    autoFocus: form.autoFocusField === name,
+    ...form.fieldHandlers,
+  });
+}
+
+/** Full Name and Email Address, the first row of both forms. */
+function NameAndEmail({
+  idPrefix,
+  form,
+  common,
+  labels,
+  placeholders,
+}: {
+  idPrefix: string;
+  form: LeadForm;
+  common: ReturnType<typeof fieldProps>;
+  labels: { name: string; email: string };
+  placeholders: { name: string; email: string };
+}) {
+  return (
+    <div className="grid gap-5 sm:grid-cols-2">
+      <Field id={`${idPrefix}-name`} label={labels.name} error={form.errors.name}>
+        {(c) => <input {...c} {...common("name")} type="text" autoComplete="name" required maxLength={MAX_LENGTH.name} placeholder={placeholders.name} />}
+      </Field>
+      <Field id={`${idPrefix}-email`} label={labels.email} error={form.errors.email}>
+        {(c) => <input {...c} {...common("email")} type="email" autoComplete="email" required maxLength={MAX_LENGTH.email} placeholder={placeholders.email} />}
+      </Field>
+    </div>
+  );
+}
+
 /** spec §2: "General Contact" — form "Send Us a Message". */
 export function ContactMessageForm({ idempotencyKey, documentResult }: FormProps) {
   const formRef = useRef<HTMLFormElement>(null);
   const form = useLeadForm("contact", documentResult, formRef);
   const { labels, placeholders } = contactForm;
-  const v = form.values ?? {};
-  const common = (name: string) => ({
-    name,
-    defaultValue: v[name] ?? "",
-    autoFocus: form.autoFocusField === name,
-    ...form.fieldHandlers,
-  });
+  const common = fieldProps(form, form.values ?? {});
   return (
     <FormShell
       form={form}
@@ -133,14 +163,7 @@ export function ContactMessageForm({ idempotencyKey, documentResult }: FormProps
       idempotencyKey={idempotencyKey}
       submit={<SubmitButton submitting={form.submitting} label={contactForm.submit} busyLabel={contactForm.submitting} />}
    >
-      <div className="grid gap-5 sm:grid-cols-2">
-        <Field id="contact-name" label={labels.name} error={form.errors.name}>
-          {(c) => <input {...c} {...common("name")} type="text" autoComplete="name" required maxLength={MAX_LENGTH.name} placeholder={placeholders.name} />}
-        </Field>
-        <Field id="contact-email" label={labels.email} error={form.errors.email}>
-          {(c) => <input {...c} {...common("email")} type="email" autoComplete="email" required maxLength={MAX_LENGTH.email} placeholder={placeholders.email} />}
-        </Field>
-      </div>
+      <NameAndEmail idPrefix="contact" form={form} common={common} labels={labels} placeholders={placeholders} />
       <Field id="contact-subject" label={labels.subject} error={form.errors.subject}>
         {(c) => <input {...c} {...common("subject")} type="text" required maxLength={MAX_LENGTH.subject} placeholder={placeholders.subject} />}
       </Field>
@@ -157,13 +180,7 @@ export function LicensingRequestForm({ idempotencyKey, documentResult, tracks }:
   const form = useLeadForm("licensing", documentResult, formRef);
   const { labels, placeholders, selectPrompts } = licensingForm;
   // The catalog links here with ?tracks=…; after a reset the field starts empty.
-  const v = form.values ?? (form.generation === 0 ? { tracks } : {});
-  const common = (name: string) => ({
-    name,
-    defaultValue: v[name] ?? "",
-    autoFocus: form.autoFocusField === name,
-    ...form.fieldHandlers,
-  });
+  const common = fieldProps(form, form.values ?? (form.generation === 0 ? { tracks } : {}));
   return (
     <FormShell
       form={form}
@@ -175,14 +192,7 @@ export function LicensingRequestForm({ idempotencyKey, documentResult, tracks }:
       idempotencyKey={idempotencyKey}
       submit={<SubmitButton submitting={form.submitting} label={licensingForm.submit} busyLabel={licensingForm.submitting} />}
    >
-      <div className="grid gap-5 sm:grid-cols-2">
-        <Field id="licensing-name" label={labels.name} error={form.errors.name}>
-          {(c) => <input {...c} {...common("name")} type="text" autoComplete="name" required maxLength={MAX_LENGTH.name} placeholder={placeholders.name} />}
-        </Field>
-        <Field id="licensing-email" label={labels.email} error={form.errors.email}>
-          {(c) => <input {...c} {...common("email")} type="email" autoComplete="email" required maxLength={MAX_LENGTH.email} placeholder={placeholders.email} />}
-        </Field>
-      </div>
+      <NameAndEmail idPrefix="licensing" form={form} common={common} labels={labels} placeholders={placeholders} />
       <Field id="licensing-company" label={labels.company} error={form.errors.company}>
         {(c) => <input {...c} {...common("company")} type="text" autoComplete="organization" required maxLength={MAX_LENGTH.company} placeholder={placeholders.company} />}
       </Field>
