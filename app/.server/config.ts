@@ -102,6 +102,36 @@ export const configSchema = z
     OUTBOX_LEASE_SECONDS: positiveInt.default(120),
     /** Run the outbox delivery worker inside the web server. */
     OUTBOX_WORKER: booleanFlag(true),
+    /** Per-attempt timeout of a mail send (connect, greeting, socket, request); kept well under the lease. */
+    MAIL_TIMEOUT_SECONDS: positiveInt.default(20),
+    /** IPv6 clients are counted per network of this prefix length (a /64 is one subscriber). */
+    LEADS_RATE_IPV6_PREFIX: z.coerce.number().int().min(32).max(128).default(64),
+
+    // Resource bounds (issue #7): every one has a safe default.
+    /** Largest request body read, counted on the bytes actually received (chunked or not). */
+    BODY_LIMIT_BYTES: positiveInt.default(64 * 1024),
+    /** How much of an oversized body is read and thrown away so the client can read the 413. */
+    BODY_DRAIN_LIMIT_BYTES: z.coerce.number().int().min(0).default(1024 * 1024),
+    /** Longest request target (path and query), in bytes: longer ones get 414. */
+    URL_LIMIT_BYTES: positiveInt.default(4096),
+    /** Most query parameters (repeats included) in one request: more get 414. */
+    QUERY_PARAMS_LIMIT: positiveInt.default(64),
+    /** Bytes of thumbnails kept in DATA_DIR/cache/img; least recently used files go first. */
+    IMG_CACHE_MAX_BYTES: positiveInt.default(512 * 1024 * 1024),
+    /** Thumbnails encoded at once; further requests wait (briefly) or get 503. */
+    IMG_CONCURRENCY: positiveInt.default(2),
+    /** Largest source image, in pixels (sharp limitInputPixels). */
+    IMG_MAX_INPUT_PIXELS: positiveInt.default(40_000_000),
+    /** Bytes of catalog match lists and derived filter options kept in memory. */
+    CATALOG_CACHE_MAX_BYTES: positiveInt.default(64 * 1024 * 1024),
+    /** Largest upstream catalog response body. */
+    UPSTREAM_MAX_BYTES: positiveInt.default(256 * 1024 * 1024),
+    /** Per-request timeout for upstream catalog reads. */
+    UPSTREAM_TIMEOUT_SECONDS: positiveInt.default(30),
+    /** A sync whose list shrank by more than this share of the snapshot is held back (0-1). */
+    CATALOG_MAX_SHRINK: z.coerce.number().min(0).max(1).default(0.5),
+    /** On SIGTERM: how long in-flight requests and the current delivery may take. */
+    SHUTDOWN_TIMEOUT_SECONDS: positiveInt.default(10),
   })
   .superRefine((c, ctx) => {
     if (c.MAIL_TRANSPORT === "smtp" && !c.SMTP_URL) {
@@ -113,6 +143,15 @@ export const configSchema = z
         code: "custom",
         path: ["FILM_API_URL"],
         message: "FILM_API_URL, FILM_API_EMAIL and FILM_API_PASSWORD must be set together",
+      });
+    }
+    if (c.MAIL_TIMEOUT_SECONDS * 2 >= c.OUTBOX_LEASE_SECONDS) {
+      // A send must end (success or timeout) well inside the lease, or a second worker could
+      // claim the message mid-send and deliver it twice.
+      ctx.addIssue({
+        code: "custom",
+        path: ["MAIL_TIMEOUT_SECONDS"],
+        message: "must be less than half of OUTBOX_LEASE_SECONDS",
       });
     }
     if (c.MUSIC_API_URL && !(c.MUSIC_API_USERNAME && c.MUSIC_API_PASSWORD)) {
