@@ -6,8 +6,9 @@
 //   retry <id>                                                put a failed message back in the queue
 //   retry-failed                                              put every failed message back
 import { parseArgs } from "node:util";
-import { ConfigError, parseConfig } from "../app/.server/config.ts";
-import { describeOutbox, openOutbox } from "../app/.server/db/open.ts";
+import { describeOutbox } from "../app/.server/db/open.ts";
+import { createLogger } from "../app/.server/logger.ts";
+import { createServices, loadConfig } from "../app/.server/services.ts";
 import { OUTBOX_STATUSES, type OutboxMessage, type OutboxStatus } from "../app/.server/db/outbox.ts";
 
 const USAGE = `Usage: npm run outbox -- <command>
@@ -28,13 +29,10 @@ const { values: flags, positionals } = parseArgs({
 const [command, arg] = positionals;
 if (flags.help || !command) fail(USAGE, flags.help ? 0 : 2);
 
-let config;
-try {
-  config = parseConfig();
-} catch (error) {
-  if (error instanceof ConfigError) fail(error.message, 1);
-  throw error;
-}
+const config = loadConfig();
+// The same outbox the server and the worker use, built by the one composition root; no
+// delivery worker here, and only errors are logged so the command's output stays readable.
+const services = await createServices({ config, logger: createLogger("error"), roles: { leads: true, worker: false } });
 
 const time = (ms: number | null) => (ms === null ? "-" : new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z"));
 const idArg = () => {
@@ -55,7 +53,7 @@ function row(m: OutboxMessage) {
   ].join("  ");
 }
 
-const repo = await openOutbox(config).catch((error: Error) => fail(`Cannot open the outbox (${describeOutbox(config)}): ${error.message}`, 1));
+const repo = await services.leads!.outbox().catch((error: Error) => fail(`Cannot open the outbox (${describeOutbox(config)}): ${error.message}`, 1));
 try {
   switch (command) {
     case "list": {
@@ -119,5 +117,5 @@ try {
       fail(`Unknown command ${JSON.stringify(command)}.\n${USAGE}`);
   }
 } finally {
-  await repo.close();
+  await services.close();
 }

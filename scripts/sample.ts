@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { loadConfig } from "../app/.server/services.ts";
 import { DEFAULT_SEED } from "../app/.server/catalog/sample/generate.ts";
 import { DEFAULT_SAMPLE_ALBUMS, samplePaths, writeSampleMedia, writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
 
@@ -37,7 +38,8 @@ const int = (name: string, value: string | undefined, fallback: number) => {
 
 const albums = int("albums", values.albums, DEFAULT_SAMPLE_ALBUMS);
 const seed = int("seed", values.seed, DEFAULT_SEED);
-const dataDir = path.resolve(process.env.DATA_DIR ?? "data");
+// DATA_DIR as the server reads it (one composition root: app/.server/services.ts).
+const dataDir = loadConfig().DATA_DIR;
 const out = path.resolve(values.out ?? samplePaths(dataDir).dir);
 // an explicit --out means "write it here", even over an older sample
 const force = values.force || values.out !== undefined;

@@ -5,11 +5,9 @@
 //
 //   npm run worker [-- --poll-ms 1000 --lease-ms 120000 --base-delay-ms 5000 --max-delay-ms 900000]
 import { parseArgs } from "node:util";
-import { ConfigError, parseConfig } from "../app/.server/config.ts";
 import { createLogger } from "../app/.server/logger.ts";
-import { describeOutbox, openOutbox } from "../app/.server/db/open.ts";
-import { createMailTransport } from "../app/.server/mail/index.ts";
-import { OutboxWorker } from "../app/.server/leads/worker.ts";
+import { describeOutbox } from "../app/.server/db/open.ts";
+import { createServices, loadConfig } from "../app/.server/services.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -30,40 +28,32 @@ const ms = (name: keyof typeof flags) => {
   return n;
 };
 
-let config;
-try {
-  config = parseConfig();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
-}
-const logger = createLogger(config.LOG_LEVEL).child({ component: "outbox-worker" });
-const repository = await openOutbox(config);
-const transport = createMailTransport(config, logger);
-const worker = new OutboxWorker({
-  repository,
-  transport,
-  logger,
-  maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
-  pollIntervalMs: ms("poll-ms"),
-  leaseMs: ms("lease-ms"),
-  baseDelayMs: ms("base-delay-ms"),
-  maxDelayMs: ms("max-delay-ms"),
-  keepProcessAlive: true,
+const config = loadConfig();
+// Same services as the web server, with the delivery worker on whatever OUTBOX_WORKER says
+// (web servers in a scaled deployment run with OUTBOX_WORKER=false and this process delivers).
+const services = await createServices({
+  config,
+  logger: createLogger(config.LOG_LEVEL).child({ component: "outbox-worker" }),
+  roles: { leads: true, worker: true },
+  leads: {
+    worker: {
+      pollIntervalMs: ms("poll-ms"),
+      leaseMs: ms("lease-ms"),
+      baseDelayMs: ms("base-delay-ms"),
+      maxDelayMs: ms("max-delay-ms"),
+      keepProcessAlive: true,
+    },
+  },
 });
-worker.start();
-logger.info({ outbox: describeOutbox(config), transport: transport.name, owner: worker.owner }, "outbox worker started");
+const { logger } = services;
+const worker = services.leads!.worker!;
+logger.info({ outbox: describeOutbox(config), transport: config.MAIL_TRANSPORT, owner: worker.owner }, "outbox worker started");
 
 let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
-  await worker.stop();
-  await transport.close();
-  await repository.close();
+  await services.close();
   logger.info("outbox worker stopped");
   process.exit(0);
 };

@@ -6,16 +6,14 @@ import { pinoHttp } from "pino-http";
 import { createRequestHandler as createExpressHandler } from "@react-router/express";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
-import { ConfigError, parseConfig, trustProxySetting, type Config } from "../app/.server/config.ts";
-import { createLogger, type Logger } from "../app/.server/logger.ts";
+import { trustProxySetting } from "../app/.server/config.ts";
+import type { Logger } from "../app/.server/logger.ts";
+import { createServices, loadConfig } from "../app/.server/services.ts";
 import {
   requestContext,
   servicesContext,
   type AppServices,
 } from "../app/.server/context.ts";
-import { startCatalog } from "../app/.server/catalog/service.ts";
-import { catalogIndexFor } from "../app/.server/catalog/index.ts";
-import { startLeads } from "../app/.server/leads/service.ts";
 import { isStaticPage } from "../app/lib/static-pages.ts";
 import { mediaOrigins, securityHeaders } from "./security.ts";
 import { createPageCache, NONCE_PLACEHOLDER } from "./page-cache.ts";
@@ -155,29 +153,12 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
   return app;
 }
 
-/** Parses the configuration, starts the services and listens. */
+/** Parses the configuration, starts the services (app/.server/services.ts) and listens. */
 export async function start(opts: StartOptions = {}): Promise<RunningServer> {
-  let config: Config;
-  try {
-    config = parseConfig(opts.env ?? process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const logger = createLogger(config.LOG_LEVEL);
-  const catalog = await startCatalog({ config, logger });
-  // The index is rebuilt when the snapshot changes. Build it now and after every sync, so a
-  // visitor's request never pays for the rebuild (seconds at 250,000 albums).
-  const catalogIndex = catalogIndexFor(catalog);
-  const warmIndex = () => void catalogIndex.version;
-  warmIndex();
-  const indexWarmer = setInterval(warmIndex, 2000);
-  indexWarmer.unref();
-  const leads = await startLeads({ config, logger });
-  const services: AppServices = { config, logger, catalog, leads };
+  const config = loadConfig(opts.env ?? process.env);
+  const built = await createServices({ config, roles: { catalog: true, leads: true } });
+  const { logger } = built;
+  const services: AppServices = { config, logger, catalog: built.catalog!, leads: built.leads! };
   const app = createApp(services, opts);
 
   const server = await new Promise<Server>((resolve, reject) => {
@@ -192,8 +173,7 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   const close = () =>
     (closing ??= (async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      clearInterval(indexWarmer);
-      await Promise.allSettled([catalog.close(), leads.close()]);
+      await built.close();
       logger.info("server stopped");
     })());
   return { server, url, services, close };

@@ -74,7 +74,8 @@ export async function startLeads(
       maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
       leaseMs: config.OUTBOX_LEASE_SECONDS * 1000,
       now,
-      ...options.worker,
+      // Options left undefined (e.g. a command-line flag not given) keep the configured value.
+      ...Object.fromEntries(Object.entries(options.worker ?? {}).filter(([, v]) => v !== undefined)),
     });
     worker.start();
   }

@@ -1,0 +1,89 @@
+import { ConfigError, parseConfig, type Config } from "./config.ts";
+import { createLogger, type Logger } from "./logger.ts";
+import { startCatalog, type CatalogDeps, type CatalogService } from "./catalog/service.ts";
+import { catalogIndexFor } from "./catalog/index.ts";
+import { startLeads, type LeadsOptions, type LeadsService } from "./leads/service.ts";
+
+/**
+ * The one composition root (issue #7): the web server and every command (`worker`, `outbox`,
+ * `sample`, `catalog`) build their services here, from one parsed configuration, so the
+ * wiring cannot drift between them again (it once did: `npm run worker` ignored
+ * OUTBOX_LEASE_SECONDS because it had its own copy).
+ */
+
+/** Parses the environment; a bad value prints the variables at fault and exits 1. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  try {
+    return parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+export interface ServiceRoles {
+  /** Sync the upstream catalogs and keep the in-memory index warm (web server). */
+  catalog?: boolean;
+  /** The lead outbox (web server, worker, outbox command). */
+  leads?: boolean;
+  /** Run the delivery worker; default OUTBOX_WORKER. */
+  worker?: boolean;
+}
+
+export interface ServiceOptions {
+  config: Config;
+  logger?: Logger;
+  roles: ServiceRoles;
+  /** Tests and the standalone worker adjust these; production takes everything from config. */
+  catalog?: Partial<Omit<CatalogDeps, "config" | "logger">>;
+  leads?: LeadsOptions;
+}
+
+export interface Services {
+  config: Config;
+  logger: Logger;
+  catalog: CatalogService | undefined;
+  leads: LeadsService | undefined;
+  /** Stops the background work (sync, index warmer, delivery worker), then closes stores. */
+  close(): Promise<void>;
+}
+
+export async function createServices(opts: ServiceOptions): Promise<Services> {
+  const { config, roles } = opts;
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
+
+  let catalog: CatalogService | undefined;
+  let indexWarmer: NodeJS.Timeout | undefined;
+  if (roles.catalog) {
+    catalog = await startCatalog({ config, logger, ...opts.catalog });
+    // The index is rebuilt when the snapshot changes. Build it now and after every sync, so a
+    // visitor's request never pays for the rebuild (seconds at 250,000 albums).
+    const catalogIndex = catalogIndexFor(catalog);
+    const warmIndex = () => void catalogIndex.version;
+    warmIndex();
+    indexWarmer = setInterval(warmIndex, 2000);
+    indexWarmer.unref();
+  }
+
+  let leads: LeadsService | undefined;
+  if (roles.leads) {
+    const worker = roles.worker ?? config.OUTBOX_WORKER;
+    leads = await startLeads({ config: { ...config, OUTBOX_WORKER: worker }, logger }, opts.leads);
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    config,
+    logger,
+    catalog,
+    leads,
+    close: () =>
+      (closing ??= (async () => {
+        clearInterval(indexWarmer);
+        await Promise.allSettled([catalog?.close(), leads?.close()]);
+      })()),
+  };
+}
