@@ -1,4 +1,7 @@
+import { DatabaseSync } from "node:sqlite";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rekeyedIdempotencyKey } from "../../app/.server/db/outbox.ts";
 import { newMessage, postgresStore, sqliteStore } from "../support/outbox-stores.ts";
 
 // The same suite on both outbox stores (issue #4: "the same repository code and the same
@@ -7,16 +10,76 @@ describe.each([sqliteStore(), postgresStore()])("outbox repository on $name", (s
   beforeAll(() => store.setup(), 60_000);
   afterAll(() => store.teardown());
 
-  it("stores a message once per idempotency key", async () => {
+  it("stores a message once per idempotency key and content", async () => {
     const { repo } = await store.fresh();
     const m = newMessage(1, { idempotencyKey: "contact:same" });
     const first = await repo.enqueue(m);
-    const again = await repo.enqueue({ ...m, lead: { name: "changed" } });
+    const again = await repo.enqueue({ ...m, now: 9_000 });
     expect(first.created).toBe(true);
     expect(again.created).toBe(false);
     expect(again.message.id).toBe(first.message.id);
     expect(again.message.lead.name).toBe("Visitor 1");
     expect(await repo.counts()).toEqual({ pending: 1, sending: 0, sent: 0, failed: 0 });
+  });
+
+  it("stores other content under a reused key as a new message, once", async () => {
+    const { repo } = await store.fresh();
+    const first = await repo.enqueue(newMessage(1, { idempotencyKey: "contact:reused" }));
+    const other = newMessage(2, { idempotencyKey: "contact:reused" });
+    const second = await repo.enqueue(other);
+    const secondAgain = await repo.enqueue(other);
+    expect(second.created).toBe(true);
+    expect(second.message.id).not.toBe(first.message.id);
+    expect(second.message).toMatchObject({ lead: other.lead, mail: other.mail, contentHash: other.contentHash, status: "pending" });
+    expect(second.message.idempotencyKey).toBe(rekeyedIdempotencyKey("contact:reused", other.contentHash));
+    expect(secondAgain).toEqual({ message: second.message, created: false });
+    // the first content, posted again, is still a repeat of the first message
+    expect((await repo.enqueue(newMessage(1, { idempotencyKey: "contact:reused" }))).message.id).toBe(first.message.id);
+    expect(await repo.counts()).toEqual({ pending: 2, sending: 0, sent: 0, failed: 0 });
+  });
+
+  it("adds the content-hash column to a table from before it, and stores a post under an old key", async () => {
+    const { repo, another, location } = await store.fresh();
+    const old = await repo.enqueue(newMessage(1, { idempotencyKey: "contact:old" }));
+    await repo.close();
+    // Put the table back to its pre-issue-7 shape.
+    if (store.name === "sqlite") {
+      const db = new DatabaseSync(location);
+      db.exec("ALTER TABLE outbox DROP COLUMN content_hash");
+      db.close();
+    } else {
+      const client = new pg.Client({ connectionString: location });
+      await client.connect();
+      await client.query("ALTER TABLE outbox DROP COLUMN content_hash");
+      await client.end();
+    }
+    const upgraded = await another();
+    expect(await upgraded.get(old.message.id)).toMatchObject({ contentHash: null, lead: { name: "Visitor 1" } });
+    // A legacy row has no hash to compare: the post is stored (a possible second copy of a
+    // double submit that straddles the upgrade, never a dropped lead).
+    const again = await upgraded.enqueue(newMessage(1, { idempotencyKey: "contact:old" }));
+    expect(again.created).toBe(true);
+    expect(await upgraded.counts()).toMatchObject({ pending: 2 });
+  });
+
+  it("releases messages claimed but not started: pending again, due now, the attempt given back", async () => {
+    const { repo } = await store.fresh();
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await repo.enqueue(newMessage(i, { now: 1_000 }))).message.id);
+    const claimed = await repo.claim({ owner: "stopping", now: 2_000, leaseMs: 60_000, limit: 10 });
+    expect(claimed).toHaveLength(3);
+    // another owner cannot release them, nor can anyone release a message that is not sending
+    expect(await repo.release(ids, "someone-else", 2_500)).toBe(0);
+    await repo.markSent(ids[0], "stopping", "<sent@x>", 2_600);
+    expect(await repo.release(ids, "stopping", 3_000)).toBe(2);
+    for (const id of ids.slice(1)) {
+      expect(await repo.get(id)).toMatchObject({ status: "pending", attempts: 0, leaseOwner: null, leaseUntil: null, nextAttemptAt: 3_000 });
+    }
+    expect(await repo.get(ids[0])).toMatchObject({ status: "sent", attempts: 1 });
+    // a second worker takes them at once, long before the 60 s lease would have run out
+    const taken = await repo.claim({ owner: "next", now: 3_001, leaseMs: 60_000, limit: 10 });
+    expect(taken.map((m) => [m.id, m.attempts])).toEqual(ids.slice(1).map((id) => [id, 1]));
+    expect(await repo.release([], "next")).toBe(0);
   });
 
   it("round-trips every field", async () => {
@@ -28,6 +91,7 @@ describe.each([sqliteStore(), postgresStore()])("outbox repository on $name", (s
       kind: "contact",
       idempotencyKey: input.idempotencyKey,
       lead: input.lead,
+      contentHash: input.contentHash,
       mail: input.mail,
       status: "pending",
       attempts: 0,

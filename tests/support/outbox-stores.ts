@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { PostgresOutboxRepository } from "../../app/.server/db/postgres-outbox.ts";
 import { SqliteOutboxRepository } from "../../app/.server/db/sqlite-outbox.ts";
-import type { NewOutboxMessage, OutboxRepository } from "../../app/.server/db/outbox.ts";
+import { leadContentHash, type NewOutboxMessage, type OutboxRepository } from "../../app/.server/db/outbox.ts";
 import { startTestPostgres, type TestPostgres } from "./postgres.ts";
 
 /**
@@ -68,11 +68,14 @@ export function postgresStore(): OutboxStoreFixture {
   };
 }
 
+/** A message as the leads service would store it; `contentHash` follows `lead` unless given. */
 export function newMessage(i: number, overrides: Partial<NewOutboxMessage> = {}): NewOutboxMessage {
+  const lead = overrides.lead ?? { name: `Visitor ${i}`, email: `v${i}@example.org`, subject: `Subject ${i}`, message: "m".repeat(20) };
   return {
     kind: "contact",
     idempotencyKey: `contact:key-${i}-${Math.random().toString(36).slice(2)}`,
-    lead: { name: `Visitor ${i}`, email: `v${i}@example.org`, subject: `Subject ${i}`, message: "m".repeat(20) },
+    lead,
+    contentHash: leadContentHash(overrides.kind ?? "contact", lead),
     mail: {
       from: "no-reply@example.com",
       to: "hello@example.com",

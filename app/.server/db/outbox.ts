@@ -2,6 +2,8 @@
 // before the visitor is told it was received, then delivered by the worker with retries.
 // One interface, two stores: SQLite (node:sqlite, the default) and PostgreSQL (DATABASE_URL).
 
+import { createHash } from "node:crypto";
+
 export type OutboxStatus = "pending" | "sending" | "sent" | "failed";
 export const OUTBOX_STATUSES: readonly OutboxStatus[] = ["pending", "sending", "sent", "failed"];
 
@@ -22,6 +24,8 @@ export interface OutboxMessage {
   idempotencyKey: string;
   /** The validated lead as the visitor sent it. */
   lead: Record<string, string>;
+  /** leadContentHash of the lead; null on rows stored before the column existed. */
+  contentHash: string | null;
   mail: OutgoingMail;
   status: OutboxStatus;
   /** Delivery attempts started so far (counted when a worker claims the message). */
@@ -44,9 +48,31 @@ export interface NewOutboxMessage {
   kind: OutboxMessage["kind"];
   idempotencyKey: string;
   lead: Record<string, string>;
+  /** leadContentHash(kind, lead): tells a repeat of a form apart from a new message under the same key. */
+  contentHash: string;
   mail: OutgoingMail;
   clientIp: string | null;
   now: number;
+}
+
+/**
+ * A stable hash of a validated lead: SHA-256 of its kind and its fields sorted by name, so
+ * the same content always gives the same hash whatever order the fields arrived in.
+ */
+export function leadContentHash(kind: string, lead: Record<string, string>): string {
+  const fields = Object.keys(lead)
+    .sort()
+    .map((k) => [k, lead[k]]);
+  return createHash("sha256").update(JSON.stringify([kind, fields])).digest("hex");
+}
+
+/**
+ * The key a lead is stored under when its form's key already holds different content
+ * (issue #7 "A lead is never dropped"): the visitor reused a form (a cached page, a second
+ * message from the same render), and the new message is a new lead, not a repeat.
+ */
+export function rekeyedIdempotencyKey(idempotencyKey: string, contentHash: string): string {
+  return `${idempotencyKey}#${contentHash}`;
 }
 
 export interface ClaimOptions {
@@ -58,7 +84,12 @@ export interface ClaimOptions {
 
 export interface OutboxRepository {
   readonly kind: "sqlite" | "postgres";
-  /** Stores a message once per idempotency key. `created` is false for a repeat. */
+  /**
+   * Stores a message once per idempotency key and content. The same key with the same
+   * content hash is a repeat (`created` false, the stored message); the same key with other
+   * content is stored as a new message under rekeyedIdempotencyKey(); a repeat of that one
+   * is again a repeat. Never returns without the message being stored.
+   */
   enqueue(message: NewOutboxMessage): Promise<{ message: OutboxMessage; created: boolean }>;
   /**
    * Atomically leases up to `limit` due messages to `owner`: pending ones whose time has
@@ -69,6 +100,12 @@ export interface OutboxRepository {
   markSent(id: number, owner: string, providerMessageId: string, now: number): Promise<boolean>;
   markRetry(id: number, owner: string, error: string, nextAttemptAt: number, now: number): Promise<boolean>;
   markFailed(id: number, owner: string, error: string, now: number): Promise<boolean>;
+  /**
+   * Gives back messages `owner` claimed but never started sending (a worker stopping): back
+   * to pending, due at once, and the attempt the claim counted is taken back. Messages no
+   * longer leased to `owner` are left alone. Returns how many were released.
+   */
+  release(ids: number[], owner: string, now?: number): Promise<number>;
   get(id: number): Promise<OutboxMessage | undefined>;
   list(options?: { status?: OutboxStatus; limit?: number }): Promise<OutboxMessage[]>;
   counts(): Promise<Record<OutboxStatus, number>>;
@@ -80,13 +117,14 @@ export interface OutboxRepository {
 
 /** Column list shared by both stores (snake_case in SQL). */
 export const OUTBOX_COLUMNS =
-  "id, kind, idempotency_key, lead, mail, status, attempts, next_attempt_at, lease_owner, lease_until, last_error, provider_message_id, client_ip, created_at, updated_at, sent_at";
+  "id, kind, idempotency_key, lead, content_hash, mail, status, attempts, next_attempt_at, lease_owner, lease_until, last_error, provider_message_id, client_ip, created_at, updated_at, sent_at";
 
 export interface OutboxRow {
   id: number | string | bigint;
   kind: string;
   idempotency_key: string;
   lead: string;
+  content_hash: string | null;
   mail: string;
   status: string;
   attempts: number | string | bigint;
@@ -110,6 +148,7 @@ export function rowToMessage(row: OutboxRow): OutboxMessage {
     kind: row.kind as OutboxMessage["kind"],
     idempotencyKey: row.idempotency_key,
     lead: JSON.parse(row.lead),
+    contentHash: row.content_hash,
     mail: JSON.parse(row.mail),
     status: row.status as OutboxStatus,
     attempts: num(row.attempts),

@@ -1,6 +1,7 @@
 import pg from "pg";
 import {
   OUTBOX_COLUMNS,
+  rekeyedIdempotencyKey,
   rowToMessage,
   truncateError,
   type ClaimOptions,
@@ -16,6 +17,7 @@ CREATE TABLE IF NOT EXISTS outbox (
   kind TEXT NOT NULL,
   idempotency_key TEXT NOT NULL UNIQUE,
   lead TEXT NOT NULL,
+  content_hash TEXT,
   mail TEXT NOT NULL,
   status TEXT NOT NULL DEFAULT 'pending',
   attempts INTEGER NOT NULL DEFAULT 0,
@@ -30,6 +32,9 @@ CREATE TABLE IF NOT EXISTS outbox (
   sent_at BIGINT
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
+-- Tables created before issue #7 have no content_hash (their rows keep NULL, which never
+-- equals a new hash, so a post under an old key is stored, not dropped).
+ALTER TABLE outbox ADD COLUMN IF NOT EXISTS content_hash TEXT;
 `;
 
 /** Any fixed number: serialises the schema creation of processes that start together. */
@@ -72,19 +77,25 @@ export class PostgresOutboxRepository implements OutboxRepository {
     return result.rows;
   }
 
-  async enqueue(m: NewOutboxMessage) {
+  /** Inserts under `key` unless the key exists; returns the row under `key` and whether it is new. */
+  private async insertOrGet(m: NewOutboxMessage, key: string) {
     const [inserted] = await this.rows(
-      `INSERT INTO outbox (kind, idempotency_key, lead, mail, status, attempts, next_attempt_at, client_ip, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, 'pending', 0, $5, $6, $5, $5)
+      `INSERT INTO outbox (kind, idempotency_key, lead, content_hash, mail, status, attempts, next_attempt_at, client_ip, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $7, $6, $6)
        ON CONFLICT (idempotency_key) DO NOTHING
        RETURNING ${OUTBOX_COLUMNS}`,
-      [m.kind, m.idempotencyKey, JSON.stringify(m.lead), JSON.stringify(m.mail), m.now, m.clientIp],
+      [m.kind, key, JSON.stringify(m.lead), m.contentHash, JSON.stringify(m.mail), m.now, m.clientIp],
     );
     if (inserted) return { message: rowToMessage(inserted), created: true };
-    const [existing] = await this.rows(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE idempotency_key = $1`, [
-      m.idempotencyKey,
-    ]);
+    const [existing] = await this.rows(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE idempotency_key = $1`, [key]);
     return { message: rowToMessage(existing), created: false };
+  }
+
+  async enqueue(m: NewOutboxMessage) {
+    const first = await this.insertOrGet(m, m.idempotencyKey);
+    if (first.created || first.message.contentHash === m.contentHash) return first;
+    // The key holds other content: this is a new message (see OutboxRepository.enqueue).
+    return this.insertOrGet(m, rekeyedIdempotencyKey(m.idempotencyKey, m.contentHash));
   }
 
   async claim({ owner, now, leaseMs, limit }: ClaimOptions) {
@@ -138,6 +149,16 @@ export class PostgresOutboxRepository implements OutboxRepository {
       "status = 'failed', last_error = $1, updated_at = $2, lease_owner = NULL, lease_until = NULL",
       [truncateError(error), now],
     );
+  }
+
+  async release(ids: number[], owner: string, now = Date.now()) {
+    if (ids.length === 0) return 0;
+    const result = await this.pool.query(
+      `UPDATE outbox SET status = 'pending', attempts = GREATEST(0, attempts - 1), next_attempt_at = $1, updated_at = $1, lease_owner = NULL, lease_until = NULL
+        WHERE status = 'sending' AND lease_owner = $2 AND id = ANY($3::bigint[])`,
+      [now, owner, ids],
+    );
+    return result.rowCount ?? 0;
   }
 
   async get(id: number) {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import {
   OUTBOX_COLUMNS,
+  rekeyedIdempotencyKey,
   rowToMessage,
   truncateError,
   type ClaimOptions,
@@ -19,6 +20,7 @@ CREATE TABLE IF NOT EXISTS outbox (
   kind TEXT NOT NULL,
   idempotency_key TEXT NOT NULL UNIQUE,
   lead TEXT NOT NULL,
+  content_hash TEXT,
   mail TEXT NOT NULL,
   status TEXT NOT NULL DEFAULT 'pending',
   attempts INTEGER NOT NULL DEFAULT 0,
@@ -51,24 +53,36 @@ export class SqliteOutboxRepository implements OutboxRepository {
     this.db = new DatabaseSync(file);
     this.db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
     this.db.exec(SCHEMA);
+    // Tables created before issue #7 have no content_hash: add it (their rows keep NULL,
+    // which never equals a new hash, so a post under an old key is stored, not dropped).
+    const columns = this.db.prepare("PRAGMA table_info(outbox)").all() as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === "content_hash")) this.db.exec("ALTER TABLE outbox ADD COLUMN content_hash TEXT");
   }
 
-  async enqueue(m: NewOutboxMessage) {
+  /** Inserts under `key` unless the key exists; returns the row under `key` and whether it is new. */
+  private insertOrGet(m: NewOutboxMessage, key: string) {
     const inserted = this.db
       .prepare(
-        `INSERT INTO outbox (kind, idempotency_key, lead, mail, status, attempts, next_attempt_at, client_ip, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)
+        `INSERT INTO outbox (kind, idempotency_key, lead, content_hash, mail, status, attempts, next_attempt_at, client_ip, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)
          ON CONFLICT (idempotency_key) DO NOTHING
          RETURNING ${OUTBOX_COLUMNS}`,
       )
-      .get(m.kind, m.idempotencyKey, JSON.stringify(m.lead), JSON.stringify(m.mail), m.now, m.clientIp, m.now, m.now) as
+      .get(m.kind, key, JSON.stringify(m.lead), m.contentHash, JSON.stringify(m.mail), m.now, m.clientIp, m.now, m.now) as
       | OutboxRow
       | undefined;
     if (inserted) return { message: rowToMessage(inserted), created: true };
     const existing = this.db
       .prepare(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE idempotency_key = ?`)
-      .get(m.idempotencyKey) as unknown as OutboxRow;
+      .get(key) as unknown as OutboxRow;
     return { message: rowToMessage(existing), created: false };
+  }
+
+  async enqueue(m: NewOutboxMessage) {
+    const first = this.insertOrGet(m, m.idempotencyKey);
+    if (first.created || first.message.contentHash === m.contentHash) return first;
+    // The key holds other content: this is a new message (see OutboxRepository.enqueue).
+    return this.insertOrGet(m, rekeyedIdempotencyKey(m.idempotencyKey, m.contentHash));
   }
 
   async claim({ owner, now, leaseMs, limit }: ClaimOptions) {
@@ -120,6 +134,17 @@ export class SqliteOutboxRepository implements OutboxRepository {
       "status = 'failed', last_error = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL",
       [truncateError(error), now],
     );
+  }
+
+  async release(ids: number[], owner: string, now = Date.now()) {
+    if (ids.length === 0) return 0;
+    const result = this.db
+      .prepare(
+        `UPDATE outbox SET status = 'pending', attempts = MAX(0, attempts - 1), next_attempt_at = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL
+          WHERE status = 'sending' AND lease_owner = ? AND id IN (SELECT value FROM json_each(?))`,
+      )
+      .run(now, now, owner, JSON.stringify(ids));
+    return Number(result.changes);
   }
 
   async get(id: number) {
