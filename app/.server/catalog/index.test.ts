@@ -181,3 +181,57 @@ describe("catalog index", () => {
     expect(catalogIndexFor(s)).toBe(catalogIndexFor(s));
   });
 });
+
+describe("match cache bound (issue #7)", () => {
+  // 4,000 albums whose names hold most letters: nearly every one-letter search matches
+  // nearly the whole catalog, as `q=e` does on a real one
+  const big = (): CatalogSnapshot => {
+    const base = snapshot();
+    const albums: Album[] = [];
+    for (let i = 0; i < 4000; i++) albums.push(album(i, ["Pop"], { name: `Album ${i} ${"abcdefghijklmnopqrstuvwxyz".slice(i % 5)}` }));
+    return { ...base, albums };
+  };
+  const bigSnap = big();
+
+  it("keeps the cached match lists under the byte budget, however many distinct searches", () => {
+    const maxCacheBytes = 64 * 1024;
+    const index = createCatalogIndex(source(() => bigSnap), { maxCacheBytes });
+    const letters = "abcdefghijklmnopqrstuvwxyz";
+    let searches = 0;
+    for (let i = 0; i < letters.length; i++) {
+      for (let j = i + 1; j < letters.length; j++) {
+        const r = index.query(q(`q=${letters[i]}+${letters[j]}`));
+        expect(r.total).toBeGreaterThan(0);
+        searches++;
+        expect(index.cacheUsage().bytes).toBeLessThanOrEqual(maxCacheBytes);
+      }
+    }
+    expect(searches).toBe(325);
+    // each list is about 16 KB: a handful fit, the rest were evicted
+    expect(index.cacheUsage().entries).toBeLessThan(10);
+    expect(index.cacheUsage().entries).toBeGreaterThan(0);
+    // an evicted search is computed again, with the same answer
+    const again = index.query(q("q=a+b"));
+    expect(again.total).toBe(createCatalogIndex(source(() => bigSnap)).query(q("q=a+b")).total);
+  });
+
+  it("stores `q=e e e` and `q=e` (and `q=E+e`) as one entry", () => {
+    const index = createCatalogIndex(source(() => bigSnap), { maxCacheBytes: 10 * 1024 * 1024 });
+    const first = index.query(q("q=e"));
+    expect(index.cacheUsage().entries).toBe(1);
+    const bytes = index.cacheUsage().bytes;
+    for (const variant of ["q=e+e+e", "q=E+e", "q=++e++", "q=e+e+e+e+e+e+e+e+e+e+e+e+e+e+e+e+e+e+e+e"]) {
+      expect(index.query(q(variant))).toEqual(first);
+    }
+    expect(index.cacheUsage()).toMatchObject({ entries: 1, bytes });
+    // word order does not matter either
+    index.query(q("q=album+e"));
+    index.query(q("q=e+album+E"));
+    expect(index.cacheUsage().entries).toBe(2);
+  });
+
+  it("takes the budget from the catalog service (CATALOG_CACHE_MAX_BYTES)", () => {
+    const s = { ...source(() => bigSnap), cacheBytes: 12_345 };
+    expect(catalogIndexFor(s).cacheUsage().maxBytes).toBe(12_345);
+  });
+});

@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { CatalogService, CatalogSnapshot } from "./service.ts";
 import type { Album, Channel, Film, Single } from "../../lib/catalog/types.ts";
 import type {
@@ -30,8 +31,20 @@ import type { CatalogState } from "../../lib/catalog/url-state.ts";
  * always fixes it), and caches the matching positions per filter key, so a filtered page at
  * 250,000 albums costs a bucket scan once and a slice afterwards. It is rebuilt lazily, on
  * the first query after the snapshot's version changes (ADR 0060).
+ *
+ * The cached lists are bounded by bytes, not by count (issue #7): one list can hold almost
+ * the whole catalog (1 MB at 250,000 albums), so 500 of them were 500 MB. Their keys use the
+ * normalised search words (sorted, de-duplicated), so `q=e e e` reuses the entry of `q=e`.
  */
-export type CatalogSource = Pick<CatalogService, "snapshot" | "mediaUrl">;
+export type CatalogSource = Pick<CatalogService, "snapshot" | "mediaUrl"> & {
+  /** CATALOG_CACHE_MAX_BYTES, when the source is the catalog service */
+  readonly cacheBytes?: number;
+};
+
+export interface CatalogIndexOptions {
+  /** bytes of cached match lists and derived filter options (default 64 MiB) */
+  maxCacheBytes?: number;
+}
 
 export interface CatalogQueryResult {
   total: number;
@@ -56,10 +69,11 @@ export interface CatalogIndex {
   image(key: string, kind: "music" | "film", max?: 320 | 640 | 960): CardImage | null;
   readonly version: number;
   readonly updatedAt: string;
+  /** what the match cache holds now (an operator's figure, and the bound's test) */
+  cacheUsage(): { entries: number; bytes: number; maxBytes: number };
 }
 
-/** Most distinct matching lists kept per snapshot (one per filter + search combination). */
-const MATCH_CACHE_SIZE = 500;
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 /** Most options a derived (data-driven) genre level offers. */
 const MAX_DERIVED_OPTIONS = 40;
 
@@ -81,11 +95,21 @@ interface Built {
   channels: Channel[];
   channelHay: string[];
   genres: string[];
-  matches: Map<string, Int32Array>;
-  derived: Map<string, string[]>;
+  /** match positions (Int32Array) and derived option lists (string[]), one byte budget */
+  cache: LRUCache<string, Cached>;
 }
 
-function build(snapshot: CatalogSnapshot): Built {
+type Cached = Int32Array | readonly string[];
+
+/** Approximate bytes an entry keeps alive: its data plus its key (UTF-16, 2 bytes a char). */
+function cachedBytes(value: Cached, key: string): number {
+  if (value instanceof Int32Array) return value.byteLength + key.length * 2 + 64;
+  let bytes = key.length * 2 + 64;
+  for (const s of value) bytes += s.length * 2 + 16;
+  return bytes;
+}
+
+function build(snapshot: CatalogSnapshot, maxCacheBytes: number): Built {
   const { albums, films, singles, channels } = snapshot;
   const n = albums.length;
   const albumName = new Array<string>(n);
@@ -127,22 +151,17 @@ function build(snapshot: CatalogSnapshot): Built {
     channels,
     channelHay: channels.map(channelHaystack),
     genres: snapshot.genres,
-    matches: new Map(),
-    derived: new Map(),
+    cache: new LRUCache<string, Cached>({ maxSize: maxCacheBytes, sizeCalculation: cachedBytes }),
   };
 }
 
-function remember<V>(cache: Map<string, V>, key: string, compute: () => V): V {
+/** A cached value, or computed and cached (least recently used entries go over the budget). */
+function remember<V extends Cached>(cache: LRUCache<string, Cached>, key: string, compute: () => V): V {
   const hit = cache.get(key);
-  if (hit !== undefined) {
-    // refresh its place in the LRU order
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
-  }
+  if (hit !== undefined) return hit as V;
   const value = compute();
+  // an entry larger than the whole budget is simply not kept
   cache.set(key, value);
-  if (cache.size > MATCH_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   return value;
 }
 
@@ -159,11 +178,12 @@ function collect(count: number, candidates: Int32Array | null, keep: (i: number)
 
 const EMPTY = new Int32Array(0);
 
-export function createCatalogIndex(source: CatalogSource): CatalogIndex {
+export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOptions = {}): CatalogIndex {
+  const maxCacheBytes = opts.maxCacheBytes ?? source.cacheBytes ?? DEFAULT_CACHE_BYTES;
   let built: Built | null = null;
   const current = (): Built => {
     const snapshot = source.snapshot();
-    if (!built || built.version !== snapshot.version) built = build(snapshot);
+    if (!built || built.version !== snapshot.version) built = build(snapshot, maxCacheBytes);
     return built;
   };
 
@@ -214,7 +234,7 @@ export function createCatalogIndex(source: CatalogSource): CatalogIndex {
   /** Matching positions of the music filter + search, cached per key. null = every album. */
   const musicMatches = (b: Built, terms: string[], words: string[]): Int32Array | null => {
     if (!terms.length && !words.length) return null;
-    return remember(b.matches, `m|${terms.join("\u0001")}|${words.join(" ")}`, () => {
+    return remember(b.cache, `m|${terms.join("\u0001")}|${words.join(" ")}`, () => {
       const candidates = terms.length ? (b.albumBuckets.get(terms[0]) ?? EMPTY) : null;
       return collect(b.albums.length, candidates, (i) =>
         albumTermsMatch(b.albumName[i], b.albumKeywords[i], terms) && matchesSearch(b.albumSearch[i], words),
@@ -246,6 +266,10 @@ export function createCatalogIndex(source: CatalogSource): CatalogIndex {
     get updatedAt() {
       return current().updatedAt;
     },
+    cacheUsage() {
+      const { cache } = current();
+      return { entries: cache.size, bytes: cache.calculatedSize, maxBytes: maxCacheBytes };
+    },
 
     query(state) {
       const b = current();
@@ -258,7 +282,7 @@ export function createCatalogIndex(source: CatalogSource): CatalogIndex {
         case "film": {
           // spec §5: films are not filtered (the search field still applies)
           const positions = words.length
-            ? remember(b.matches, `f|${words.join(" ")}`, () => collect(b.films.length, null, (i) => matchesSearch(b.filmSearch[i], words)))
+            ? remember(b.cache, `f|${words.join(" ")}`, () => collect(b.films.length, null, (i) => matchesSearch(b.filmSearch[i], words)))
             : null;
           return page(b.films.length, positions, state.page, b.films, filmCard);
         }
@@ -266,7 +290,7 @@ export function createCatalogIndex(source: CatalogSource): CatalogIndex {
           const f = state.filters;
           const active = Boolean(f.genres || f.subGenres.length || words.length);
           const positions = active
-            ? remember(b.matches, `s|${f.genres}|${f.subGenres.join("\u0001")}|${words.join(" ")}`.toLowerCase(), () =>
+            ? remember(b.cache, `s|${f.genres}|${f.subGenres.join("\u0001")}|${words.join(" ")}`.toLowerCase(), () =>
                 collect(b.singles.length, null, (i) => singleMatches(b.singles[i], f) && matchesSearch(b.singleSearch[i], words)),
               )
             : null;
@@ -275,7 +299,7 @@ export function createCatalogIndex(source: CatalogSource): CatalogIndex {
         case "channels": {
           const f = state.filters;
           const key = `c|${f.genres}|${f.countries.join(",")}|${f.keywords.join(",")}|${f.regions.join(",")}|${words.join(" ")}`;
-          const positions = remember(b.matches, key, () =>
+          const positions = remember(b.cache, key, () =>
             collect(b.channels.length, null, (i) => channelMatches(b.channels[i], b.channelHay[i], f) && matchesSearch(b.channelHay[i], words)),
           );
           return page(b.channels.length, positions, state.page, b.channels, channelCard);
@@ -291,7 +315,7 @@ export function createCatalogIndex(source: CatalogSource): CatalogIndex {
       // Levels the static tree does not define list the album keywords found at that
       // position among the albums matching the path so far.
       const derive = (path: string[]) =>
-        remember(b.derived, path.join("\u0001").toLowerCase(), () => {
+        remember(b.cache, `d|${path.join("\u0001").toLowerCase()}`, () => {
           const terms = path.map((p) => p.trim().toLowerCase());
           const positions = musicMatches(b, terms, []) ?? EMPTY;
           const depth = path.length;
@@ -351,7 +375,7 @@ export function createCatalogIndex(source: CatalogSource): CatalogIndex {
 
 const indexes = new WeakMap<object, CatalogIndex>();
 
-/** The one index of a catalog service, shared by every loader. */
+/** The one index of a catalog service, shared by every loader (its cache budget: service.cacheBytes). */
 export function catalogIndexFor(service: CatalogSource): CatalogIndex {
   let index = indexes.get(service);
   if (!index) indexes.set(service, (index = createCatalogIndex(service)));

@@ -7,6 +7,8 @@ import {
   channelMatches,
   channelMatchesAnyTerm,
   matchesSearch,
+  MAX_SEARCH_WORD_LENGTH,
+  MAX_SEARCH_WORDS,
   musicTerms,
   normalizeTerms,
   searchWords,
@@ -125,9 +127,36 @@ describe("singles matching (deviation 4)", () => {
 describe("search words", () => {
   it("requires every word somewhere in the fields", () => {
     const words = searchWords("  Miles  BLUE ");
-    expect(words).toEqual(["miles", "blue"]);
+    expect(words).toEqual(["blue", "miles"]);
     expect(matchesSearch("kind of blue\u0000miles davis\u0000jazz", words)).toBe(true);
     expect(matchesSearch("kind of blue\u0000john coltrane", words)).toBe(false);
     expect(matchesSearch("anything", [])).toBe(true);
+  });
+
+  it("normalises the words (issue #7): repeats, order, case and implied words give one search", () => {
+    expect(searchWords("e")).toEqual(["e"]);
+    expect(searchWords("e e e")).toEqual(["e"]);
+    expect(searchWords("E  e\te")).toEqual(["e"]);
+    expect(searchWords("blue Miles")).toEqual(searchWords("MILES blue blue"));
+    // `e` is in `electro`: whatever contains electro contains e
+    expect(searchWords("e electro")).toEqual(["electro"]);
+    expect(searchWords("  ")).toEqual([]);
+  });
+
+  it("matches the same items before and after normalisation", () => {
+    const hay = ["kind of blue\u0000miles davis", "electro nights\u0000dj e", "blue electro\u0000miles", "nothing here"];
+    for (const q of ["e electro", "blue miles blue", "E", "lue bl", "miles davis kind"]) {
+      const raw = q.toLowerCase().split(/\s+/).filter(Boolean);
+      expect(hay.filter((h) => matchesSearch(h, searchWords(q)))).toEqual(hay.filter((h) => matchesSearch(h, raw)));
+    }
+  });
+
+  it("bounds the work a long search can cost: 16 distinct words of at most 64 characters", () => {
+    const many = Array.from({ length: 40 }, (_, i) => `w${String(i).padStart(2, "0")}`).join(" ");
+    expect(searchWords(many)).toHaveLength(MAX_SEARCH_WORDS);
+    expect(MAX_SEARCH_WORDS).toBe(16);
+    const [long] = searchWords("x".repeat(10_000));
+    expect(long).toHaveLength(MAX_SEARCH_WORD_LENGTH);
+    expect(MAX_SEARCH_WORD_LENGTH).toBe(64);
   });
 });

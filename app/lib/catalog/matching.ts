@@ -93,9 +93,29 @@ export function singleMatches(single: Pick<Single, "genre" | "subGenre">, filter
   return true;
 }
 
-/** The search field: whitespace-separated words, lower-cased; every word must appear. */
+/** Most search words used; further words are ignored (a long q must not cost CPU per album). */
+export const MAX_SEARCH_WORDS = 16;
+/** Longest search word used, in characters; a longer word is cut to this length. */
+export const MAX_SEARCH_WORD_LENGTH = 64;
+
+/**
+ * The search field: whitespace-separated words, lower-cased; every word must appear.
+ * The list is normalised, so that `e`, `e e` and `E e e` are one search (and one cache key,
+ * issue #7) without changing what matches:
+ * - duplicates are dropped, and so is a word contained in another word (`e` in `electro`):
+ *   whatever contains the longer word contains it too;
+ * - the words are sorted;
+ * - the first MAX_SEARCH_WORDS distinct words are kept, each cut to MAX_SEARCH_WORD_LENGTH
+ *   characters.
+ */
 export function searchWords(q: string): string[] {
-  return q.toLowerCase().split(/\s+/).filter(Boolean);
+  const unique = new Set<string>();
+  for (const word of q.toLowerCase().split(/\s+/)) {
+    if (word) unique.add(word.slice(0, MAX_SEARCH_WORD_LENGTH));
+    if (unique.size === MAX_SEARCH_WORDS) break;
+  }
+  const words = [...unique];
+  return words.filter((w) => !words.some((other) => other !== w && other.includes(w))).sort();
 }
 
 export function matchesSearch(haystackLower: string, words: readonly string[]): boolean {
