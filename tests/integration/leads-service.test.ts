@@ -6,7 +6,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../app/.server/config.ts";
 import { createLogger } from "../../app/.server/logger.ts";
 import { startLeads } from "../../app/.server/leads/service.ts";
-import { SubmissionRateLimiter } from "../../app/.server/leads/rate-limit.ts";
+import { rateLimitKey } from "../../app/.server/leads/rate-limit.ts";
+import { parseEml } from "../support/mail-peers.ts";
+import { waitFor } from "../support/wait.ts";
 import type { Lead } from "../../app/lib/contact/schemas.ts";
 
 const logger = createLogger("silent");
@@ -23,6 +25,11 @@ const lead: Lead = {
     tracks: "",
   },
 };
+
+const contactLead = (subject: string, message: string): Lead => ({
+  kind: "contact",
+  data: { name: "Ada Lovelace", email: "ada@example.org", subject, message },
+});
 
 describe("leads service", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "leads-service-"));
@@ -71,6 +78,54 @@ describe("leads service", () => {
     }
   });
 
+  it("delivers both leads when one form key is reused with a different message", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "leads-reused-key-"));
+    const config = parseConfig({ DATA_DIR: dir, LOG_LEVEL: "silent" });
+    const leads = await startLeads({ config, logger }, { worker: { pollIntervalMs: 20 } });
+    try {
+      // A cached /contact page keeps its key: the visitor writes a second, different message.
+      const key = crypto.randomUUID();
+      const first = await leads.submit(contactLead("Distribution", "Please distribute our new album worldwide."), { ip: "203.0.113.5", idempotencyKey: key });
+      const second = await leads.submit(contactLead("Sync licensing", "A different question, about a sync license."), { ip: "203.0.113.5", idempotencyKey: key });
+      // and the first message's double submit is still one lead
+      const repeat = await leads.submit(contactLead("Distribution", "Please distribute our new album worldwide."), { ip: "203.0.113.5", idempotencyKey: key });
+      expect(first).toMatchObject({ status: "accepted", duplicate: false });
+      expect(second).toMatchObject({ status: "accepted", duplicate: false });
+      expect(repeat).toEqual({ ...first, duplicate: true });
+      const mailDir = path.join(dir, "mail");
+      const files = await waitFor("two .eml files", () => {
+        const found = fs.existsSync(mailDir) ? fs.readdirSync(mailDir).filter((f) => f.endsWith(".eml")) : [];
+        return found.length >= 2 ? found : undefined;
+      });
+      await new Promise((r) => setTimeout(r, 200)); // a third (the repeat) would show up now
+      const mails = await Promise.all(fs.readdirSync(mailDir).filter((f) => f.endsWith(".eml")).map((f) => parseEml(fs.readFileSync(path.join(mailDir, f)))));
+      expect(files).toHaveLength(2);
+      expect(mails.map((m) => m.subject).sort()).toEqual(["Contact: Distribution", "Contact: Sync licensing"]);
+      expect(mails.find((m) => m.subject === "Contact: Sync licensing")!.text).toContain("A different question, about a sync license.");
+    } finally {
+      await leads.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("counts IPv6 clients per /64: 2001:db8::1 and ::2 share a limit, 2001:db8:0:1::1 has its own", async () => {
+    const config = parseConfig({ DATA_DIR: dataDir, OUTBOX_WORKER: "false", LEADS_RATE_LIMIT: "2", LOG_LEVEL: "silent" });
+    const leads = await startLeads({ config, logger });
+    try {
+      const post = (ip: string) => leads.submit(lead, { ip, idempotencyKey: crypto.randomUUID() }).then((r) => r.status);
+      expect(await post("2001:db8::1")).toBe("accepted");
+      expect(await post("2001:db8::2")).toBe("accepted");
+      expect(await post("2001:db8::1")).toBe("rate-limited");
+      expect(await post("2001:db8::ffff:ffff:ffff:ffff")).toBe("rate-limited");
+      expect(await post("2001:db8:0:1::1")).toBe("accepted");
+      expect(await post("::ffff:192.0.2.44")).toBe("accepted");
+      expect(await post("192.0.2.44")).toBe("accepted");
+      expect(await post("192.0.2.44")).toBe("rate-limited"); // the mapped form is the same client
+    } finally {
+      await leads.close();
+    }
+  });
+
   it("answers 'unavailable' (not an exception) while the database cannot be reached", async () => {
     // a port with nothing listening
     const port = await new Promise<number>((resolve) => {
@@ -91,21 +146,14 @@ describe("leads service", () => {
   });
 });
 
-describe("submission rate limiter", () => {
-  it("is a sliding window per IP", () => {
-    let now = 0;
-    const limiter = new SubmissionRateLimiter({ limit: 2, windowSeconds: 60, now: () => now });
-    expect(limiter.take("a").ok).toBe(true);
-    now = 30_000;
-    expect(limiter.take("a").ok).toBe(true);
-    expect(limiter.take("a")).toEqual({ ok: false, retryAfterSeconds: 30 });
-    now = 60_001; // the first one left the window
-    expect(limiter.take("a").ok).toBe(true);
-    const slot = limiter.take("b");
-    expect(slot.ok).toBe(true);
-    if (slot.ok) slot.release();
-    expect(limiter.take("b").ok).toBe(true);
-    expect(limiter.take("b").ok).toBe(true);
-    expect(limiter.take("b").ok).toBe(false);
+describe("submission rate limit key", () => {
+  it("is the IPv4 address, the IPv6 /64 (or the configured prefix), and IPv4 for a mapped IPv6 address", () => {
+    expect(rateLimitKey("198.51.100.7", 64)).toBe("198.51.100.7");
+    expect(rateLimitKey("::ffff:198.51.100.7", 64)).toBe("198.51.100.7");
+    expect(rateLimitKey("2001:db8::1", 64)).toBe("2001:db8::/64");
+    expect(rateLimitKey("2001:db8:0:0:ffff:1:2:3", 64)).toBe("2001:db8::/64");
+    expect(rateLimitKey("2001:db8:0:1::1", 64)).toBe("2001:db8:0:1::/64");
+    expect(rateLimitKey("2001:db8:0:1::1", 48)).toBe("2001:db8::/48");
+    expect(rateLimitKey("", 64)).toBe("unknown");
   });
 });

@@ -1,52 +1,140 @@
+import ipaddr from "ipaddr.js";
+import pg from "pg";
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { Logger } from "../logger.ts";
+
 /**
- * Per-IP sliding-window limit on stored submissions (LEADS_RATE_LIMIT per
- * LEADS_RATE_WINDOW_SECONDS). In memory, per process: with several server processes each
- * one counts on its own, so the effective limit is a multiple — acceptable for spam
- * control, and it needs no shared store.
+ * The client a submission is counted against (issue #7 "Rate limit"): an IPv4 address as
+ * is; an IPv6 address by its network of `ipv6Prefix` bits (LEADS_RATE_IPV6_PREFIX, a /64 by
+ * default: one subscriber gets a whole /64, so counting single addresses gives an attacker
+ * unlimited keys); an IPv4-mapped IPv6 address (::ffff:198.51.100.7, as a dual-stack socket
+ * reports IPv4 clients) as the IPv4 address. Anything unparsable is its own key.
  */
-export class SubmissionRateLimiter {
-  private readonly hits = new Map<string, number[]>();
-  private readonly limit: number;
-  private readonly windowMs: number;
-  private readonly now: () => number;
-  private lastSweep = 0;
-
-  constructor(opts: { limit: number; windowSeconds: number; now?: () => number }) {
-    this.limit = opts.limit;
-    this.windowMs = opts.windowSeconds * 1000;
-    this.now = opts.now ?? Date.now;
+export function rateLimitKey(ip: string, ipv6Prefix: number): string {
+  if (!ip || !ipaddr.isValid(ip)) return ip || "unknown";
+  try {
+    const addr = ipaddr.process(ip);
+    if (addr.kind() === "ipv4") return addr.toString();
+    const network = ipaddr.IPv6.networkAddressFromCIDR(`${addr.toString()}/${ipv6Prefix}`);
+    return `${network.toString()}/${ipv6Prefix}`;
+  } catch {
+    return ip;
   }
+}
 
+export type RateSlot = { ok: true; release: () => Promise<void> } | { ok: false; retryAfterSeconds: number };
+
+export interface SubmissionRateLimiter {
+  /** "postgres": one count shared by every process on DATABASE_URL; "memory": this process. */
+  readonly store: "postgres" | "memory";
   /**
-   * Takes one slot for `ip`. Returns a release function (to give the slot back when the
-   * submission turns out to be a repeat or could not be stored), or the seconds to wait.
+   * Takes one slot for the client at `ip`. Returns a release function (to give the slot back
+   * when the submission turns out to be a repeat or could not be stored), or the seconds to
+   * wait.
    */
-  take(ip: string): { ok: true; release: () => void } | { ok: false; retryAfterSeconds: number } {
-    const now = this.now();
-    this.sweep(now);
-    const recent = (this.hits.get(ip) ?? []).filter((t) => t > now - this.windowMs);
-    if (recent.length >= this.limit) {
-      this.hits.set(ip, recent);
-      const retryAfterMs = recent[0] + this.windowMs - now;
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
+  take(ip: string): Promise<RateSlot>;
+  close(): Promise<void>;
+}
+
+export interface RateLimiterOptions {
+  limit: number;
+  windowSeconds: number;
+  ipv6Prefix: number;
+  /** DATABASE_URL: count in PostgreSQL (its own table), shared by every process. */
+  databaseUrl?: string;
+  logger: Logger;
+}
+
+/** The table rate-limiter-flexible keeps its counters in, next to the outbox. */
+export const RATE_LIMIT_TABLE = "leads_rate_limit";
+const RETRY_STORE_MS = 15_000;
+
+/**
+ * LEADS_RATE_LIMIT submissions per LEADS_RATE_WINDOW_SECONDS per client, with
+ * rate-limiter-flexible (a fixed window that starts at the client's first submission).
+ *
+ * With DATABASE_URL the count lives in PostgreSQL, so every web server process shares it.
+ * When PostgreSQL cannot be reached the limiter fails open onto a per-process memory count
+ * and logs a warning: a visitor's lead must not be refused because the limiter's store is
+ * down (the outbox decides whether it can be stored). Without DATABASE_URL the count is in
+ * memory, per process; rate-limiter-flexible drops each key when its window ends, so the
+ * store holds at most the clients of one window.
+ */
+export function createSubmissionRateLimiter(opts: RateLimiterOptions): SubmissionRateLimiter {
+  const { limit, windowSeconds, ipv6Prefix, databaseUrl, logger } = opts;
+  const memory = new RateLimiterMemory({ points: limit, duration: windowSeconds, keyPrefix: "leads" });
+  const pool = databaseUrl
+    ? new pg.Pool({ connectionString: databaseUrl, max: 3, connectionTimeoutMillis: 3_000 })
+    : undefined;
+  // An idle client that loses its connection must not crash the process.
+  pool?.on("error", () => {});
+
+  // rate-limiter-flexible creates its table when constructed and, should that fail, never
+  // tries again: build it anew on a later submission instead.
+  // While PostgreSQL is unreachable, do not make every submission wait for a connection
+  // timeout: try it again after a pause.
+  let ready: Promise<RateLimiterAbstract> | undefined;
+  let retryAt = 0;
+  const postgres = () =>
+    Date.now() < retryAt
+      ? Promise.reject(new Error("PostgreSQL rate-limit store unreachable (retrying shortly)"))
+      : (ready ??= new Promise<RateLimiterAbstract>((resolve, reject) => {
+      const limiter: RateLimiterPostgres = new RateLimiterPostgres(
+        {
+          storeClient: pool,
+          storeType: "pool",
+          tableName: RATE_LIMIT_TABLE,
+          keyPrefix: "leads",
+          points: limit,
+          duration: windowSeconds,
+        },
+        (error?: Error) => (error ? reject(error) : resolve(limiter)),
+      );
+    }).catch((error: unknown) => {
+      ready = undefined;
+      retryAt = Date.now() + RETRY_STORE_MS;
+      throw error;
+    }));
+
+  const slot = (limiter: RateLimiterAbstract, key: string) => ({
+    ok: true as const,
+    release: async () => {
+      await limiter.reward(key, 1).catch((error: unknown) => {
+        logger.warn({ err: error, key }, "leads: could not give a rate-limit slot back");
+      });
+    },
+  });
+  const refused = (res: RateLimiterRes) => ({
+    ok: false as const,
+    retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+  });
+
+  async function take(ip: string): Promise<RateSlot> {
+    const key = rateLimitKey(ip, ipv6Prefix);
+    if (pool) {
+      try {
+        const limiter = await postgres();
+        await limiter.consume(key, 1);
+        return slot(limiter, key);
+      } catch (error) {
+        if (error instanceof RateLimiterRes) return refused(error);
+        logger.warn({ err: error }, "leads: the shared rate limit is unreachable; counting in this process meanwhile");
+      }
     }
-    recent.push(now);
-    this.hits.set(ip, recent);
-    return {
-      ok: true,
-      release: () => {
-        const list = this.hits.get(ip);
-        const i = list?.lastIndexOf(now) ?? -1;
-        if (list && i >= 0) list.splice(i, 1);
-      },
-    };
+    try {
+      await memory.consume(key, 1);
+      return slot(memory, key);
+    } catch (error) {
+      if (error instanceof RateLimiterRes) return refused(error);
+      throw error;
+    }
   }
 
-  private sweep(now: number) {
-    if (now - this.lastSweep < this.windowMs) return;
-    this.lastSweep = now;
-    for (const [ip, list] of this.hits) {
-      if (!list.some((t) => t > now - this.windowMs)) this.hits.delete(ip);
-    }
-  }
+  return {
+    store: pool ? "postgres" : "memory",
+    take,
+    close: async () => {
+      await pool?.end().catch(() => {});
+    },
+  };
 }

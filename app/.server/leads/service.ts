@@ -1,15 +1,18 @@
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { describeOutbox, openOutbox } from "../db/open.ts";
-import type { OutboxRepository } from "../db/outbox.ts";
+import { leadContentHash, type OutboxRepository } from "../db/outbox.ts";
 import { composeLeadMail } from "../mail/compose.ts";
 import { createMailTransport, type MailTransport } from "../mail/index.ts";
 import type { Lead } from "../../lib/contact/schemas.ts";
-import { SubmissionRateLimiter } from "./rate-limit.ts";
+import { createSubmissionRateLimiter } from "./rate-limit.ts";
 import { OutboxWorker, type OutboxWorkerOptions } from "./worker.ts";
 
 export type SubmitResult =
-  /** Stored in the outbox: the visitor may be told it was received. */
+  /**
+   * Stored in the outbox: the visitor may be told it was received. `duplicate`: this exact
+   * lead (same form key, same content) was stored before, and is delivered once.
+   */
   | { status: "accepted"; id: number; duplicate: boolean }
   | { status: "rate-limited"; retryAfterSeconds: number }
   /** Could not be stored (the database is down): the visitor keeps the form (deviation 2). */
@@ -21,7 +24,11 @@ export interface LeadsService {
   /** The outbox store (opened on first use; the operator CLI and tests read it). */
   outbox(): Promise<OutboxRepository>;
   readonly worker: OutboxWorker | undefined;
-  close(): Promise<void>;
+  /**
+   * Stops the worker (see OutboxWorker.stop: in-flight deliveries get up to `deadlineMs`,
+   * default SHUTDOWN_TIMEOUT_SECONDS; unstarted claims are released), then closes the stores.
+   */
+  close(options?: { deadlineMs?: number }): Promise<void>;
 }
 
 export interface LeadsOptions {
@@ -53,10 +60,12 @@ export async function startLeads(
   const logger = deps.logger.child({ component: "leads" });
   const now = options.now ?? Date.now;
   const outbox = lazyOutbox(config, logger);
-  const limiter = new SubmissionRateLimiter({
+  const limiter = createSubmissionRateLimiter({
     limit: config.LEADS_RATE_LIMIT,
     windowSeconds: config.LEADS_RATE_WINDOW_SECONDS,
-    now,
+    ipv6Prefix: config.LEADS_RATE_IPV6_PREFIX,
+    databaseUrl: config.DATABASE_URL,
+    logger,
   });
 
   // Open now so start-up logs say where leads go; a failure here is retried on first submit.
@@ -81,27 +90,33 @@ export async function startLeads(
   }
 
   async function submit(lead: Lead, meta: { ip: string; idempotencyKey: string }): Promise<SubmitResult> {
-    const slot = limiter.take(meta.ip);
+    const slot = await limiter.take(meta.ip);
     if (!slot.ok) {
       logger.warn({ ip: meta.ip, retryAfterSeconds: slot.retryAfterSeconds }, "leads: rate limit reached");
       return { status: "rate-limited", retryAfterSeconds: slot.retryAfterSeconds };
     }
     try {
       const repo = await outbox();
+      const data: Record<string, string> = { ...lead.data };
+      const idempotencyKey = `${lead.kind}:${meta.idempotencyKey}`;
+      // The same key with other content (a reused or cached form) is stored as a new lead:
+      // only an exact repeat is one lead (issue #7 "A lead is never dropped").
       const { message, created } = await repo.enqueue({
         kind: lead.kind,
-        idempotencyKey: `${lead.kind}:${meta.idempotencyKey}`,
-        lead: { ...lead.data },
+        idempotencyKey,
+        lead: data,
+        contentHash: leadContentHash(lead.kind, data),
         mail: composeLeadMail(lead, { from: config.MAIL_FROM, to: config.CONTACT_TO }),
         clientIp: meta.ip || null,
         now: now(),
       });
-      if (!created) slot.release();
+      if (!created) await slot.release();
       else worker?.wake();
-      logger.info({ outboxId: message.id, kind: lead.kind, duplicate: !created }, "leads: submission stored");
+      const rekeyed = message.idempotencyKey !== idempotencyKey;
+      logger.info({ outboxId: message.id, kind: lead.kind, duplicate: !created, rekeyed }, "leads: submission stored");
       return { status: "accepted", id: message.id, duplicate: !created };
     } catch (error) {
-      slot.release();
+      await slot.release();
       logger.error({ err: error, kind: lead.kind }, "leads: the submission could not be stored");
       return { status: "unavailable", reason: (error as Error).message };
     }
@@ -112,10 +127,11 @@ export async function startLeads(
     submit,
     outbox,
     worker,
-    close: () =>
+    close: ({ deadlineMs = config.SHUTDOWN_TIMEOUT_SECONDS * 1000 } = {}) =>
       (closing ??= (async () => {
-        await worker?.stop();
+        await worker?.stop({ deadlineMs });
         await transport?.close();
+        await limiter.close();
         const repo = await outbox().catch(() => undefined);
         await repo?.close();
       })()),
@@ -137,6 +153,7 @@ function deferredRepository(open: () => Promise<OutboxRepository>, kind: OutboxR
     markSent: call("markSent"),
     markRetry: call("markRetry"),
     markFailed: call("markFailed"),
+    release: call("release"),
     get: call("get"),
     list: call("list"),
     counts: call("counts"),
