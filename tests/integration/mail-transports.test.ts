@@ -180,14 +180,30 @@ describe("SES transport", () => {
   });
   afterAll(() => new Promise<void>((r) => ses.close(() => r())));
 
-  it("sends SendEmail to aws-ses-v2-local, which stores the fields we composed", async () => {
+  /** aws-ses-v2-local behind a peer that keeps each raw MIME message SES was given. */
+  async function recordingSes() {
+    const raws: string[] = [];
+    const peer = await startHttpPeer((req, body, res) => {
+      const data = new URLSearchParams(body).get("RawMessage.Data");
+      if (data) raws.push(Buffer.from(data, "base64").toString("utf8"));
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([name]) => !["host", "content-length", "connection"].includes(name)),
+      ) as Record<string, string>;
+      void fetch(`${sesUrl}${req.url}`, { method: req.method, headers, body })
+        .then(async (upstream) => res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "text/xml" }).end(await upstream.text()))
+        .catch(() => res.writeHead(502).end());
+    });
+    return { ...peer, raws };
+  }
+
+  it("sends SendRawEmail to aws-ses-v2-local, which reads back the fields we composed", async () => {
     const transport = new SesMailTransport({
       region: "us-east-1",
       endpoint: sesUrl,
       credentials: { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "secret" },
     });
     const { messageId } = await transport.send(composeLeadMail(licensingLead, addresses), context);
-    await transport.send(composeLeadMail(contactLead, addresses), context);
+    await transport.send(composeLeadMail(contactLead, addresses), { ...context, outboxId: 43 });
     await transport.close();
 
     const store = (await (await fetch(`${sesUrl}/store`)).json()) as {
@@ -199,12 +215,54 @@ describe("SES transport", () => {
       replyTo: ["grace@example.org"],
       destination: { to: ["hello@example.com"] },
       subject: "New Licensing Inquiry",
-      body: { text: LICENSING_TEXT },
     });
-    expect(licensing.body.html).toBe(`<pre>${LICENSING_TEXT}</pre>`);
+    expect(bodyOf(licensing.body.text)).toBe(LICENSING_TEXT.trimEnd());
+    expect(licensing.body.html?.replace(/\r\n/g, "\n")).toBe(`<pre>${LICENSING_TEXT}</pre>`);
     const contact = store.emails.find((e) => e.subject === "Contact: Release <script>")!;
+    expect(contact).toMatchObject({ from: "no-reply@example.com", replyTo: ["ada@example.org"], destination: { to: ["hello@example.com"] } });
+    expect(bodyOf(contact.body.text)).toBe(CONTACT_TEXT.trimEnd());
     expect(contact.body.html).toContain("Name: Ada &lt;script&gt;alert(1)&lt;/script&gt;");
     expect(contact.body.html).not.toContain("<script");
+  });
+
+  it("gives a message one Message-ID on every attempt (SendEmail cannot; SendRawEmail carries ours)", async () => {
+    const ses = await recordingSes();
+    const transport = new SesMailTransport({ region: "us-east-1", endpoint: ses.url, credentials: { accessKeyId: "a", secretAccessKey: "b" } });
+    const mail = composeLeadMail(contactLead, addresses);
+    // Two delivery attempts of outbox message 42 (say, the first answer was lost).
+    const first = await transport.send(mail, context);
+    const second = await transport.send(mail, context);
+    await transport.close();
+    await ses.stop();
+    expect(first.messageId).not.toBe(second.messageId); // SES's own ids differ per call…
+    expect(ses.raws).toHaveLength(2);
+    const parsed = await Promise.all(ses.raws.map((raw) => parseEml(raw)));
+    // …the message itself is the same one, for the recipient's mail system to de-duplicate
+    expect(parsed.map((m) => m.messageId)).toEqual([
+      "<lead-42-contact0f8fad5b-d9cb-469f-a165-70867728950e@example.com>",
+      "<lead-42-contact0f8fad5b-d9cb-469f-a165-70867728950e@example.com>",
+    ]);
+    expect(parsed[0]).toMatchObject({ from: "no-reply@example.com", to: ["hello@example.com"], replyTo: ["ada@example.org"], subject: "Contact: Release <script>" });
+    expect(bodyOf(parsed[0].text)).toBe(CONTACT_TEXT.trimEnd());
+    expect(bodyOf(parsed[0].html)).toBe(mail.html); // MIME adds CRLF line ends and a final line break, as SMTP does
+  });
+
+  it("gives up on a hung SES endpoint within its time bound, as a temporary failure", async () => {
+    const hung = await startHttpPeer(() => {}); // reads the request, never answers
+    const transport = new SesMailTransport({
+      region: "us-east-1",
+      endpoint: hung.url,
+      credentials: { accessKeyId: "a", secretAccessKey: "b" },
+      retryStrategy: new SesRetryStrategy({ baseDelayMs: 5 }),
+      timeoutMs: 300,
+      sendTimeoutMs: 2_000,
+    });
+    const error = await transport.send(composeLeadMail(contactLead, addresses), context).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MailDeliveryError);
+    expect(error).toMatchObject({ permanent: false });
+    expect(hung.requests.length).toBeGreaterThanOrEqual(1);
+    await transport.close();
+    await hung.stop();
   });
 
   /** An SES (query protocol) error document, as AWS answers it. */
@@ -221,7 +279,7 @@ describe("SES transport", () => {
     expect(error).toMatchObject({ permanent: true, code: "MessageRejected" });
     expect((error as Error).message).toBe("SES MessageRejected (HTTP 400): Email address is not verified.");
     expect(peer.requests).toHaveLength(1);
-    expect(peer.requests[0].body).toContain("Action=SendEmail");
+    expect(peer.requests[0].body).toContain("Action=SendRawEmail");
     expect(peer.requests[0].body).toContain("Version=2010-12-01");
     await transport.close();
     await peer.stop();

@@ -20,6 +20,8 @@ export function cognitoGuestCredentials(opts: {
   region?: string;
   /** For local fakes of the Cognito Identity API. */
   endpoint?: string;
+  /** MAIL_TIMEOUT_SECONDS (ms): connecting and each request (the SDK's default never gives up). */
+  timeoutMs?: number;
   now?: () => number;
 }): AwsCredentialIdentityProvider & { identityId(): string | undefined } {
   const region = opts.region ?? opts.identityPoolId.split(":")[0];
@@ -30,6 +32,12 @@ export function cognitoGuestCredentials(opts: {
     // Unsigned calls: guest access needs no AWS credentials of its own.
     credentials: { accessKeyId: "unused", secretAccessKey: "unused" },
     maxAttempts: 3,
+    requestHandler: {
+      connectionTimeout: opts.timeoutMs ?? 20_000,
+      requestTimeout: opts.timeoutMs ?? 20_000,
+      throwOnRequestTimeout: true,
+      socketTimeout: opts.timeoutMs ?? 20_000,
+    },
   });
   let identityId: string | undefined;
   let cached: AwsCredentialIdentity | undefined;

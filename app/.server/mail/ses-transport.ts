@@ -1,8 +1,9 @@
-import { SESClient, SendEmailCommand } from "@aws-sdk/client-ses";
+import { SESClient, SendRawEmailCommand } from "@aws-sdk/client-ses";
+import nodemailer from "nodemailer";
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider, RetryErrorInfo, RetryStrategyV2, RetryToken } from "@smithy/types";
 import type { OutgoingMail } from "../db/outbox.ts";
 import type { Logger } from "../logger.ts";
-import { MailDeliveryError, type DeliveryContext, type MailTransport } from "./transport.ts";
+import { leadMessageId, MailDeliveryError, type DeliveryContext, type MailTransport } from "./transport.ts";
 
 // spec §9 "Data fetching": "E-mail send: at most 3 attempts, maximum retry delay 20 s,
 // 5-minute clock-skew tolerance".
@@ -85,20 +86,44 @@ export interface SesTransportOptions {
   credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
   logger?: Logger;
   retryStrategy?: RetryStrategyV2;
+  /** MAIL_TIMEOUT_SECONDS (ms): connecting, and waiting for SES's answer, per attempt. */
+  timeoutMs?: number;
+  /**
+   * Bound on one whole send, SDK retries and credential fetches included (ms); it must end
+   * well inside the outbox lease. Default: timeoutMs × SES_MAX_ATTEMPTS.
+   */
+  sendTimeoutMs?: number;
 }
 
-/** MAIL_TRANSPORT=ses: SendEmail (Action=SendEmail, Version 2010-12-01) from the server. */
+/**
+ * MAIL_TRANSPORT=ses: SendRawEmail (Action=SendRawEmail, Version 2010-12-01) from the
+ * server. The MIME message is built by nodemailer, as for the file and SMTP transports, so
+ * it carries the outbox row's stable Message-ID (SendEmail cannot set one): every retry of
+ * a lead is the same message to the recipient's mail system (issue #7).
+ */
 export class SesMailTransport implements MailTransport {
   readonly name = "ses";
   readonly client: SESClient;
   private readonly logger: Logger | undefined;
+  private readonly sendTimeoutMs: number;
+  private readonly composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
 
   constructor(opts: SesTransportOptions) {
     this.logger = opts.logger;
+    const timeoutMs = opts.timeoutMs ?? 20_000;
+    this.sendTimeoutMs = opts.sendTimeoutMs ?? timeoutMs * SES_MAX_ATTEMPTS;
     this.client = new SESClient({
       region: opts.region,
       endpoint: opts.endpoint,
       credentials: opts.credentials,
+      // The SDK's defaults wait without limit (issue #7): bound the connection and each
+      // request, so a hung SES endpoint costs one attempt, not the lease.
+      requestHandler: {
+        connectionTimeout: timeoutMs,
+        requestTimeout: timeoutMs,
+        throwOnRequestTimeout: true,
+        socketTimeout: timeoutMs,
+      },
       maxAttempts: SES_MAX_ATTEMPTS,
       retryStrategy: opts.retryStrategy ?? new SesRetryStrategy(),
       // The SigV4 signer corrects its clock from the server's Date header whenever the skew
@@ -107,33 +132,43 @@ export class SesMailTransport implements MailTransport {
     });
   }
 
-  async send(mail: OutgoingMail, _context: DeliveryContext) {
+  /** The RFC 5322 message: From, To, Reply-To, Subject, text and HTML parts, stable Message-ID. */
+  async compose(mail: OutgoingMail, context: DeliveryContext): Promise<Buffer> {
+    const info = await this.composer.sendMail({ ...mail, messageId: leadMessageId(context, mail.from) });
+    return info.message as Buffer;
+  }
+
+  async send(mail: OutgoingMail, context: DeliveryContext) {
     try {
+      const raw = await this.compose(mail, context);
       const result = await this.client.send(
-        new SendEmailCommand({
+        new SendRawEmailCommand({
           Source: mail.from,
-          Destination: { ToAddresses: [mail.to] },
-          ReplyToAddresses: [mail.replyTo],
-          Message: {
-            Subject: { Data: mail.subject, Charset: "UTF-8" },
-            Body: {
-              Text: { Data: mail.text, Charset: "UTF-8" },
-              Html: { Data: mail.html, Charset: "UTF-8" },
-            },
-          },
+          Destinations: [mail.to],
+          RawMessage: { Data: raw },
         }),
+        // One bound on the whole send, retries and their backoff included.
+        { abortSignal: AbortSignal.timeout(this.sendTimeoutMs) },
       );
       const messageId = result.MessageId ?? "";
-      // spec §7: "SendEmailResult.MessageId, which is logged"
+      // spec §7: "SendEmailResult.MessageId, which is logged" (SendRawEmail answers the same)
       this.logger?.info({ messageId, transport: "ses" }, "SES accepted the message");
       return { messageId };
     } catch (error) {
       if (error instanceof MailDeliveryError) throw error;
+      if ((error as Error).name === "AbortError" || (error as Error).name === "TimeoutError") {
+        throw new MailDeliveryError(`SES did not answer within ${this.sendTimeoutMs} ms`, {
+          permanent: false,
+          code: "Timeout",
+          cause: error,
+        });
+      }
       throw classifySesError(error);
     }
   }
 
   async close() {
     this.client.destroy();
+    this.composer.close();
   }
 }
