@@ -243,6 +243,12 @@ describe("GET /img: the cache key is the canonical source (issue #7)", () => {
       const again = await get(thumbnailUrl(`${mediaUrl}/films/%70oster.webp#${i}`, 640));
       expect(again.status).toBe(200);
     }
+    // an encoded ? may be read as a query by the storage host: refused before any fetch
+    for (const src of [`${mediaUrl}/films/poster.webp%3Fv%3D1`, `${mediaUrl}/films/poster.webp%3f`]) {
+      const res = await get(thumbnailUrl(src, 640));
+      expect(res.status).toBe(400);
+      expect(await res.text()).toMatch(/encoded \?/);
+    }
     expect(mediaHits - hits).toBe(1);
     expect(cacheFiles(dataDir).filter((f) => !before.includes(f)).length).toBe(1);
   });

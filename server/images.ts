@@ -22,7 +22,8 @@ import { ThumbnailDiskCache } from "./image-cache.ts";
  * - the cache key is the canonical source (the real file, or the media URL's origin and decoded
  *   path) + width + format. A query or fragment on `src` is ignored: it never selected anything
  *   (only the path is read), so `?v=1`, `?v=2`, … are one thumbnail, encoded once. An encoded
- *   `%3F` is part of the file name, so it names another file: 404 unless that file exists;
+ *   `%3F` in a /media path is part of the file name, so it names another file (404 unless it
+ *   exists); in a media-host URL it is refused (400), since that host may read it as a query;
  * - the cache's bytes are bounded, least recently used first out (server/image-cache.ts);
  * - IMG_CONCURRENCY encodes run at once and MAX_WAITING more may wait; beyond that, 503 with
  *   Retry-After (load shedding; identical requests share one job and take no place);
@@ -138,6 +139,10 @@ export function createImageHandler({ config, logger, maxWaiting = MAX_WAITING, o
     }
     // canonical: origin + decoded path (storage hosts decode it the same way); no query
     const decoded = decodePath(url.pathname);
+    // A `%3F` decodes to `?`: S3 reads it as part of the key, a naive file server as the start
+    // of a query. Which one this host does is unknown here, so the key could name one image
+    // many times: refused. (A local /media path has no such doubt: its key is the real file.)
+    if (decoded.includes("?")) throw new ImageRequestError(400, "src path must not contain an encoded ?");
     if (decoded.split("/").some((segment) => segment === "." || segment === "..")) {
       throw new ImageRequestError(400, "src must not contain . or .. segments");
     }
