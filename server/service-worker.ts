@@ -10,11 +10,17 @@ import type { Request, Response } from "express";
  * - versions its caches by a hash of that list, and deletes older caches on activate;
  * - serves /assets/* cache-first (hashed files never change);
  * - answers navigations network-first, falling back to the cached copy of the page, then to
- *   the offline page.
+ *   the offline page;
+ * - never keeps, and never serves from its cache, a page that carries a form key (issue #7
+ *   "A lead is never dropped"): /contact (any query) is network-only, and so is any page
+ *   the server sends with `Cache-Control: no-store`. Offline, such a page is the offline page,
+ *   never a stale form whose idempotency key was already used.
  * The asset list is read from build/client/assets when the server starts (ADR 0013).
  */
 
 export const OFFLINE_PAGE = "/offline.html";
+/** Pages whose HTML carries a per-render form key: always from the network. */
+export const NETWORK_ONLY_PATHS = ["/contact"];
 
 export interface ServiceWorkerManifest {
   version: string;
@@ -38,7 +44,9 @@ export function listBuiltAssets(clientDir: string): string[] {
 
 export function serviceWorkerManifest(clientDir: string): ServiceWorkerManifest {
   const precache = [...listBuiltAssets(clientDir), OFFLINE_PAGE];
-  const hash = crypto.createHash("sha256").update(precache.join("\n"));
+  // The worker's own code is part of the version too: a change of its caching rules installs
+  // a new worker, whose activation deletes the old caches (and any page they should not hold).
+  const hash = crypto.createHash("sha256").update(serviceWorkerSource({ version: "", precache }));
   // The offline page is not hashed by the build; its content is part of the version.
   try {
     hash.update(fs.readFileSync(path.join(clientDir, OFFLINE_PAGE.slice(1))));
@@ -54,6 +62,7 @@ export function serviceWorkerSource({ version, precache }: ServiceWorkerManifest
 const VERSION = ${JSON.stringify(version)};
 const PRECACHE = ${JSON.stringify(precache)};
 const OFFLINE_PAGE = ${JSON.stringify(OFFLINE_PAGE)};
+const NETWORK_ONLY_PATHS = ${JSON.stringify(NETWORK_ONLY_PATHS)};
 const ASSET_CACHE = "assets-" + VERSION;
 const PAGE_CACHE = "pages-" + VERSION;
 const MAX_PAGES = 40;
@@ -83,21 +92,35 @@ async function trimPages() {
   await Promise.all(keys.slice(0, Math.max(0, keys.length - MAX_PAGES)).map((k) => cache.delete(k)));
 }
 
-async function navigate(request) {
+// A page sent with no-store is one the server means to be fresh every time (the contact page
+// carries a new form key per render): never kept, and any older copy is dropped.
+function noStore(response) {
+  return (response.headers.get("cache-control") || "").toLowerCase().includes("no-store");
+}
+
+async function offlinePage(error) {
+  const offline = await caches.match(OFFLINE_PAGE, { cacheName: ASSET_CACHE });
+  if (offline) return offline;
+  throw error;
+}
+
+async function navigate(request, networkOnly) {
   try {
     const response = await fetch(request);
     const type = response.headers.get("content-type") || "";
-    if (response.ok && type.includes("text/html")) {
+    if (networkOnly || noStore(response)) {
+      caches.open(PAGE_CACHE).then((cache) => cache.delete(request)).catch(() => {});
+    } else if (response.ok && type.includes("text/html")) {
       const copy = response.clone();
       caches.open(PAGE_CACHE).then((cache) => cache.put(request, copy)).then(trimPages).catch(() => {});
     }
     return response;
   } catch (error) {
-    const cached = await caches.match(request, { cacheName: PAGE_CACHE });
-    if (cached) return cached;
-    const offline = await caches.match(OFFLINE_PAGE, { cacheName: ASSET_CACHE });
-    if (offline) return offline;
-    throw error;
+    if (!networkOnly) {
+      const cached = await caches.match(request, { cacheName: PAGE_CACHE });
+      if (cached) return cached;
+    }
+    return offlinePage(error);
   }
 }
 
@@ -118,7 +141,8 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate") {
-    event.respondWith(navigate(request));
+    const networkOnly = NETWORK_ONLY_PATHS.some((p) => url.pathname === p || url.pathname.startsWith(p + "/"));
+    event.respondWith(navigate(request, networkOnly));
   } else if (url.pathname.startsWith("/assets/")) {
     event.respondWith(asset(request));
   }
