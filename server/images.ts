@@ -82,6 +82,9 @@ export interface ImageHandlerOptions {
 const NOT_MEDIA = "src must be a /media/ path or a URL on a media host";
 
 export function createImageHandler({ config, logger, maxWaiting = MAX_WAITING, onEncode }: ImageHandlerOptions) {
+  // One libvips thread per encode, so IMG_CONCURRENCY encodes use at most that many cores
+  // (libvips defaults to a thread per core for each image: one AVIF encode took 1.5 cores).
+  sharp.concurrency(1);
   const mediaDir = path.resolve(config.DATA_DIR, "media");
   const cache = new ThumbnailDiskCache(path.resolve(config.DATA_DIR, "cache", "img"), config.IMG_CACHE_MAX_BYTES, logger);
   const maxPixels = config.IMG_MAX_INPUT_PIXELS;
