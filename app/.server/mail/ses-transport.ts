@@ -11,7 +11,7 @@ export const SES_MAX_ATTEMPTS = 3;
 export const SES_MAX_RETRY_DELAY_MS = 20_000;
 
 /**
- * At most SES_MAX_ATTEMPTS tries of one SendEmail, with exponential backoff and full jitter
+ * At most SES_MAX_ATTEMPTS tries of one SendRawEmail, with exponential backoff and full jitter
  * capped at SES_MAX_RETRY_DELAY_MS. Throttling, transient (network, clock skew corrected)
  * and server errors are retried; client errors (MessageRejected, …) are not.
  */
