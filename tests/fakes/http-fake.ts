@@ -22,7 +22,16 @@ export type Fault =
   /** answers 200 with an HTML page */
   | { kind: "html" }
   /** answers 200 JSON with this body instead of the real one */
-  | { kind: "json"; body: unknown };
+  | { kind: "json"; body: unknown }
+  /** answers a redirect (301, 302, 303, 307, 308) to `location` */
+  | { kind: "redirect"; status: number; location: string }
+  /**
+   * streams a JSON list of `bytes` bytes in 64 KiB chunks, honouring back-pressure, and stops
+   * when the client goes away; `progress.sent` counts what was actually written
+   */
+  | { kind: "stream"; bytes: number; declareLength?: boolean; progress?: { sent: number } }
+  /** sends the headers and the first bytes of a list, then one byte every 50 ms, forever */
+  | { kind: "trickle" };
 
 export type Handler = (req: RecordedRequest) => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
 
@@ -40,6 +49,7 @@ export async function startFakeServer(prefix: string, handle: Handler): Promise<
   const requests: RecordedRequest[] = [];
   const faults: { pathPrefix: string; fault: Fault; remaining: number }[] = [];
   const hanging = new Set<http.ServerResponse>();
+  const timers = new Set<NodeJS.Timeout>();
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -76,6 +86,22 @@ export async function startFakeServer(prefix: string, handle: Handler): Promise<
           res.writeHead(200, { "Content-Type": "text/html" });
           return res.end("<html><body>Maintenance</body></html>");
         }
+        if (fault.kind === "redirect") {
+          res.writeHead(fault.status, { Location: fault.location, "Content-Type": "application/json" });
+          return res.end(JSON.stringify({ message: "moved" }));
+        }
+        if (fault.kind === "stream") return streamList(res, fault);
+        if (fault.kind === "trickle") {
+          res.writeHead(200, { "Content-Type": "application/json" });
+          res.write("[");
+          const timer = setInterval(() => res.write(" "), 50);
+          timers.add(timer);
+          res.on("close", () => {
+            clearInterval(timer);
+            timers.delete(timer);
+          });
+          return;
+        }
         return json(200, fault.body);
       }
       if (!url.pathname.startsWith(prefix)) return json(404, { message: "Not Found" });
@@ -97,9 +123,40 @@ export async function startFakeServer(prefix: string, handle: Handler): Promise<
     },
     requestsTo: (pathPrefix) => requests.filter((r) => r.path.startsWith(pathPrefix)),
     async close() {
+      for (const timer of timers) clearInterval(timer);
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A JSON list of strings of exactly `bytes` bytes (at least 4), written as fast as the client reads it. */
+function streamList(res: http.ServerResponse, fault: Extract<Fault, { kind: "stream" }>) {
+  const element = `"${"x".repeat(64 * 1024 - 3)}",`;
+  const full = Math.floor((fault.bytes - 4) / element.length);
+  const last = `"${"x".repeat(fault.bytes - 4 - full * element.length)}"]`;
+  const headers: http.OutgoingHttpHeaders = { "Content-Type": "application/json" };
+  if (fault.declareLength) headers["Content-Length"] = fault.bytes;
+  res.writeHead(200, headers);
+  const progress = fault.progress ?? { sent: 0 };
+  let written = 0;
+  let closed = false;
+  res.on("close", () => (closed = true));
+  const send = (piece: string) => {
+    progress.sent += piece.length;
+    return res.write(piece);
+  };
+  send("[");
+  const pump = () => {
+    while (!closed && written < full) {
+      written++;
+      if (!send(element)) return void res.once("drain", pump);
+    }
+    if (!closed) {
+      progress.sent += last.length;
+      res.end(last);
+    }
+  };
+  pump();
 }

@@ -6,6 +6,7 @@ import { FilmProviderClient } from "../../app/.server/catalog/film-provider/clie
 import { startCatalog } from "../../app/.server/catalog/service.ts";
 import { parseConfig } from "../../app/.server/config.ts";
 import { startFakeFilmProvider, type FakeFilmProvider } from "../fakes/film-provider.ts";
+import { startFakeServer } from "../fakes/http-fake.ts";
 import { captureLogger } from "../fakes/log-capture.ts";
 
 const EMAIL = "catalog@example.com";
@@ -107,6 +108,42 @@ describe("FilmProviderClient against a fake provider over loopback", () => {
   it("does not parse a non-JSON answer", async () => {
     fake.fail("/dbcatalog", { kind: "html" }, 1);
     await expect(client().catalogItems()).rejects.toThrow(/Expected JSON/);
+  });
+});
+
+describe("redirects never carry the provider's credentials elsewhere (issue #7)", () => {
+  it("a redirect to another origin is followed without the Access-Key", async () => {
+    // another origin: another port on loopback, recording what it is sent
+    const elsewhere = await startFakeServer("/elsewhere/", () => ({ status: 200, body: { items: [{ film_id: "9", title: "Moved" }] } }));
+    try {
+      fake.fail("/dbcatalog", { kind: "redirect", status: 302, location: `${elsewhere.url}dbcatalog` });
+      expect(await client().catalogItems()).toEqual([{ film_id: "9", title: "Moved" }]);
+      const [moved] = elsewhere.requestsTo("/dbcatalog");
+      expect(moved.headers["access-key"]).toBeUndefined();
+      expect(moved.headers.authorization).toBeUndefined();
+      expect(moved.headers.accept).toBe("application/json");
+      // the first hop did carry it
+      expect(fake.requestsTo("/dbcatalog")[0].headers["access-key"]).toBe("film-token-1");
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it("a redirect within the provider keeps the Access-Key", async () => {
+    fake.fail("/dbcatalog", { kind: "redirect", status: 301, location: `${fake.url}dbdetails` });
+    expect(await client().catalogItems()).toEqual(details);
+    expect(fake.requestsTo("/dbdetails")[0].headers["access-key"]).toBe("film-token-1");
+  });
+
+  it("the login (email and password in its body) is never re-posted to another origin", async () => {
+    const elsewhere = await startFakeServer("/elsewhere/", () => ({ status: 200, body: { access_token: "stolen" } }));
+    try {
+      fake.fail("/login", { kind: "redirect", status: 307, location: `${elsewhere.url}login` });
+      await expect(client().catalogItems()).rejects.toThrow(/Refused a redirect of a request body to another origin/);
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import { MusicApiClient } from "../../app/.server/catalog/music-api/client.ts";
 import { sampleMusicApi } from "../../app/.server/catalog/sample/generate.ts";
 import { startCatalog, type CatalogService } from "../../app/.server/catalog/service.ts";
 import { parseConfig } from "../../app/.server/config.ts";
+import { startFakeServer } from "../fakes/http-fake.ts";
 import { captureLogger } from "../fakes/log-capture.ts";
 import { startFakeMusicApi, type FakeMusicApi, type MusicApiData } from "../fakes/music-api.ts";
 
@@ -126,6 +127,43 @@ describe("MusicApiClient against a fake API over loopback", () => {
     await expect(client().releaseDetail("nope")).rejects.toMatchObject({ status: 404, message: "Submission not found" });
     fake.fail("/api/Genre/", { kind: "html" }, 1);
     await expect(client().genres()).rejects.toThrow(/Expected JSON/);
+  });
+});
+
+describe("redirects never carry the API's credentials elsewhere (issue #7)", () => {
+  it("a redirect to another origin is followed without the Bearer token", async () => {
+    const elsewhere = await startFakeServer("/elsewhere/", () => ({ status: 200, body: [{ Name: "Moved" }] }));
+    try {
+      fake.fail("/api/Genre/", { kind: "redirect", status: 308, location: `${elsewhere.url}genres` });
+      expect(await client().genres()).toEqual([{ Name: "Moved" }]);
+      const [moved] = elsewhere.requestsTo("/genres");
+      expect(moved.headers.authorization).toBeUndefined();
+      expect(moved.headers.cookie).toBeUndefined();
+      expect(fake.requestsTo("/api/Genre/")[0].headers.authorization).toMatch(/^Bearer /);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it("the login form (password, client secret) is never re-posted to another origin", async () => {
+    const elsewhere = await startFakeServer("/elsewhere/", () => ({ status: 200, body: { access_token: "stolen" } }));
+    try {
+      fake.fail("/login", { kind: "redirect", status: 307, location: `${elsewhere.url}login` });
+      await expect(client().genres()).rejects.toThrow(/Refused a redirect of a request body to another origin/);
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it("a redirect to a non-http(s) location, or a redirect loop, is refused", async () => {
+    const c = client();
+    fake.fail("/api/Genre/", { kind: "redirect", status: 302, location: "file:///etc/passwd" });
+    await expect(c.genres()).rejects.toThrow(/Refused a redirect .*file:/);
+    fake.fail("/api/Genre/", { kind: "redirect", status: 302, location: `${fake.url}api/Genre/` }, 10);
+    await expect(c.genres()).rejects.toThrow(/Too many redirects/);
+    // one request refused at its redirect; then a request and 5 redirects followed
+    expect(fake.requestsTo("/api/Genre/")).toHaveLength(1 + 1 + 5);
   });
 });
 

@@ -8,7 +8,11 @@ import { UpstreamError } from "./errors.ts";
  * - the body is parsed as JSON only when the response says it is JSON;
  * - a non-OK status raises the response's message, or "Request failed".
  * Unlike the spec's client, a failure is thrown as a typed UpstreamError (the sync logs it and
- * keeps the last snapshot) instead of resolving to null, and every call has a timeout.
+ * keeps the last snapshot) instead of resolving to null.
+ *
+ * Bounds (issue #7, UPSTREAM_MAX_BYTES / UPSTREAM_TIMEOUT_SECONDS): one deadline covers the
+ * whole exchange (redirects, headers and body), and the body is counted as it streams in, so
+ * a huge or endless answer is cut off at the cap instead of filling memory.
  */
 export interface RequestOptions {
   method?: "GET" | "POST";
@@ -16,10 +20,24 @@ export interface RequestOptions {
   json?: unknown;
   form?: Record<string, string>;
   bearer?: string;
+  /** deadline for the whole request: redirects, headers and body */
   timeoutMs?: number;
+  /** largest body read; a larger one is refused */
+  maxBytes?: number;
 }
 
-export const DEFAULT_TIMEOUT_MS = 15_000;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+/** Redirects followed before giving up (browsers allow 20; an API needs one or two). */
+export const MAX_REDIRECTS = 5;
+
+/**
+ * Headers that may follow a redirect to another origin. Everything else — Authorization,
+ * the film provider's Access-Key, cookies, and any custom header that might carry a secret —
+ * is dropped, so a compromised or misconfigured upstream cannot collect our tokens by
+ * redirecting us to a host it controls.
+ */
+const CROSS_ORIGIN_SAFE_HEADERS = new Set(["accept", "content-type", "user-agent"]);
 
 export interface JsonResponse {
   status: number;
@@ -27,7 +45,7 @@ export interface JsonResponse {
 }
 
 export async function requestJson(url: string, opts: RequestOptions = {}): Promise<JsonResponse> {
-  const headers: Record<string, string> = { Accept: "application/json", ...opts.headers };
+  let headers: Record<string, string> = { Accept: "application/json", ...opts.headers };
   let body: string | undefined;
   if (opts.form) {
     headers["Content-Type"] = "application/x-www-form-urlencoded";
@@ -37,28 +55,58 @@ export async function requestJson(url: string, opts: RequestOptions = {}): Promi
     body = JSON.stringify(opts.json);
   }
   if (opts.bearer) headers.Authorization = `Bearer ${opts.bearer}`;
+  let method = opts.method ?? (body === undefined ? "GET" : "POST");
 
   const source = redact(url);
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new UpstreamError(`Request timed out after ${timeoutMs / 1000} s: ${source}`, { source })), timeoutMs);
+
   let res: Response;
-  let text: string;
+  let bytes: Buffer;
   try {
-    res = await fetch(url, {
-      method: opts.method ?? (body === undefined ? "GET" : "POST"),
-      headers,
-      body,
-      cache: "no-store",
-      redirect: "follow",
-      signal: AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-    });
-    text = await res.text();
+    let current = new URL(url);
+    for (let hop = 0; ; hop++) {
+      res = await fetch(current, { method, headers, body, cache: "no-store", redirect: "manual", signal: deadline.signal });
+      if (!isRedirect(res.status)) break;
+      await res.body?.cancel().catch(() => undefined);
+      if (hop >= MAX_REDIRECTS) throw new UpstreamError(`Too many redirects from ${source}`, { source, status: res.status, retryable: false });
+      const next = redirectTarget(current, res.headers.get("location"), source, res.status);
+      // 303, and 301/302 after a POST, continue as a GET without the body (as fetch does)
+      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === "POST")) {
+        method = "GET";
+        body = undefined;
+        headers = withoutHeader(headers, "content-type");
+      }
+      if (next.origin !== current.origin) {
+        // a 307/308 would send the body again, and a login body holds the password
+        if (body !== undefined) {
+          throw new UpstreamError(`Refused a redirect of a request body to another origin: ${source} -> ${redact(next.toString())}`, {
+            source,
+            status: res.status,
+            retryable: false,
+          });
+        }
+        headers = Object.fromEntries(Object.entries(headers).filter(([name]) => CROSS_ORIGIN_SAFE_HEADERS.has(name.toLowerCase())));
+      }
+      current = next;
+    }
+    const declared = Number(res.headers.get("content-length") ?? NaN);
+    if (declared > maxBytes) {
+      await res.body?.cancel().catch(() => undefined);
+      throw tooLarge(source, maxBytes, res.status);
+    }
+    bytes = await readCapped(res, maxBytes, source);
   } catch (error) {
-    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    throw new UpstreamError(timedOut ? `Request timed out: ${source}` : `Request failed: ${source}: ${describe(error)}`, {
-      source,
-      cause: error,
-    });
+    if (deadline.signal.aborted && deadline.signal.reason instanceof UpstreamError) throw deadline.signal.reason;
+    if (error instanceof UpstreamError) throw error;
+    throw new UpstreamError(`Request failed: ${source}: ${describe(error)}`, { source, cause: error });
+  } finally {
+    clearTimeout(timer);
   }
 
+  const text = bytes.toString("utf8");
   const isJson = /[/+]json\b/i.test(res.headers.get("content-type") ?? "");
   let parsed: unknown = text;
   let malformed = false;
@@ -89,6 +137,58 @@ export async function requestJson(url: string, opts: RequestOptions = {}): Promi
   return { status: res.status, body: parsed };
 }
 
+function isRedirect(status: number): boolean {
+  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+}
+
+/** The next URL of a redirect, or a refusal: no location, not http(s), or https → http. */
+export function redirectTarget(from: URL, location: string | null, source: string, status: number): URL {
+  const refuse = (why: string) => new UpstreamError(`Refused a redirect from ${source}: ${why}`, { source, status, retryable: false });
+  if (!location) throw refuse("no Location");
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch {
+    throw refuse("an invalid Location");
+  }
+  if (next.protocol !== "http:" && next.protocol !== "https:") throw refuse(`a ${next.protocol} Location`);
+  // a downgrade would send the rest of the exchange in clear text
+  if (from.protocol === "https:" && next.protocol === "http:") throw refuse("https to http");
+  return next;
+}
+
+/** Reads the body, counting bytes as they arrive; over the cap the stream is cancelled. */
+async function readCapped(res: Response, maxBytes: number, source: string): Promise<Buffer> {
+  if (!res.body) return Buffer.alloc(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(source, maxBytes, res.status);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+function tooLarge(source: string, maxBytes: number, status: number): UpstreamError {
+  // the same upstream answers the same size again: not worth a retry
+  return new UpstreamError(`Response too large from ${source}: over UPSTREAM_MAX_BYTES (${maxBytes} bytes)`, {
+    source,
+    status,
+    retryable: false,
+  });
+}
+
+function withoutHeader(headers: Record<string, string>, name: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== name));
+}
+
 /** Joins a base URL and a spec §7 path ("login", "api/Genre/", …) as a directory-relative URL. */
 export function apiUrl(base: string, path: string, query?: Record<string, string>): string {
   const url = new URL(path, base.endsWith("/") ? base : `${base}/`);
@@ -97,7 +197,7 @@ export function apiUrl(base: string, path: string, query?: Record<string, string
 }
 
 /** URLs are logged; user info is not. */
-function redact(url: string): string {
+export function redact(url: string): string {
   try {
     const u = new URL(url);
     u.username = "";

@@ -3,7 +3,7 @@ import fsp from "node:fs/promises";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { Album, Channel, Film, ReleaseDetail, Single } from "../../lib/catalog/types.ts";
-import { UpstreamError } from "./errors.ts";
+import { PayloadError, UpstreamError } from "./errors.ts";
 import { FilmProviderClient } from "./film-provider/client.ts";
 import { mergeFilmLists } from "./film-provider/merge.ts";
 import { mediaUrl as buildMediaUrl } from "./media-url.ts";
@@ -23,7 +23,7 @@ import {
   rawSubmissionSchema,
 } from "./schemas.ts";
 import { SnapshotStore } from "./snapshots.ts";
-import { isHttpSource, readJsonSource } from "./sources.ts";
+import { isHttpSource, readJsonSource, sourceFile } from "./sources.ts";
 
 /**
  * The catalog as the rest of the server sees it (DESIGN.md §1). Sources are synced in the
@@ -71,26 +71,48 @@ export interface CatalogService {
   mediaUrl(key: string, kind: "music" | "film"): string;
   /** Per-source sync state. */
   status(): CatalogSourceStatus[];
-  /** Syncs every source now (also runs every CATALOG_REFRESH_SECONDS). Never throws. */
-  syncNow(): Promise<void>;
+  /**
+   * Syncs every source (or the chosen ones) now; this also runs every CATALOG_REFRESH_SECONDS.
+   * Never throws: a failure shows in status() and the log. `force` accepts an answer the
+   * guard would hold back (an empty list, or one that shrank by more than CATALOG_MAX_SHRINK)
+   * and re-reads a file source even when its size and time are unchanged.
+   */
+  syncNow(opts?: SyncOptions): Promise<void>;
+  /** Bytes the index may keep in cached match lists (CATALOG_CACHE_MAX_BYTES). */
+  readonly cacheBytes: number;
   close(): Promise<void>;
 }
+
+export interface SyncOptions {
+  /** the operator's `npm run catalog -- sync --force` */
+  force?: boolean;
+  /** default: every source */
+  sources?: readonly CatalogSourceName[];
+}
+
+export const CATALOG_SOURCE_NAMES: readonly CatalogSourceName[] = ["albums", "films", "channels", "singles", "genres"];
 
 export interface CatalogDeps {
   config: Config;
   logger: Logger;
   /** upstream retry schedule (tests shorten it) */
   retry?: RetryOptions;
-  /** per-request timeout in ms (default 15 s) */
+  /** deadline of one upstream request, body included, in ms (default UPSTREAM_TIMEOUT_SECONDS) */
   timeoutMs?: number;
+  /** largest upstream body in bytes (default UPSTREAM_MAX_BYTES) */
+  maxBytes?: number;
   /** start the periodic refresh (default true) */
   refresh?: boolean;
+  /** sync every source at start (default true); the `catalog` command syncs what it is asked to */
+  initialSync?: boolean;
 }
 
 interface SourceResult<T> {
   data: T;
   /** set when the source reports the data has not changed since the last sync */
   unchanged?: boolean;
+  /** size:mtime of the file read, recorded only once the data is accepted */
+  stamp?: string;
 }
 
 interface SourceDef<T> {
@@ -111,7 +133,12 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
   const filmApi = Boolean(config.FILM_API_URL && config.FILM_API_EMAIL && config.FILM_API_PASSWORD);
   const musicApi = Boolean(config.MUSIC_API_URL && config.MUSIC_API_USERNAME && config.MUSIC_API_PASSWORD);
   const usesSample = !config.ALBUMS_URL || !config.CHANNELS_URL || (!filmApi && !config.FILMS_URL) || !musicApi;
-  const requestOpts = { retry: deps.retry, timeoutMs: deps.timeoutMs };
+  // issue #7: every upstream read is bounded in time and size (tests pass smaller values)
+  const requestOpts = {
+    retry: deps.retry,
+    timeoutMs: deps.timeoutMs ?? config.UPSTREAM_TIMEOUT_SECONDS * 1000,
+    maxBytes: deps.maxBytes ?? config.UPSTREAM_MAX_BYTES,
+  };
 
   if (usesSample) {
     try {
@@ -147,14 +174,15 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
   // ---- sources ----------------------------------------------------------------------------
   /** File sources are re-read only when their size or mtime changed. */
   const fileStamps = new Map<CatalogSourceName, string>();
-  const readList = async (name: CatalogSourceName, location: string): Promise<{ raw: unknown } | undefined> => {
+  /** Set while a forced sync runs: the file-stamp shortcut is skipped. */
+  const forcing = new Set<CatalogSourceName>();
+  const readList = async (name: CatalogSourceName, location: string): Promise<{ raw: unknown; stamp?: string } | undefined> => {
     if (!isHttpSource(location)) {
-      const stat = await fsp.stat(location).catch(() => undefined);
+      const stat = await fsp.stat(sourceFile(location)).catch(() => undefined);
       const stamp = stat ? `${stat.size}:${stat.mtimeMs}` : "";
-      if (stamp && fileStamps.get(name) === stamp && fingerprints.has(name)) return undefined;
+      if (stamp && !forcing.has(name) && fileStamps.get(name) === stamp && fingerprints.has(name)) return undefined;
       const raw = await readJsonSource(location, requestOpts);
-      if (stamp) fileStamps.set(name, stamp);
-      return { raw };
+      return { raw, stamp: stamp || undefined };
     }
     return { raw: await readJsonSource(location, requestOpts) };
   };
@@ -162,6 +190,24 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
   const logDropped = (name: string, location: string, nulls: number, invalid: number) => {
     if (invalid) log.warn({ source: name, location, invalid }, "dropped invalid catalog entries");
     if (nulls) log.debug({ source: name, location, nulls }, "discarded null catalog entries");
+  };
+
+  /**
+   * parseList, plus issue #7: a list whose entries all fail validation is a fault of the
+   * upstream, not an empty catalog, so it is an error (the snapshot is kept), even when forced.
+   */
+  const validList = <T>(
+    name: CatalogSourceName,
+    raw: unknown,
+    schema: Parameters<typeof parseList<T>>[1],
+    location: string,
+  ): T[] => {
+    const list = parseList(raw, schema, location);
+    logDropped(name, location, list.nulls, list.invalid);
+    if (!list.items.length && list.invalid) {
+      throw new PayloadError(`none of the ${list.invalid} entries from ${location} is valid`, location);
+    }
+    return list.items;
   };
 
   const albumsLocation = config.ALBUMS_URL ?? sample.albums;
@@ -172,9 +218,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     async fetch() {
       const read = await readList("albums", albumsLocation);
       if (!read) return { data: data.albums, unchanged: true };
-      const list = parseList(read.raw, albumEntrySchema, albumsLocation);
-      logDropped("albums", albumsLocation, list.nulls, list.invalid);
-      return { data: reshapeAlbums(list.items) };
+      return { data: reshapeAlbums(validList("albums", read.raw, albumEntrySchema, albumsLocation)), stamp: read.stamp };
     },
     count: (d) => d.length,
   };
@@ -187,9 +231,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     async fetch() {
       const read = await readList("channels", channelsLocation);
       if (!read) return { data: data.channels, unchanged: true };
-      const list = parseList(read.raw, rawChannelSchema, channelsLocation);
-      logDropped("channels", channelsLocation, list.nulls, list.invalid);
-      return { data: reshapeChannels(list.items) };
+      return { data: reshapeChannels(validList("channels", read.raw, rawChannelSchema, channelsLocation)), stamp: read.stamp };
     },
     count: (d) => d.length,
   };
@@ -201,10 +243,8 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
         : [],
     );
   const toFilms = (raw: unknown, location: string): Film[] => {
-    const list = parseList(raw, rawFilmSchema, location);
-    logDropped("films", location, list.nulls, list.invalid);
     // spec §4 "Films": only 'completed' films are shown
-    return list.items.map(reshapeFilm).filter(isCompletedFilm);
+    return validList("films", raw, rawFilmSchema, location).map(reshapeFilm).filter(isCompletedFilm);
   };
   const filmClient = filmApi
     ? new FilmProviderClient({
@@ -228,7 +268,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
       }
       const read = await readList("films", filmsLocation);
       if (!read) return { data: data.films, unchanged: true };
-      return { data: toFilms(read.raw, filmsLocation) };
+      return { data: toFilms(read.raw, filmsLocation), stamp: read.stamp };
     },
     count: (d) => d.length,
   };
@@ -305,10 +345,9 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     local: music.kind === "sample",
     async fetch() {
       const raw = await music.deliveredSubmissions();
-      const list = parseList(raw, rawSubmissionSchema, music.location);
-      logDropped("singles", music.location, list.nulls, list.invalid);
+      const items = validList("singles", raw, rawSubmissionSchema, music.location);
       const excluded = [...config.MUSIC_API_EXCLUDED_USER_IDS, ...(await music.extraExcludedUserIds())];
-      const singles = selectVisibleSingles(list.items, excluded).map(reshapeSingle);
+      const singles = selectVisibleSingles(items, excluded).map(reshapeSingle);
       // spec §8: "No singles data received from API"
       if (!singles.length) log.warn({ location: music.location }, "No singles data received from API");
       const added = await prefetchDetails(singles);
@@ -376,17 +415,54 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     (data as Record<CatalogSourceName, unknown>)[name] = value;
   };
 
+  /**
+   * Issue #7 "Upstream faults keep the last good data": an answer that would empty a source,
+   * or shrink it by more than CATALOG_MAX_SHRINK, is held back while a snapshot with data
+   * exists. A fresh catalog (no snapshot yet) may be empty. Returns why, or undefined.
+   */
+  const holdBackReason = (def: SourceDef<unknown>, next: number): string | undefined => {
+    if (!fingerprints.has(def.name)) return undefined;
+    const kept = def.count((data as Record<CatalogSourceName, unknown>)[def.name]);
+    if (kept === 0) return undefined;
+    if (next === 0) return `the upstream answered an empty list; the snapshot has ${kept}`;
+    if (next < kept * (1 - config.CATALOG_MAX_SHRINK)) {
+      return `the list shrank from ${kept} to ${next}, by more than CATALOG_MAX_SHRINK (${Math.round(config.CATALOG_MAX_SHRINK * 100)} %)`;
+    }
+    return undefined;
+  };
+
   // ---- sync -------------------------------------------------------------------------------
   const running = new Map<CatalogSourceName, Promise<void>>();
-  const syncSource = (def: SourceDef<unknown>): Promise<void> => {
+  const syncSource = (def: SourceDef<unknown>, force = false): Promise<void> => {
     const inFlight = running.get(def.name);
-    if (inFlight) return inFlight;
+    // a forced sync must read afresh: it waits for the running one, then runs its own
+    if (inFlight) return force ? inFlight.then(() => syncSource(def, true)) : inFlight;
     const run = (async () => {
       const status = statuses.get(def.name)!;
       status.lastAttemptAt = new Date().toISOString();
+      if (force) forcing.add(def.name);
       try {
         const result = await def.fetch();
+        const heldBack = result && !result.unchanged && !force ? holdBackReason(def, def.count(result.data)) : undefined;
+        if (result && heldBack) {
+          status.ok = false;
+          status.error = `Held back: ${heldBack}. Serving the last snapshot; \`npm run catalog -- sync --force --source ${def.name}\` accepts it.`;
+          log.error(
+            {
+              source: def.name,
+              location: def.location,
+              count: def.count(result.data),
+              snapshotCount: status.count,
+              maxShrink: config.CATALOG_MAX_SHRINK,
+              err: heldBack,
+              servingSnapshotFrom: status.updatedAt ?? null,
+            },
+            "catalog source answer held back; serving its last snapshot",
+          );
+          return;
+        }
         if (result && !result.unchanged) {
+          if (result.stamp) fileStamps.set(def.name, result.stamp);
           const json = JSON.stringify(result.data);
           const fingerprint = crypto.createHash("sha1").update(json).digest("hex");
           const savedAt = new Date().toISOString();
@@ -407,7 +483,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
         status.ok = true;
         status.error = undefined;
         status.count = def.count((data as Record<CatalogSourceName, unknown>)[def.name]);
-        log.info({ source: def.name, count: status.count, changed: Boolean(result && !result.unchanged) }, "catalog source synced");
+        log.info({ source: def.name, count: status.count, changed: Boolean(result && !result.unchanged), forced: force || undefined }, "catalog source synced");
       } catch (error) {
         status.ok = false;
         status.error = describe(error);
@@ -422,6 +498,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
           "catalog source failed; serving its last snapshot",
         );
       } finally {
+        forcing.delete(def.name);
         running.delete(def.name);
       }
     })();
@@ -429,8 +506,9 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     return run;
   };
 
-  const syncAll = async () => {
-    await Promise.all(sources.map(syncSource));
+  const syncAll = async (opts: SyncOptions = {}) => {
+    const chosen = opts.sources ? sources.filter((s) => opts.sources!.includes(s.name)) : sources;
+    await Promise.all(chosen.map((def) => syncSource(def, opts.force ?? false)));
   };
 
   // ---- start: snapshots first, so pages never wait ----------------------------------------
@@ -458,8 +536,10 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
 
   // Local files are read before the server listens when there is no snapshot yet (first
   // start); everything else syncs in the background.
-  const initial = sources.map((def, i) => ({ wait: def.local && !loaded[i], run: syncSource(def) }));
-  await Promise.all(initial.filter((x) => x.wait).map((x) => x.run));
+  if (deps.initialSync !== false) {
+    const initial = sources.map((def, i) => ({ wait: def.local && !loaded[i], run: syncSource(def) }));
+    await Promise.all(initial.filter((x) => x.wait).map((x) => x.run));
+  }
 
   let timer: NodeJS.Timeout | undefined;
   if (deps.refresh !== false) {
@@ -516,6 +596,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     mediaUrl: (key, kind) => buildMediaUrl(key, kind === "film" ? config.FILM_MEDIA_URL : config.MEDIA_URL),
     status: () => sources.map((s) => ({ ...statuses.get(s.name)! })),
     syncNow: syncAll,
+    cacheBytes: config.CATALOG_CACHE_MAX_BYTES,
     async close() {
       if (timer) clearInterval(timer);
       // a sync stuck on a slow upstream must not hold up shutdown for long

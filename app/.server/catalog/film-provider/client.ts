@@ -12,7 +12,10 @@ export interface FilmProviderOptions {
   baseUrl: string;
   email: string;
   password: string;
+  /** deadline of one request, body included (UPSTREAM_TIMEOUT_SECONDS) */
   timeoutMs?: number;
+  /** largest response body (UPSTREAM_MAX_BYTES) */
+  maxBytes?: number;
   retry?: RetryOptions;
 }
 
@@ -34,7 +37,7 @@ export class FilmProviderClient {
   private async doLogin(): Promise<string> {
     const url = apiUrl(this.opts.baseUrl, "login");
     const { body } = await withRetry(
-      () => requestJson(url, { method: "POST", json: { email: this.opts.email, password: this.opts.password }, timeoutMs: this.opts.timeoutMs }),
+      () => requestJson(url, { method: "POST", json: { email: this.opts.email, password: this.opts.password }, timeoutMs: this.opts.timeoutMs, maxBytes: this.opts.maxBytes }),
       this.opts.retry,
     );
     const token = body && typeof body === "object" ? (body as { access_token?: unknown }).access_token : undefined;
@@ -57,7 +60,7 @@ export class FilmProviderClient {
   private async items(path: "dbcatalog" | "dbdetails"): Promise<unknown[]> {
     const url = apiUrl(this.opts.baseUrl, path);
     const get = (token: string) =>
-      withRetry(() => requestJson(url, { headers: { "Access-Key": token }, timeoutMs: this.opts.timeoutMs }), this.opts.retry);
+      withRetry(() => requestJson(url, { headers: { "Access-Key": token }, timeoutMs: this.opts.timeoutMs, maxBytes: this.opts.maxBytes }), this.opts.retry);
     const token = this.token ?? (await this.login());
     let response;
     try {

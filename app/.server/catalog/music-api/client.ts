@@ -17,7 +17,10 @@ export interface MusicApiOptions {
   scope?: string;
   grantType: string;
   appSource?: string;
+  /** deadline of one request, body included (UPSTREAM_TIMEOUT_SECONDS) */
   timeoutMs?: number;
+  /** largest response body (UPSTREAM_MAX_BYTES) */
+  maxBytes?: number;
   retry?: RetryOptions;
 }
 
@@ -48,7 +51,7 @@ export class MusicApiClient {
       client_secret: o.clientSecret ?? "",
     };
     const { body } = await withRetry(
-      () => requestJson(url, { method: "POST", form, headers: { "X-App-Source": o.appSource ?? "" }, timeoutMs: o.timeoutMs }),
+      () => requestJson(url, { method: "POST", form, headers: { "X-App-Source": o.appSource ?? "" }, timeoutMs: o.timeoutMs, maxBytes: o.maxBytes }),
       o.retry,
     );
     const token = body && typeof body === "object" ? (body as { access_token?: unknown }).access_token : undefined;
@@ -62,7 +65,7 @@ export class MusicApiClient {
   async get(path: string, query?: Record<string, string>, opts: { retry?: RetryOptions } = {}): Promise<unknown> {
     const url = apiUrl(this.opts.baseUrl, path, query);
     const retry = opts.retry ?? this.opts.retry;
-    const call = (token: string) => withRetry(() => requestJson(url, { bearer: token, timeoutMs: this.opts.timeoutMs }), retry);
+    const call = (token: string) => withRetry(() => requestJson(url, { bearer: token, timeoutMs: this.opts.timeoutMs, maxBytes: this.opts.maxBytes }), retry);
     const token = this.token ?? (await this.login());
     try {
       return (await call(token)).body;
