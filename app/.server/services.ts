@@ -47,8 +47,12 @@ export interface Services {
   logger: Logger;
   catalog: CatalogService | undefined;
   leads: LeadsService | undefined;
-  /** Stops the background work (sync, index warmer, delivery worker), then closes stores. */
-  close(): Promise<void>;
+  /**
+   * Stops the background work (sync, index warmer, delivery worker), then closes stores.
+   * `deadlineMs` (default SHUTDOWN_TIMEOUT_SECONDS) bounds the wait for the current delivery;
+   * messages claimed but not started are released for the next worker.
+   */
+  close(opts?: { deadlineMs?: number }): Promise<void>;
 }
 
 export async function createServices(opts: ServiceOptions): Promise<Services> {
@@ -80,10 +84,10 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     logger,
     catalog,
     leads,
-    close: () =>
+    close: (closeOpts) =>
       (closing ??= (async () => {
         clearInterval(indexWarmer);
-        await Promise.allSettled([catalog?.close(), leads?.close()]);
+        await Promise.allSettled([catalog?.close(), leads?.close({ deadlineMs: closeOpts?.deadlineMs })]);
       })()),
   };
 }
