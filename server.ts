@@ -43,18 +43,38 @@ function buildIsStale(): boolean {
   return sources > built;
 }
 
+/**
+ * SIGTERM or SIGINT: a graceful shutdown (server/app.ts: in-flight requests and the current
+ * delivery finish within SHUTDOWN_TIMEOUT_SECONDS), then exit 0. A repeated signal (npm and
+ * the terminal both forward Ctrl-C) does not cut the shutdown short.
+ */
+function onShutdownSignal(close: () => Promise<void>) {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down`);
+    close().then(
+      () => process.exit(0),
+      (error) => {
+        console.error("shutdown failed:", error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
 if (dev) {
   const { createServer } = await import("vite");
   const vite = await createServer({ root, server: { middlewareMode: true }, appType: "custom" });
   const mod = await vite.ssrLoadModule(path.join(root, "server/app.ts"));
   const running = await mod.start({ vite, env: { NODE_ENV: "development", ...process.env } });
-  const stop = async () => {
+  onShutdownSignal(async () => {
     await running.close();
     await vite.close();
-    process.exit(0);
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  });
 } else {
   if (process.env.SKIP_BUILD !== "1" && buildIsStale()) {
     console.log("Building the site (the build is missing or older than the sources)...");
@@ -67,10 +87,5 @@ if (dev) {
   }
   const mod = await import(pathToFileURL(serverEntry).href);
   const running = await mod.start({ buildDir });
-  const stop = async () => {
-    await running.close();
-    process.exit(0);
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  onShutdownSignal(() => running.close());
 }

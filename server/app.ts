@@ -1,9 +1,8 @@
 import path from "node:path";
-import type { Server } from "node:http";
+import { STATUS_CODES, type Server } from "node:http";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { pinoHttp } from "pino-http";
-import { createRequestHandler as createExpressHandler } from "@react-router/express";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { trustProxySetting } from "../app/.server/config.ts";
@@ -19,6 +18,8 @@ import { mediaOrigins, securityHeaders } from "./security.ts";
 import { createPageCache, NONCE_PLACEHOLDER } from "./page-cache.ts";
 import { createImageHandler } from "./images.ts";
 import { serviceWorkerHandler } from "./service-worker.ts";
+import { answerUnparsableRequests, requestGuard, requestLimits, sendRefusal } from "./request-guard.ts";
+import { reactRouterHandler } from "./react-router-handler.ts";
 
 export interface StartOptions {
   /** Present in development: Vite serves the client modules and hot-reloads the app. */
@@ -34,6 +35,20 @@ export interface RunningServer {
   services: AppServices;
   close(): Promise<void>;
 }
+
+/** What a client reads for a refusal raised by a handler or a static file. */
+const ERROR_REASONS: Record<number, string> = {
+  400: "Bad request",
+  403: "Forbidden",
+  404: "Not found",
+  405: "Method not allowed",
+  413: "Request body too large",
+  414: "URI too long",
+  415: "Unsupported media type",
+  416: "Range not satisfiable",
+  429: "Too many requests",
+  431: "Request header fields too large",
+};
 
 const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
 
@@ -63,6 +78,9 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
   app.use(
     securityHeaders({ dev, mediaOrigins: mediaOrigins(config.MEDIA_URL, config.FILM_MEDIA_URL) }),
   );
+  // Method, target, Host and body are checked (and the body read, bounded) before anything
+  // else sees the request: issue #7, server/request-guard.ts.
+  app.use(requestGuard(requestLimits(config)));
   app.use(compression());
 
   app.get("/healthz", (_req, res) => {
@@ -128,7 +146,7 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
   }
 
   app.use(
-    createExpressHandler({
+    reactRouterHandler({
       build: dev
         ? () => opts.vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
         : loadBuild,
@@ -137,17 +155,18 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
     }),
   );
 
-  // Any error that escapes: a 4xx with a reason for bad requests, a plain 500 otherwise,
-  // never a stack trace.
+  // Any error that escapes: a 4xx with a short reason for bad requests (serve-static's 403,
+  // 404, 405, …), a plain 500 otherwise, never a stack trace.
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
-    const status =
-      typeof err === "object" && err && "status" in err && typeof err.status === "number"
-        ? err.status
-        : 500;
+    const e = (typeof err === "object" && err ? err : {}) as { status?: unknown; expose?: unknown; message?: unknown };
+    const status = typeof e.status === "number" && e.status >= 400 && e.status < 600 ? e.status : 500;
     if (status >= 500) req.log.error({ err }, "unhandled error");
-    res.status(status).type("text/plain");
-    res.send(status === 404 ? "Not found" : status < 500 ? "Bad request" : "Internal server error");
+    const reason =
+      status >= 500
+        ? "Internal server error"
+        : (ERROR_REASONS[status] ?? (e.expose && typeof e.message === "string" ? e.message : STATUS_CODES[status]) ?? "Bad request");
+    sendRefusal(res, { status, reason });
   });
 
   return app;
@@ -169,12 +188,54 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   const url = `http://localhost:${port}`;
   logger.info({ url, port }, "server listening");
 
+  answerUnparsableRequests(server, requestLimits(config));
+
   let closing: Promise<void> | undefined;
   const close = () =>
-    (closing ??= (async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await built.close();
-      logger.info("server stopped");
-    })());
+    (closing ??= shutdown({ server, services: built, logger, timeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000 }));
   return { server, url, services, close };
+}
+
+/**
+ * Graceful shutdown (issue #7): stop accepting connections, let in-flight requests and the
+ * current delivery finish, all within SHUTDOWN_TIMEOUT_SECONDS. Whatever still runs at the
+ * deadline is cut off, so the process always exits in time; a delivery cut off keeps its
+ * outbox row, which is delivered again after the lease ("a lead is never dropped",
+ * docs/product-rules.md "Operating rules"). Requests go first: a lead posted just before the
+ * signal is stored before the outbox closes.
+ */
+async function shutdown(opts: { server: Server; services: { close(): Promise<void> }; logger: Logger; timeoutMs: number }) {
+  const { server, services, logger, timeoutMs } = opts;
+  const deadline = Date.now() + timeoutMs;
+  const remaining = () => Math.max(0, deadline - Date.now());
+  logger.info({ timeoutSeconds: timeoutMs / 1000 }, "shutting down: finishing in-flight requests and deliveries");
+
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Keep-alive connections are closed as soon as they are idle, that is after their answer.
+  server.closeIdleConnections();
+  const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  const requestsDone = await settlesWithin(closed, remaining());
+  clearInterval(sweep);
+  if (!requestsDone) {
+    logger.warn("shutdown: requests still running at the deadline were cut off");
+    server.closeAllConnections();
+  }
+
+  if (!(await settlesWithin(services.close(), remaining()))) {
+    logger.warn("shutdown: background work still running at the deadline was cut off");
+  }
+  logger.info("server stopped");
+}
+
+/** True when the promise settles within `ms`, false when the time runs out first. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true, () => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

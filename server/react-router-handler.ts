@@ -1,0 +1,66 @@
+import type { NextFunction, Request, Response } from "express";
+import { writeReadableStreamToWritable } from "@react-router/node";
+import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
+
+/**
+ * React Router's request handler for Express, in place of @react-router/express (issue #7).
+ * That adapter builds the URL from Host and X-Forwarded-Proto unchecked (a 500 on
+ * `Host: %zz`) and streams the raw request body into the Request, unbounded (a chunked
+ * 400 MB post grew the process by more than 1 GB). Here both come from server/request-guard.ts,
+ * which has already checked them: the URL in `res.locals.requestUrl`, the body, read and
+ * bounded by BODY_LIMIT_BYTES, in `req.body`. Responses are sent as the adapter sends them.
+ */
+export interface ReactRouterHandlerOptions {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  mode: string;
+  getLoadContext: (req: Request, res: Response) => RouterContextProvider;
+}
+
+export function reactRouterHandler(opts: ReactRouterHandlerOptions) {
+  const handle = createRequestHandler(opts.build, opts.mode);
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const controller = new AbortController();
+      // The visitor went away before the answer was complete: let loaders and actions stop.
+      res.on("close", () => {
+        if (!res.writableFinished) controller.abort();
+      });
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+        else if (value !== undefined) headers.set(name, value);
+      }
+      const withBody = req.method !== "GET" && req.method !== "HEAD";
+      const request = new Request(String(res.locals.requestUrl), {
+        method: req.method,
+        headers,
+        signal: controller.signal,
+        body: withBody ? new Uint8Array(req.body as Buffer) : undefined,
+      });
+      await send(res, await handle(request, opts.getLoadContext(req, res)));
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+async function send(res: Response, response: globalThis.Response) {
+  if (res.destroyed || res.writableEnded) {
+    await response.body?.cancel();
+    return;
+  }
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [name, value] of response.headers.entries()) res.append(name, value);
+  if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  try {
+    await writeReadableStreamToWritable(response.body, res);
+  } catch (error) {
+    if (res.destroyed || res.writableEnded) return;
+    throw error;
+  }
+}
