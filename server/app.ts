@@ -196,6 +196,9 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   return { server, url, services, close };
 }
 
+/** Of the shutdown deadline, kept for releasing leases and closing stores after deliveries. */
+const RELEASE_MARGIN_MS = 1_000;
+
 /**
  * Graceful shutdown (issue #7): stop accepting connections, let in-flight requests and the
  * current delivery finish, all within SHUTDOWN_TIMEOUT_SECONDS. Whatever still runs at the
@@ -204,7 +207,12 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
  * docs/product-rules.md "Operating rules"). Requests go first: a lead posted just before the
  * signal is stored before the outbox closes.
  */
-async function shutdown(opts: { server: Server; services: { close(): Promise<void> }; logger: Logger; timeoutMs: number }) {
+async function shutdown(opts: {
+  server: Server;
+  services: { close(opts?: { deadlineMs?: number }): Promise<void> };
+  logger: Logger;
+  timeoutMs: number;
+}) {
   const { server, services, logger, timeoutMs } = opts;
   const deadline = Date.now() + timeoutMs;
   const remaining = () => Math.max(0, deadline - Date.now());
@@ -221,7 +229,10 @@ async function shutdown(opts: { server: Server; services: { close(): Promise<voi
     server.closeAllConnections();
   }
 
-  if (!(await settlesWithin(services.close(), remaining()))) {
+  // The deliveries get what is left, less a moment to release their leases and close the
+  // stores; our own race still guarantees the exit at the deadline.
+  const closing = services.close({ deadlineMs: Math.max(0, remaining() - RELEASE_MARGIN_MS) });
+  if (!(await settlesWithin(closing, remaining()))) {
     logger.warn("shutdown: background work still running at the deadline was cut off");
   }
   logger.info("server stopped");

@@ -52,7 +52,7 @@ export interface RunningSite {
   port: number;
   dataDir: string;
   child: ChildProcess;
-  /** SIGTERM (SIGKILL after 5 s); removes the data directory when this helper made it. */
+  /** SIGTERM (SIGKILL after 15 s); removes the data directory when this helper made it. */
   stop(): Promise<void>;
 }
 
@@ -93,7 +93,8 @@ export async function startSite(opts: SiteOptions = {}): Promise<RunningSite> {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      // A graceful shutdown takes up to SHUTDOWN_TIMEOUT_SECONDS (default 10).
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
       await exited;
       clearTimeout(timer);
     }
