@@ -1,12 +1,31 @@
 import { PassThrough } from "node:stream";
-import type { EntryContext, RouterContextProvider } from "react-router";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
-import { ServerRouter } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 import { requestContext } from "./.server/context.ts";
 import { NonceContext } from "./lib/nonce.tsx";
 
 export const streamTimeout = 5_000;
+
+/**
+ * Errors React Router caught in a loader, action or render. A refused request (a 4xx such as
+ * a POST to a page without an action) is the visitor's answer, not a fault: it is not logged
+ * as an error, so the logs keep the faults worth reading. Everything else goes to the
+ * request's pino logger (without this hook React Router prints stacks to stderr).
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  let log;
+  try {
+    log = (context as RouterContextProvider).get(requestContext).log;
+  } catch {
+    log = undefined;
+  }
+  if (log) log.error({ err: error, url: request.url }, "request failed");
+  else console.error(error);
+};
 
 export default function handleRequest(
   request: Request,
