@@ -25,8 +25,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 export interface ServiceRoles {
-  /** Sync the upstream catalogs and keep the in-memory index warm (web server). */
+  /** Sync the upstream catalogs (web server, catalog command). */
   catalog?: boolean;
+  /** Keep the in-memory catalog index warm (web server; default: with `catalog`). */
+  catalogIndex?: boolean;
   /** The lead outbox (web server, worker, outbox command). */
   leads?: boolean;
   /** Run the delivery worker; default OUTBOX_WORKER. */
@@ -63,6 +65,8 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   let indexWarmer: NodeJS.Timeout | undefined;
   if (roles.catalog) {
     catalog = await startCatalog({ config, logger, ...opts.catalog });
+  }
+  if (catalog && roles.catalogIndex !== false) {
     // The index is rebuilt when the snapshot changes. Build it now and after every sync, so a
     // visitor's request never pays for the rebuild (seconds at 250,000 albums).
     const catalogIndex = catalogIndexFor(catalog);
