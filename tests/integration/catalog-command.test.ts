@@ -5,6 +5,9 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeServer, type FakeServer } from "../fakes/http-fake.ts";
+import { parseConfig } from "../../app/.server/config.ts";
+import { createLogger } from "../../app/.server/logger.ts";
+import { startCatalog } from "../../app/.server/catalog/service.ts";
 
 /**
  * `npm run catalog -- sync [--force] [--source …]` and `status`, run as the operator runs
@@ -66,6 +69,27 @@ describe("npm run catalog", () => {
     const status = await catalog("status");
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/albums\s+snapshot\s+1 items/);
+  });
+
+  it("a running server serves the forced snapshot at its next sync, without a restart", async () => {
+    const config = parseConfig({ DATA_DIR: dataDir, ALBUMS_URL: `${upstream.url}merged.json`, LOG_LEVEL: "silent" });
+    const server = await startCatalog({ config, logger: createLogger("silent"), refresh: false, retry: { retries: 0 } });
+    try {
+      await server.syncNow({ sources: ["albums"] });
+      expect(server.snapshot().albums).toHaveLength(6);
+
+      payload = [album(1)];
+      await server.syncNow({ sources: ["albums"] });
+      expect(server.snapshot().albums).toHaveLength(6);
+      expect(server.status().find((s) => s.name === "albums")?.error).toMatch(/Held back/);
+
+      expect((await catalog("sync", "--force", "--source", "albums")).code).toBe(0);
+      await server.syncNow({ sources: ["albums"] });
+      expect(server.snapshot().albums.map((a) => a.name)).toEqual(["Album 1"]);
+      expect(server.status().find((s) => s.name === "albums")).toMatchObject({ ok: true, count: 1 });
+    } finally {
+      await server.close();
+    }
   });
 
   it("refuses an unknown source or command with the usage", async () => {

@@ -431,6 +431,36 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     return undefined;
   };
 
+  // ---- snapshots written by another process -------------------------------------------------
+  /** size:mtime of each snapshot file as this process last wrote or read it. */
+  const snapshotStamps = new Map<CatalogSourceName, string>();
+  const snapshotStamp = async (name: CatalogSourceName) => {
+    const stat = await fsp.stat(store.file(name)).catch(() => undefined);
+    return stat ? `${stat.size}:${stat.mtimeMs}` : "";
+  };
+  /**
+   * When the snapshot file changed under us — the operator's `npm run catalog -- sync --force`
+   * accepted an answer this server holds back, or another server process synced — adopt it
+   * before syncing, so the forced data is served without a restart and the guard compares the
+   * next answer with it. One stat per source per sync.
+   */
+  const adoptChangedSnapshot = async (def: SourceDef<unknown>) => {
+    const stamp = await snapshotStamp(def.name);
+    if (!stamp || stamp === snapshotStamps.get(def.name)) return;
+    snapshotStamps.set(def.name, stamp);
+    const stored = await store.read<unknown>(def.name);
+    if (!stored || stored.source !== def.location || stored.fingerprint === fingerprints.get(def.name)) return;
+    assign(def.name, stored.data);
+    fingerprints.set(def.name, stored.fingerprint);
+    if (stored.stamp) fileStamps.set(def.name, stored.stamp);
+    else fileStamps.delete(def.name);
+    rebuild();
+    const status = statuses.get(def.name)!;
+    status.updatedAt = stored.savedAt;
+    status.count = def.count(stored.data);
+    log.info({ source: def.name, count: status.count, savedAt: stored.savedAt }, "catalog snapshot replaced by another process; serving it");
+  };
+
   // ---- sync -------------------------------------------------------------------------------
   const running = new Map<CatalogSourceName, Promise<void>>();
   const syncSource = (def: SourceDef<unknown>, force = false): Promise<void> => {
@@ -442,6 +472,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
       status.lastAttemptAt = new Date().toISOString();
       if (force) forcing.add(def.name);
       try {
+        await adoptChangedSnapshot(def);
         const result = await def.fetch();
         const heldBack = result && !result.unchanged && !force ? holdBackReason(def, def.count(result.data)) : undefined;
         if (result && heldBack) {
@@ -472,6 +503,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
             rebuild();
             await store
               .writeJson(def.name, { savedAt, source: def.location, fingerprint, stamp: fileStamps.get(def.name) }, json)
+              .then(async () => snapshotStamps.set(def.name, await snapshotStamp(def.name)))
               .catch((error) => log.error({ err: error, source: def.name }, "could not save the catalog snapshot"));
           }
           status.updatedAt = savedAt;
@@ -513,6 +545,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
 
   // ---- start: snapshots first, so pages never wait ----------------------------------------
   const snapshotLoads = sources.map(async (def) => {
+    snapshotStamps.set(def.name, await snapshotStamp(def.name));
     const stored = await store.read<unknown>(def.name);
     if (!stored || stored.source !== def.location) return false;
     assign(def.name, stored.data);
