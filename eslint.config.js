@@ -4,7 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", "data/", ".react-router/", "node_modules/", "test-results/", "coverage/"] },
+  { ignores: ["build/", "build-*/", "bench-results/", "data/", ".react-router/", "node_modules/", "test-results/", "coverage/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -17,6 +17,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
 import { startSmtpServer } from "../tests/support/mail-peers.ts";
+import { runFuzz } from "../tests/support/fuzz-requests.ts";
 import { freePort, waitForHealthy } from "../tests/e2e/support/server-process.ts";
 
 const { values: flags } = parseArgs({
@@ -331,10 +332,8 @@ try {
     });
   }
 
-  // The fuzz generator lives with the fuzz test (tests/support/fuzz-requests.ts).
-  const fuzzModule = path.join(here, "tests/support/fuzz-requests.ts");
-  if (FUZZ > 0 && fs.existsSync(fuzzModule)) {
-    const { runFuzz } = (await import(fuzzModule)) as typeof import("../tests/support/fuzz-requests.ts");
+  // The fuzz test's generator (tests/support/fuzz-requests.ts), from this checkout even with --ref.
+  if (FUZZ > 0) {
     await measured(site, `fuzz: ${FUZZ} generated requests (seed ${SEED})`, null, async () => {
       const result = await runFuzz({ port: site.port, count: FUZZ, seed: SEED, concurrency: 16 });
       const statuses = Object.entries(result.byStatus)
