@@ -1,5 +1,6 @@
 import net from "node:net";
 import pLimit from "p-limit";
+import { createPrng, type Prng } from "../../app/.server/catalog/sample/prng.ts";
 
 /**
  * Generated hostile and careless requests (issue #7 "A fuzz test in npm test"), shared by
@@ -31,22 +32,8 @@ export interface FuzzOutcome {
   error?: string;
 }
 
-/** mulberry32: a small seeded PRNG, so a failing run can be replayed from its seed. */
-export function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
-  const chance = (p: number) => next() < p;
-  return { next, int, pick, chance };
-}
-type Rng = ReturnType<typeof prng>;
+// The sample catalog's seeded PRNG (mulberry32): a failing run is replayed from its seed.
+type Rng = Prng;
 
 const PRINTABLE = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_.~!*'();:@&=+$,/?#[]%\"<>\\^`{|}";
 const WORDS = ["pop", "rock", "jazz", "e", "love", "night", "Ünïcödé", "東京", "a b", "x".repeat(300), "%", "%zz", "'; DROP", "<script>"];
@@ -250,7 +237,7 @@ export interface GenerateOptions {
 
 /** `count` requests spread evenly over the families, reproducible from `seed`. */
 export function* generateFuzzRequests(seed: number, count: number, opts: GenerateOptions): Generator<FuzzRequest> {
-  const rng = prng(seed);
+  const rng = createPrng(seed);
   const { host } = opts;
   for (let i = 0; i < count; i++) {
     const family = FUZZ_FAMILIES[i % FUZZ_FAMILIES.length];
