@@ -24,7 +24,10 @@ function startCrashSite(port: number) {
       SKIP_BUILD: "1",
       MAIL_TRANSPORT: "smtp",
       SMTP_URL: smtp.url,
-      OUTBOX_LEASE_SECONDS: "2",
+      // A short lease so the restarted server takes the killed one's messages soon; the mail
+      // timeout must stay under half of it (a send always ends inside its lease).
+      OUTBOX_LEASE_SECONDS: "6",
+      MAIL_TIMEOUT_SECONDS: "2",
       LEADS_RATE_LIMIT: "1000",
     },
     timeoutMs: 120_000,
