@@ -123,7 +123,7 @@ describe("request bodies", () => {
     peak = Math.max(peak, rssMb());
     expect(answer.error).toBeUndefined();
     expect(answer.status).toBe(413);
-    expect(answer.text).toMatch(/too large.*65536 bytes/i);
+    expect(answer.text).toMatch(/too large.*at most 64 KB/i);
     // Past the drain bound the connection is closed after the answer, not kept alive.
     expect(answer.headers.connection).toBe("close");
     expect(answer.bytesSent).toBeLessThan(200 * 1024 * 1024);

@@ -51,6 +51,13 @@ const FORM_CONTENT_TYPES = new Set(["application/x-www-form-urlencoded", "multip
 const LINGER_MS = 2_000;
 const EMPTY = Buffer.alloc(0);
 
+/** 65536 → "64 KB": the limit as a visitor reads it. */
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KB`;
+  return `${n} bytes`;
+}
+
 export interface Refusal {
   status: number;
   reason: string;
@@ -204,7 +211,7 @@ export function requestGuard(limits: RequestLimits) {
     if (read.kind === "aborted") return;
     let refusal = refused;
     if (!refusal && (read.kind === "stopped" || read.overLimit)) {
-      refusal = { status: 413, reason: `Request body too large: the limit is ${limits.bodyLimitBytes} bytes` };
+      refusal = { status: 413, reason: `Request body too large: this site accepts at most ${formatBytes(limits.bodyLimitBytes)}. Please shorten your message.` };
     }
     if (refusal) {
       if (read.kind === "stopped") closeGentlyAfterResponse(req, res);

@@ -13,9 +13,6 @@ import { seo } from "~/lib/seo";
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo({ title: "Contact", description: contactPage.metaDescription, path: "/contact" }, matches);
 
-/** Forms are a few kilobytes; anything far larger is not a visitor's message. */
-const MAX_BODY_BYTES = 64 * 1024;
-
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const tab: FormKind = url.searchParams.get("tab") === "licensing" ? "licensing" : "contact";
@@ -55,13 +52,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { leads } = services(context);
   const { ip, log } = requestInfo(context);
 
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) {
-    return reply(
-      { form: "contact", status: "refused", title: "Message too large", message: "This form is limited to 64 KB. Please shorten your message.", values: {} },
-      413,
-    );
-  }
+  // The body was read and bounded (BODY_LIMIT_BYTES, 413 beyond it) by the request gate
+  // before this action runs (server/request-guard.ts, ADR 0072).
   let formData: FormData;
   try {
     formData = await request.formData();

@@ -277,7 +277,7 @@ describe("/contact", () => {
       body: new URLSearchParams({ intent: "contact", message: "x".repeat(100_000) }),
     });
     expect(huge.status).toBe(413);
-    expect(await huge.text()).toContain("limited to 64 KB");
+    expect(await huge.text()).toContain("at most 64 KB");
   });
 
   describe("when the limit is reached or the lead cannot be stored", () => {
