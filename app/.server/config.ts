@@ -132,6 +132,11 @@ export const configSchema = z
     CATALOG_MAX_SHRINK: z.coerce.number().min(0).max(1).default(0.5),
     /** On SIGTERM: how long in-flight requests and the current delivery may take. */
     SHUTDOWN_TIMEOUT_SECONDS: positiveInt.default(10),
+    /**
+     * Server processes sharing the port (node:cluster, server.ts; ADR 0081). One of them syncs
+     * the catalog and runs the outbox worker; the others serve its snapshots.
+     */
+    WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   })
   .superRefine((c, ctx) => {
     if (c.MAIL_TRANSPORT === "smtp" && !c.SMTP_URL) {
