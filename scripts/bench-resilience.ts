@@ -43,7 +43,9 @@ if (flags.ref) {
   worktree = path.join(os.tmpdir(), `resilience-${sha}`);
   if (!fs.existsSync(worktree)) {
     spawnSync("git", ["worktree", "add", "--detach", worktree, sha], { cwd: here, stdio: "inherit" });
-    fs.symlinkSync(path.join(here, "node_modules"), path.join(worktree, "node_modules"));
+    // Its own dependencies, as its lockfile pins them (it may use packages since removed).
+    const install = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: worktree, stdio: ["ignore", "ignore", "inherit"] });
+    if (install.status !== 0) throw new Error(`npm ci failed in ${worktree}`);
   }
   root = worktree;
 }
@@ -73,12 +75,12 @@ interface Site {
   child: ChildProcess;
   /** the Node process serving (server.ts imports the build into the same process) */
   pid: number;
-  stop(): Promise<void>;
+  stop(keepData?: boolean): Promise<void>;
 }
 
-async function startServer(env: Record<string, string>): Promise<Site> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "resilience-"));
+async function startServer(env: Record<string, string>, reuse?: { dataDir: string; port: number }): Promise<Site> {
+  const port = reuse?.port ?? (await freePort());
+  const dataDir = reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "resilience-"));
   const child = spawn(path.join(root, "node_modules/.bin/node"), ["server.ts"], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "error", ...env },
@@ -92,13 +94,13 @@ async function startServer(env: Record<string, string>): Promise<Site> {
     dataDir,
     child,
     pid: child.pid!,
-    async stop() {
+    async stop(keepData = false) {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
         child.kill("SIGKILL");
         await exited;
       }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -347,13 +349,17 @@ try {
   await site.stop();
 }
 
-// SIGTERM while the SMTP peer holds a message for 15 s.
+// SIGTERM while the SMTP peer holds a message for 15 s (longer than SHUTDOWN_TIMEOUT_SECONDS),
+// then a restart on the same data: the lead must arrive exactly once.
 {
   const smtp = await startSmtpServer();
   smtp.acceptDelayMs = 15_000;
   let data = false;
   smtp.onData = () => (data = true);
-  const s = await startServer({ MAIL_TRANSPORT: "smtp", SMTP_URL: smtp.url, SHUTDOWN_TIMEOUT_SECONDS: "10", OUTBOX_LEASE_SECONDS: "120" });
+  // A 40 s lease, so the restarted server takes the cut-off delivery over within the run.
+  const env = { MAIL_TRANSPORT: "smtp", SMTP_URL: smtp.url, SHUTDOWN_TIMEOUT_SECONDS: "10", OUTBOX_LEASE_SECONDS: "40", MAIL_TIMEOUT_SECONDS: "19" };
+  const s = await startServer(env);
+  let again: Site | undefined;
   try {
     const rssBefore = rssMb(s.pid);
     const cpuBefore = cpuSeconds(s.pid);
@@ -367,17 +373,24 @@ try {
     s.child.kill("SIGTERM");
     const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r("still running after 30 s"), 30_000))]);
     const seconds = (Date.now() - t0) / 1000;
-    await new Promise((r) => setTimeout(r, 16_000 - Math.min(16_000, Date.now() - t0)));
+    await new Promise((r) => setTimeout(r, Math.max(0, 16_000 - (Date.now() - t0))));
+    const beforeRestart = smtp.received.length;
+    smtp.acceptDelayMs = 0;
+    await s.stop(true);
+    again = await startServer(env, { dataDir: s.dataDir, port: s.port });
+    await waitFor(() => smtp.received.length > beforeRestart, 60_000);
+    await new Promise((r) => setTimeout(r, 3000));
     rows.push({
-      attack: "SIGTERM during a delivery (peer holds it 15 s)",
+      attack: "SIGTERM during a delivery (peer holds it 15 s), then restart",
       statuses: tally([status]),
       rssBefore,
       rssAfter,
       files: "-",
       cpu,
-      note: `exit ${code} after ${seconds.toFixed(1)} s; mails received ${smtp.received.length}`,
+      note: `exit ${code} after ${seconds.toFixed(1)} s; mails received ${beforeRestart} before the restart, ${smtp.received.length} in all`,
     });
   } finally {
+    await again?.stop();
     await s.stop();
     await smtp.stop();
   }
