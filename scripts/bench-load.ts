@@ -1,0 +1,141 @@
+// `npm run bench:load`: throughput and latency of the built site under load, with autocannon on
+// the same machine. One table per run: 1 and 2 server processes (WEB_CONCURRENCY), with the
+// 300-album sample and with 250,000 albums. Rows: /healthz (the reference), /mission (a cached
+// story page), a catalog mix of 50 URLs (40 filter and page views, 10 searches), the same mix as
+// `.data`, a warm /img thumbnail, and contact posts. Each row gives req/s, p50 and p99 latency,
+// errors (non-2xx answers and socket errors) and the ratio of its req/s to /healthz in the same
+// run. Absolute figures are noisy on a shared machine; the ratios are what to compare.
+//
+//   npm run bench:load [-- --connections 64 --duration 10 --processes 1,2 --albums 300,250000]
+//
+// It measures; it asserts nothing.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
+import { TOP_GENRES } from "../app/lib/catalog/genre-tree.ts";
+import { startSite } from "../tests/e2e/support/server-process.ts";
+
+const { values: flags } = parseArgs({
+  options: {
+    connections: { type: "string", default: "64" },
+    duration: { type: "string", default: "10" },
+    processes: { type: "string", default: "1,2" },
+    albums: { type: "string", default: "300,250000" },
+  },
+});
+const CONNECTIONS = Number(flags.connections);
+const DURATION = Number(flags.duration);
+const PROCESSES = flags.processes.split(",").map(Number);
+const ALBUMS = flags.albums.split(",").map(Number);
+
+/** 40 filter and page views and 10 searches, the same for every run. */
+function catalogMix(): string[] {
+  const views: string[] = [];
+  for (const genre of TOP_GENRES) {
+    for (const page of [1, 2]) views.push(`/catalog?genre=${encodeURIComponent(genre)}${page > 1 ? `&page=${page}` : ""}`);
+  }
+  views.push("/catalog", "/catalog?page=3", "/catalog?type=film", "/catalog?type=singles", "/catalog?type=singles&page=2");
+  const searches = ["love", "night", "blue", "jazz", "sun", "dream", "city", "moon", "rain", "soul"].map((q) => `/catalog?q=${q}`);
+  return [...views.slice(0, 40), ...searches];
+}
+const asData = (url: string) => url.replace(/^\/catalog/, "/catalog.data");
+
+interface Row {
+  name: string;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(base: string, name: string, opts: Partial<autocannon.Options>): Promise<Row> {
+  const result = await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, ...opts });
+  return {
+    name,
+    perSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+async function runOnce(albums: number, processes: number): Promise<Row[]> {
+  const env: Record<string, string> = {
+    LOG_LEVEL: "warn",
+    WEB_CONCURRENCY: String(processes),
+    LEADS_RATE_LIMIT: "100000000",
+  };
+  let sampleDir: string | undefined;
+  if (albums !== 300) {
+    sampleDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-load-"));
+    await writeSampleSources(sampleDir, { albums, seed: 20240105, force: true });
+    env.ALBUMS_URL = path.join(sampleDir, "merged.json");
+  }
+  const site = await startSite({ env, timeoutMs: 600_000 });
+  try {
+    const mix = catalogMix();
+    // Warm every URL once (and the thumbnail), unmeasured.
+    for (const url of [...mix, ...mix.map(asData), "/mission"]) await (await fetch(site.base + url)).arrayBuffer();
+    const html = await (await fetch(`${site.base}/catalog`)).text();
+    const img = /src="(\/img\?[^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, "&") ?? "/img?w=320&src=%2Fmedia%2Fcover-1.webp";
+    await (await fetch(site.base + img, { headers: { Accept: "image/avif,image/webp" } })).arrayBuffer();
+
+    const rows: Row[] = [];
+    rows.push(await load(site.base, "/healthz", { requests: [{ path: "/healthz" }] }));
+    rows.push(await load(site.base, "/mission", { requests: [{ path: "/mission" }], headers: { "accept-encoding": "br, gzip" } }));
+    rows.push(await load(site.base, "catalog mix (50 URLs, HTML)", { requests: mix.map((p) => ({ path: p })), headers: { "accept-encoding": "br, gzip" } }));
+    rows.push(await load(site.base, "catalog mix (50 URLs, .data)", { requests: mix.map((p) => ({ path: asData(p) })), headers: { "accept-encoding": "br, gzip" } }));
+    rows.push(await load(site.base, "warm /img", { requests: [{ path: img }], headers: { accept: "image/avif,image/webp" } }));
+    let n = 0;
+    rows.push(
+      await load(site.base, "contact posts", {
+        requests: [
+          {
+            method: "POST",
+            path: "/contact",
+            setupRequest: (req) => {
+              n++;
+              return {
+                ...req,
+                headers: { ...req.headers, "content-type": "application/x-www-form-urlencoded", origin: site.base },
+                body: new URLSearchParams({
+                  intent: "contact",
+                  idempotencyKey: crypto.randomUUID(),
+                  website: "",
+                  name: `Load Visitor ${n}`,
+                  email: `load${n}@example.org`,
+                  subject: `Load test ${n}`,
+                  message: "A realistic message of a few sentences about distributing an EP.",
+                }).toString(),
+              };
+            },
+          },
+        ],
+      }),
+    );
+    return rows;
+  } finally {
+    await site.stop();
+    if (sampleDir) fs.rmSync(sampleDir, { recursive: true, force: true });
+  }
+}
+
+const tables: string[] = [];
+for (const albums of ALBUMS) {
+  for (const processes of PROCESSES) {
+    console.error(`bench:load: ${albums} albums, ${processes} process(es)…`);
+    const rows = await runOnce(albums, processes);
+    const reference = rows[0].perSecond || 1;
+    const lines = [
+      `\n${albums.toLocaleString("en-US")} albums, WEB_CONCURRENCY=${processes}, ${CONNECTIONS} connections, ${DURATION} s per row, ${os.cpus().length} CPU(s)\n`,
+      "| what | req/s | × healthz | p50 ms | p99 ms | errors |",
+      "|---|---:|---:|---:|---:|---:|",
+      ...rows.map((r) => `| ${r.name} | ${r.perSecond.toFixed(0)} | ${(r.perSecond / reference).toFixed(3)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`),
+    ];
+    tables.push(lines.join("\n"));
+    console.log(lines.join("\n"));
+  }
+}
