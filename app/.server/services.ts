@@ -27,6 +27,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 export interface ServiceRoles {
   /** Sync the upstream catalogs (web server, catalog command). */
   catalog?: boolean;
+  /**
+   * With `catalog`: serve the snapshots another process syncs instead of syncing (the server
+   * processes of WEB_CONCURRENCY > 1 but the first, ADR 0081). Never calls an upstream.
+   */
+  followCatalog?: boolean;
   /** Keep the in-memory catalog index warm (web server; default: with `catalog`). */
   catalogIndex?: boolean;
   /** The lead outbox (web server, worker, outbox command). */
@@ -38,6 +43,8 @@ export interface ServiceRoles {
 export interface ServiceOptions {
   config: Config;
   logger?: Logger;
+  /** Added to every log line (a cluster worker's pid and number: which process did what). */
+  logBindings?: Record<string, unknown>;
   roles: ServiceRoles;
   /** Tests and the standalone worker adjust these; production takes everything from config. */
   catalog?: Partial<Omit<CatalogDeps, "config" | "logger">>;
@@ -59,12 +66,13 @@ export interface Services {
 
 export async function createServices(opts: ServiceOptions): Promise<Services> {
   const { config, roles } = opts;
-  const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
+  const base = opts.logger ?? createLogger(config.LOG_LEVEL);
+  const logger = opts.logBindings ? base.child(opts.logBindings) : base;
 
   let catalog: CatalogService | undefined;
   let indexWarmer: NodeJS.Timeout | undefined;
   if (roles.catalog) {
-    catalog = await startCatalog({ config, logger, ...opts.catalog });
+    catalog = await startCatalog({ config, logger, follow: roles.followCatalog, ...opts.catalog });
   }
   if (catalog && roles.catalogIndex !== false) {
     // The index is rebuilt when the snapshot changes. Build it now and after every sync, so a

@@ -105,6 +105,15 @@ export interface CatalogDeps {
   refresh?: boolean;
   /** sync every source at start (default true); the `catalog` command syncs what it is asked to */
   initialSync?: boolean;
+  /**
+   * Follow mode (WEB_CONCURRENCY > 1, every server process but the syncing one, ADR 0081):
+   * never call an upstream and never generate the sample data; serve the snapshots the
+   * syncing process writes, adopting each one when its file changes (checked every
+   * `followIntervalMs`). `refresh` and `initialSync` do not apply.
+   */
+  follow?: boolean;
+  /** how often a follower looks for new snapshots (default 2 s; tests shorten it) */
+  followIntervalMs?: number;
 }
 
 interface SourceResult<T> {
@@ -125,6 +134,8 @@ interface SourceDef<T> {
 }
 
 const DETAIL_CONCURRENCY = 4;
+/** A follower's look for new snapshots: a few stat calls, so a short delay costs nothing. */
+const FOLLOW_INTERVAL_MS = 2_000;
 
 export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
   const { config, logger } = deps;
@@ -140,7 +151,9 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     maxBytes: deps.maxBytes ?? config.UPSTREAM_MAX_BYTES,
   };
 
-  if (usesSample) {
+  // A follower never writes the sample data: the syncing process does, and the follower
+  // adopts the snapshots made from it.
+  if (usesSample && !deps.follow) {
     try {
       await ensureSampleData(config.DATA_DIR, { logger: log });
     } catch (error) {
@@ -433,8 +446,8 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
 
   // ---- snapshots written by another process -------------------------------------------------
   /** size:mtime of each snapshot file as this process last wrote or read it. */
-  const snapshotStamps = new Map<CatalogSourceName, string>();
-  const snapshotStamp = async (name: CatalogSourceName) => {
+  const snapshotStamps = new Map<string, string>();
+  const snapshotStamp = async (name: string) => {
     const stat = await fsp.stat(store.file(name)).catch(() => undefined);
     return stat ? `${stat.size}:${stat.mtimeMs}` : "";
   };
@@ -455,10 +468,30 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     if (stored.stamp) fileStamps.set(def.name, stored.stamp);
     else fileStamps.delete(def.name);
     rebuild();
+    if (stored.savedAt > updatedAt) updatedAt = stored.savedAt;
     const status = statuses.get(def.name)!;
     status.updatedAt = stored.savedAt;
     status.count = def.count(stored.data);
     log.info({ source: def.name, count: status.count, savedAt: stored.savedAt }, "catalog snapshot replaced by another process; serving it");
+  };
+
+  /**
+   * Follow mode: the release details and sub-genres the syncing process fetched (it fetches
+   * them for every visible single and every genre), adopted when their snapshot changes.
+   */
+  const adoptChangedLookups = async () => {
+    for (const name of ["release-details", "sub-genres"] as const) {
+      const stamp = await snapshotStamp(name);
+      if (!stamp || stamp === snapshotStamps.get(name)) continue;
+      snapshotStamps.set(name, stamp);
+      const stored = await store.read<Record<string, unknown>>(name);
+      if (stored?.source !== music.location) continue;
+      const cache: Map<string, unknown> = name === "release-details" ? details : subGenreCache;
+      cache.clear();
+      for (const [key, value] of Object.entries(stored.data)) cache.set(key, value);
+      // details are part of each single in snapshot(); sub-genres are looked up per request
+      if (name === "release-details") rebuild();
+    }
   };
 
   // ---- sync -------------------------------------------------------------------------------
@@ -558,6 +591,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     return true;
   });
   const loaded = await Promise.all(snapshotLoads);
+  for (const name of ["release-details", "sub-genres"]) snapshotStamps.set(name, await snapshotStamp(name));
   const storedDetails = await store.read<Record<string, ReleaseDetail>>("release-details");
   if (storedDetails?.source === music.location) for (const [id, d] of Object.entries(storedDetails.data)) details.set(id, d);
   const storedSubGenres = await store.read<Record<string, string[]>>("sub-genres");
@@ -569,15 +603,41 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
 
   // Local files are read before the server listens when there is no snapshot yet (first
   // start); everything else syncs in the background.
-  if (deps.initialSync !== false) {
+  if (deps.initialSync !== false && !deps.follow) {
     const initial = sources.map((def, i) => ({ wait: def.local && !loaded[i], run: syncSource(def) }));
     await Promise.all(initial.filter((x) => x.wait).map((x) => x.run));
   }
 
   let timer: NodeJS.Timeout | undefined;
-  if (deps.refresh !== false) {
+  if (deps.refresh !== false && !deps.follow) {
     timer = setInterval(() => void syncAll(), config.CATALOG_REFRESH_SECONDS * 1000);
     timer.unref();
+  }
+
+  // Follow mode: one look at a time (adopting a large snapshot takes a while to parse), the
+  // next one scheduled when it is done.
+  let following: Promise<void> | undefined;
+  let followTimer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const followOnce = (): Promise<void> =>
+    (following ??= (async () => {
+      try {
+        for (const def of sources) await adoptChangedSnapshot(def);
+        await adoptChangedLookups();
+      } catch (error) {
+        log.warn({ err: describe(error) }, "catalog: could not adopt the syncing process's snapshots; trying again shortly");
+      } finally {
+        following = undefined;
+      }
+    })());
+  const scheduleFollow = () => {
+    if (stopped) return;
+    followTimer = setTimeout(() => void followOnce().then(scheduleFollow), deps.followIntervalMs ?? FOLLOW_INTERVAL_MS);
+    followTimer.unref();
+  };
+  if (deps.follow) {
+    log.info({ intervalMs: deps.followIntervalMs ?? FOLLOW_INTERVAL_MS }, "catalog: following the snapshots another process syncs");
+    scheduleFollow();
   }
 
   const visibleSingleIds = () => new Set(data.singles.map((s) => s.id));
@@ -598,7 +658,8 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     async subGenres(genre) {
       const cached = subGenreCache.get(genre);
       if (cached) return cached;
-      if (!data.genres.includes(genre)) return [];
+      // a follower never calls the upstream: the syncing process fetches every genre's list
+      if (deps.follow || !data.genres.includes(genre)) return [];
       try {
         const names = await loadSubGenres(genre, { retries: 0 });
         if (names?.length) void saveSubGenres();
@@ -611,8 +672,9 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     async releaseDetail(submissionId) {
       const cached = details.get(submissionId);
       if (cached) return cached;
-      // only visible singles: an id of an excluded or unknown submission is never looked up
-      if (!visibleSingleIds().has(submissionId)) return null;
+      // only visible singles: an id of an excluded or unknown submission is never looked up;
+      // a follower never looks up (the syncing process fetches every visible single's detail)
+      if (deps.follow || !visibleSingleIds().has(submissionId)) return null;
       try {
         const detail = await fetchDetail(submissionId, { retries: 0 });
         if (detail) {
@@ -628,10 +690,14 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     },
     mediaUrl: (key, kind) => buildMediaUrl(key, kind === "film" ? config.FILM_MEDIA_URL : config.MEDIA_URL),
     status: () => sources.map((s) => ({ ...statuses.get(s.name)! })),
-    syncNow: syncAll,
+    // a follower's "sync" is a look at the snapshots: it never calls an upstream
+    syncNow: (opts) => (deps.follow ? followOnce() : syncAll(opts)),
     cacheBytes: config.CATALOG_CACHE_MAX_BYTES,
     async close() {
+      stopped = true;
       if (timer) clearInterval(timer);
+      clearTimeout(followTimer);
+      await following;
       // a sync stuck on a slow upstream must not hold up shutdown for long
       await Promise.race([Promise.allSettled([...running.values()]), new Promise((r) => setTimeout(r, 2000).unref())]);
     },
