@@ -1,10 +1,15 @@
 // Express entry. `node server.ts` serves the production build (building it first when it is
 // missing or older than the sources); `node server.ts --dev` serves through Vite with HMR.
 // Run through npm (or node_modules/.bin/node): the project brings Node 24 (DESIGN.md §1).
+// WEB_CONCURRENCY=N (N > 1) runs N server processes sharing the port (node:cluster, ADR 0081).
 import { spawnSync } from "node:child_process";
+import cluster, { type Worker } from "node:cluster";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { RateLimiterClusterMaster } from "rate-limiter-flexible";
+import { ConfigError, parseConfig, type Config } from "./app/.server/config.ts";
+import { createLogger } from "./app/.server/logger.ts";
 
 const root = import.meta.dirname;
 const dev = process.argv.includes("--dev");
@@ -50,7 +55,7 @@ function buildIsStale(): boolean {
  */
 function onShutdownSignal(close: () => Promise<void>) {
   let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (signal: NodeJS.Signals | "disconnect") => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: shutting down`);
@@ -64,9 +69,112 @@ function onShutdownSignal(close: () => Promise<void>) {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  // A cluster worker whose primary has gone (killed) gets no more connections: it finishes
+  // what it has and exits rather than linger.
+  if (cluster.isWorker) process.on("disconnect", () => stop("disconnect"));
+}
+
+/** The cluster worker's slot (1..N), passed by the primary; slot 1 syncs and delivers. */
+const WORKER_SLOT_ENV = "SERVER_CLUSTER_WORKER";
+/** A worker that ran this long before exiting was not crash-looping: replace it at once. */
+const STABLE_UPTIME_MS = 30_000;
+/** Replacement delays after quick exits in a row: 1 s, 2 s, 4 s, … at most 30 s. */
+const RESTART_BASE_MS = 1_000;
+const RESTART_MAX_MS = 30_000;
+/** After SHUTDOWN_TIMEOUT_SECONDS, the moment a worker gets to exit before it is killed. */
+const EXIT_GRACE_MS = 5_000;
+
+/**
+ * The cluster primary (ADR 0081): it serves nothing itself. It forks slot 1 (catalog sync and
+ * outbox worker) first and the others once slot 1 listens, so that on a first start the
+ * followers find the snapshots slot 1 made; replaces a worker that dies (slot 1's replacement
+ * takes over its roles), with a growing delay when they die quickly in a row; keeps the form
+ * rate limit's count for all of them (rate-limiter-flexible over IPC); and on SIGTERM or
+ * SIGINT lets every worker shut down gracefully, then exits 0 (1 if one did not exit cleanly).
+ */
+function runPrimary(config: Config) {
+  const log = createLogger(config.LOG_LEVEL).child({ pid: process.pid, cluster: "primary" });
+  new RateLimiterClusterMaster();
+  const workers = new Map<number, Worker>();
+  const quickExits = new Map<number, number>();
+  const restarts = new Set<NodeJS.Timeout>();
+  let listened = false;
+  let stopping = false;
+  let cleanExits = true;
+
+  const fork = (slot: number) => {
+    const worker = cluster.fork({ [WORKER_SLOT_ENV]: String(slot) });
+    const startedAt = Date.now();
+    workers.set(slot, worker);
+    // an IPC message (the rate limit's answer) to a worker that just died must not crash us
+    worker.on("error", (error) => log.warn({ err: error, worker: slot }, "cluster: worker channel error"));
+    worker.once("listening", () => {
+      log.info({ worker: slot, workerPid: worker.process.pid }, "cluster: worker listening");
+      if (listened) return;
+      listened = true;
+      for (let other = 2; other <= config.WEB_CONCURRENCY; other++) if (!stopping) fork(other);
+    });
+    worker.once("exit", (code, signal) => {
+      if (workers.get(slot) === worker) workers.delete(slot);
+      if (stopping) {
+        if (code !== 0) cleanExits = false;
+        if (workers.size === 0) process.exit(cleanExits ? 0 : 1);
+        return;
+      }
+      if (!listened) {
+        // Nothing ever listened (a port in use, a bad build): fail like a single process.
+        log.fatal({ worker: slot, code, signal }, "cluster: the first server process failed to start");
+        process.exit(1);
+      }
+      const quick = Date.now() - startedAt < STABLE_UPTIME_MS ? (quickExits.get(slot) ?? 0) : 0;
+      quickExits.set(slot, quick + 1);
+      const delayMs = quick === 0 ? 0 : Math.min(RESTART_MAX_MS, RESTART_BASE_MS * 2 ** (quick - 1));
+      log.error(
+        { worker: slot, workerPid: worker.process.pid, code, signal, restartInMs: delayMs, syncing: slot === 1 },
+        "cluster: server process exited; starting a replacement",
+      );
+      const timer = setTimeout(() => {
+        restarts.delete(timer);
+        if (!stopping) fork(slot);
+      }, delayMs);
+      restarts.add(timer);
+    });
+  };
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal, workers: workers.size }, "cluster: shutting down every server process");
+    for (const timer of restarts) clearTimeout(timer);
+    if (workers.size === 0) process.exit(0);
+    // A worker in a terminal's process group got the SIGINT itself; a second signal is ignored.
+    for (const worker of workers.values()) worker.process.kill("SIGTERM");
+    setTimeout(() => {
+      log.error({ workers: workers.size }, "cluster: server processes still running after the shutdown deadline were killed");
+      for (const worker of workers.values()) worker.process.kill("SIGKILL");
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_SECONDS * 1000 + EXIT_GRACE_MS).unref();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+
+  log.info({ workers: config.WEB_CONCURRENCY }, "cluster: starting server processes");
+  fork(1);
+}
+
+/** The parsed environment; a bad value prints the variables at fault and exits 1. */
+function configOrExit(): Config {
+  try {
+    return parseConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
 }
 
 if (dev) {
+  if (configOrExit().WEB_CONCURRENCY > 1) console.log("WEB_CONCURRENCY is ignored with --dev: one process serves through Vite");
   const { createServer } = await import("vite");
   const vite = await createServer({ root, server: { middlewareMode: true }, appType: "custom" });
   const mod = await vite.ssrLoadModule(path.join(root, "server/app.ts"));
@@ -75,7 +183,18 @@ if (dev) {
     await running.close();
     await vite.close();
   });
+} else if (cluster.isWorker) {
+  // One of WEB_CONCURRENCY processes: the primary built the site and checked the configuration.
+  const slot = Number(process.env[WORKER_SLOT_ENV]);
+  const running = import(pathToFileURL(serverEntry).href).then((mod) =>
+    mod.start({ buildDir, cluster: { worker: slot, syncing: slot === 1 } }),
+  );
+  // Listening for the primary's SIGTERM from the start: a worker told to stop while it is
+  // still starting finishes starting, then shuts down gracefully like the others.
+  onShutdownSignal(async () => (await running).close());
+  await running;
 } else {
+  const config = configOrExit();
   if (process.env.SKIP_BUILD !== "1" && buildIsStale()) {
     console.log("Building the site (the build is missing or older than the sources)...");
     const result = spawnSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.cjs"), "build"], {
@@ -85,7 +204,10 @@ if (dev) {
     });
     if (result.status !== 0) process.exit(result.status ?? 1);
   }
-  const mod = await import(pathToFileURL(serverEntry).href);
-  const running = await mod.start({ buildDir });
-  onShutdownSignal(() => running.close());
+  if (config.WEB_CONCURRENCY > 1) runPrimary(config);
+  else {
+    const mod = await import(pathToFileURL(serverEntry).href);
+    const running = await mod.start({ buildDir });
+    onShutdownSignal(() => running.close());
+  }
 }

@@ -27,6 +27,12 @@ export interface StartOptions {
   /** Directory holding client/ and server/ of the build (default: $BUILD_DIR or ./build). */
   buildDir?: string;
   env?: Record<string, string | undefined>;
+  /**
+   * Set by server.ts in each of WEB_CONCURRENCY > 1 cluster workers (ADR 0081). `worker` is
+   * the process's slot (1..N; a replacement takes its predecessor's); `syncing` is true for
+   * the one process that syncs the catalog and runs the outbox worker.
+   */
+  cluster?: { worker: number; syncing: boolean };
 }
 
 export interface RunningServer {
@@ -175,7 +181,18 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
 /** Parses the configuration, starts the services (app/.server/services.ts) and listens. */
 export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig(opts.env ?? process.env);
-  const built = await createServices({ config, roles: { catalog: true, leads: true } });
+  const { cluster } = opts;
+  // In a cluster, one process syncs and delivers; the others follow its catalog snapshots
+  // and count the rate limit in the primary (ADR 0081). Alone, the process does everything.
+  const built = await createServices({
+    config,
+    roles:
+      cluster && !cluster.syncing
+        ? { catalog: true, followCatalog: true, leads: true, worker: false }
+        : { catalog: true, leads: true },
+    leads: cluster ? { clusterRateLimit: true } : undefined,
+    logBindings: cluster ? { pid: process.pid, worker: cluster.worker } : undefined,
+  });
   const { logger } = built;
   const services: AppServices = { config, logger, catalog: built.catalog!, leads: built.leads! };
   const app = createApp(services, opts);

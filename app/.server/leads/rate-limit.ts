@@ -1,6 +1,12 @@
 import ipaddr from "ipaddr.js";
 import pg from "pg";
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import {
+  RateLimiterCluster,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from "rate-limiter-flexible";
 import type { Logger } from "../logger.ts";
 
 /**
@@ -25,8 +31,11 @@ export function rateLimitKey(ip: string, ipv6Prefix: number): string {
 export type RateSlot = { ok: true; release: () => Promise<void> } | { ok: false; retryAfterSeconds: number };
 
 export interface SubmissionRateLimiter {
-  /** "postgres": one count shared by every process on DATABASE_URL; "memory": this process. */
-  readonly store: "postgres" | "memory";
+  /**
+   * "postgres": one count shared by every process on DATABASE_URL; "cluster": one count kept
+   * by the primary of this machine's WEB_CONCURRENCY processes; "memory": this process.
+   */
+  readonly store: "postgres" | "cluster" | "memory";
   /**
    * Takes one slot for the client at `ip`. Returns a release function (to give the slot back
    * when the submission turns out to be a repeat or could not be stored), or the seconds to
@@ -42,12 +51,20 @@ export interface RateLimiterOptions {
   ipv6Prefix: number;
   /** DATABASE_URL: count in PostgreSQL (its own table), shared by every process. */
   databaseUrl?: string;
+  /**
+   * This process is one of several cluster workers (WEB_CONCURRENCY > 1, server.ts): count in
+   * the cluster primary (rate-limiter-flexible's RateLimiterClusterMaster, over the IPC
+   * channel), so N processes do not allow N times the limit.
+   */
+  cluster?: boolean;
   logger: Logger;
 }
 
 /** The table rate-limiter-flexible keeps its counters in, next to the outbox. */
 export const RATE_LIMIT_TABLE = "leads_rate_limit";
 const RETRY_STORE_MS = 15_000;
+/** The cluster primary answers over IPC in well under a millisecond; this only guards a hung one. */
+const CLUSTER_TIMEOUT_MS = 3_000;
 
 /**
  * LEADS_RATE_LIMIT submissions per LEADS_RATE_WINDOW_SECONDS per client, with
@@ -57,12 +74,18 @@ const RETRY_STORE_MS = 15_000;
  * When PostgreSQL cannot be reached the limiter fails open onto a per-process memory count
  * and logs a warning: a visitor's lead must not be refused because the limiter's store is
  * down (the outbox decides whether it can be stored). Without DATABASE_URL the count is in
- * memory, per process; rate-limiter-flexible drops each key when its window ends, so the
- * store holds at most the clients of one window.
+ * memory: in the cluster primary when this is one of several server processes (the same
+ * fail-open onto this process's own count should the primary not answer), else in this
+ * process; rate-limiter-flexible drops each key when its window ends, so the store holds at
+ * most the clients of one window.
  */
 export function createSubmissionRateLimiter(opts: RateLimiterOptions): SubmissionRateLimiter {
   const { limit, windowSeconds, ipv6Prefix, databaseUrl, logger } = opts;
   const memory = new RateLimiterMemory({ points: limit, duration: windowSeconds, keyPrefix: "leads" });
+  // The primary creates its RateLimiterMemory from these options on the worker's first message.
+  const shared = opts.cluster
+    ? new RateLimiterCluster({ points: limit, duration: windowSeconds, keyPrefix: "leads", timeoutMs: CLUSTER_TIMEOUT_MS })
+    : undefined;
   const pool = databaseUrl
     ? new pg.Pool({ connectionString: databaseUrl, max: 3, connectionTimeoutMillis: 3_000 })
     : undefined;
@@ -121,6 +144,15 @@ export function createSubmissionRateLimiter(opts: RateLimiterOptions): Submissio
         logger.warn({ err: error }, "leads: the shared rate limit is unreachable; counting in this process meanwhile");
       }
     }
+    if (shared) {
+      try {
+        await shared.consume(key, 1);
+        return slot(shared, key);
+      } catch (error) {
+        if (error instanceof RateLimiterRes) return refused(error);
+        logger.warn({ err: error }, "leads: the cluster primary's rate limit did not answer; counting in this process meanwhile");
+      }
+    }
     try {
       await memory.consume(key, 1);
       return slot(memory, key);
@@ -131,7 +163,7 @@ export function createSubmissionRateLimiter(opts: RateLimiterOptions): Submissio
   }
 
   return {
-    store: pool ? "postgres" : "memory",
+    store: pool ? "postgres" : shared ? "cluster" : "memory",
     take,
     close: async () => {
       await pool?.end().catch(() => {});

@@ -36,6 +36,11 @@ export interface LeadsOptions {
   transport?: MailTransport;
   worker?: Partial<Omit<OutboxWorkerOptions, "repository" | "transport" | "logger" | "maxAttempts">>;
   now?: () => number;
+  /**
+   * This process is one of WEB_CONCURRENCY cluster workers (server.ts): without DATABASE_URL the
+   * rate limit is counted in the cluster primary, so it stays LEADS_RATE_LIMIT per machine.
+   */
+  clusterRateLimit?: boolean;
 }
 
 /**
@@ -65,6 +70,7 @@ export async function startLeads(
     windowSeconds: config.LEADS_RATE_WINDOW_SECONDS,
     ipv6Prefix: config.LEADS_RATE_IPV6_PREFIX,
     databaseUrl: config.DATABASE_URL,
+    cluster: options.clusterRateLimit,
     logger,
   });
 

@@ -1,0 +1,211 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseEml } from "../support/mail-peers.ts";
+import { waitFor } from "../support/wait.ts";
+import { startSite, type RunningSite } from "./support/server-process.ts";
+
+// Issue #8 "Several cores": the built site with WEB_CONCURRENCY=2, as `npm start` runs it.
+// Visitors are answered by two processes; one of them alone syncs the catalog and delivers
+// leads; the form's rate limit counts across both; a killed process is replaced (the
+// syncing one's replacement takes over its roles); SIGTERM stops everything and exits 0.
+// The processes are told apart by the pid on their log lines (ADR 0081).
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "site-cluster-"));
+const serverLog = path.join(dataDir, "server.log");
+let site: RunningSite;
+
+type LogLine = Record<string, unknown> & { msg?: string; pid?: number; worker?: number; req?: { method?: string; url?: string } };
+
+/** The server's JSON log lines so far (the primary's and every worker's). */
+function logLines(): LogLine[] {
+  return fs
+    .readFileSync(serverLog, "utf8")
+    .split("\n")
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as LogLine];
+      } catch {
+        return [];
+      }
+    });
+}
+/** Pids of the processes that logged the request lines for these URLs. */
+const answeringPids = (urls: string[]) =>
+  new Set(logLines().filter((l) => l.req && urls.includes(String(l.req.url))).map((l) => l.pid));
+const listeningPids = () => logLines().filter((l) => l.msg === "server listening").map((l) => ({ pid: l.pid!, worker: l.worker! }));
+
+interface Answer {
+  status: number;
+  body: string;
+}
+/**
+ * One request on its own TCP connection, as separate visitors make them: the cluster hands out
+ * connections, not requests, in turn.
+ */
+function request(pathname: string, opts: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${site.base}${pathname}`,
+      { method: opts.method ?? "GET", agent: false, headers: { Connection: "close", ...opts.headers } },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on("error", reject);
+    req.end(opts.body);
+  });
+}
+
+/** A contact form post (no JavaScript) from the client address `ip` (through the loopback proxy). */
+function postContact(subject: string, ip: string) {
+  return request("/contact", {
+    method: "POST",
+    headers: { Origin: site.base, "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": ip },
+    body: new URLSearchParams({
+      intent: "contact",
+      idempotencyKey: crypto.randomUUID(),
+      website: "",
+      name: "Cluster Visitor",
+      email: "cluster@example.org",
+      subject,
+      message: "Hello, this message is posted to a site that runs two server processes.",
+    }).toString(),
+  });
+}
+
+/** Subjects of the .eml files the file transport wrote, one entry per file. */
+async function deliveredSubjects(): Promise<string[]> {
+  const dir = path.join(dataDir, "mail");
+  if (!fs.existsSync(dir)) return [];
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith(".eml"));
+  return Promise.all(files.map(async (f) => String((await parseEml(fs.readFileSync(path.join(dir, f)))).subject)));
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+beforeAll(async () => {
+  site = await startSite({
+    dataDir,
+    output: { file: serverLog },
+    env: {
+      WEB_CONCURRENCY: "2",
+      LOG_LEVEL: "info",
+      LEADS_RATE_LIMIT: "3",
+      SHUTDOWN_TIMEOUT_SECONDS: "5",
+    },
+  });
+  // /healthz answers as soon as the syncing process listens; the other one starts after it.
+  await waitFor("both server processes to listen", () => listeningPids().length === 2, 60_000);
+});
+
+afterAll(async () => {
+  if (site && site.child.exitCode === null) site.child.kill("SIGKILL");
+  for (const { pid } of listeningPids()) if (alive(pid)) process.kill(pid, "SIGKILL");
+  if (!process.env.KEEP_E2E_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("WEB_CONCURRENCY=2", () => {
+  it("answers visitors from two processes, each serving the catalog", async () => {
+    const urls = Array.from({ length: 8 }, (_, i) => `/healthz?probe=${crypto.randomUUID()}-${i}`);
+    for (const url of urls) expect((await request(url)).status).toBe(200);
+    await waitFor("the request log lines", () => answeringPids(urls).size === 2);
+    expect([...answeringPids(urls)].sort()).toEqual(listeningPids().map((l) => l.pid).sort());
+
+    // The syncing process and the follower serve the same catalog page (but for the nonce).
+    const page = "/catalog?genre=Jazz&page=2";
+    const bodies: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await request(page);
+      expect(res.status).toBe(200);
+      expect(res.body).toContain('aria-current="page" aria-label="Page 2"');
+      bodies.push(res.body.replace(/nonce="[^"]*"/g, ""));
+    }
+    await waitFor("the catalog log lines", () => answeringPids([page]).size === 2);
+    expect(new Set(bodies).size).toBe(1);
+  });
+
+  it("runs the catalog sync and the outbox worker in one process only", () => {
+    const lines = logLines();
+    const syncing = listeningPids().find((l) => l.worker === 1)!;
+    const follower = listeningPids().find((l) => l.worker === 2)!;
+    const synced = lines.filter((l) => l.msg === "catalog source synced");
+    expect(synced.length).toBeGreaterThan(0);
+    expect(new Set(synced.map((l) => l.pid))).toEqual(new Set([syncing.pid]));
+    expect(lines.some((l) => l.pid === follower.pid && l.msg === "catalog: following the snapshots another process syncs")).toBe(true);
+    // the sample catalog was generated once, by the syncing process
+    expect(lines.filter((l) => l.msg === "sample catalog generated").map((l) => l.pid)).toEqual([syncing.pid]);
+  });
+
+  it("counts the form's rate limit across both processes and delivers each lead once", async () => {
+    const subjects = [1, 2, 3, 4].map((i) => `Cluster lead ${i} ${crypto.randomUUID().slice(0, 8)}`);
+    const answers: number[] = [];
+    for (const subject of subjects) answers.push((await postContact(subject, "203.0.113.7")).status);
+    // LEADS_RATE_LIMIT=3 for the machine, whichever process answers each post
+    expect(answers).toEqual([200, 200, 200, 429]);
+    const posts = logLines().filter((l) => l.req?.method === "POST" && l.req.url === "/contact");
+    expect(new Set(posts.map((l) => l.pid)).size).toBe(2);
+
+    const accepted = subjects.slice(0, 3).map((s) => `Contact: ${s}`);
+    await waitFor("three .eml files", async () => (await deliveredSubjects()).length >= 3, 30_000);
+    await new Promise((r) => setTimeout(r, 2_000)); // a second worker would have sent them again by now
+    expect((await deliveredSubjects()).sort()).toEqual(accepted.sort());
+    const delivered = logLines().filter((l) => l.msg === "outbox: lead delivered");
+    expect(delivered).toHaveLength(3);
+    expect(new Set(delivered.map((l) => l.pid))).toEqual(new Set([listeningPids().find((l) => l.worker === 1)!.pid]));
+  });
+
+  it("replaces a killed process; the syncing one's replacement takes over sync and delivery", async () => {
+    const [syncing] = listeningPids().filter((l) => l.worker === 1);
+    const follower = listeningPids().find((l) => l.worker === 2)!;
+    process.kill(syncing.pid, "SIGKILL");
+    const replacement = await waitFor(
+      "a replacement to listen",
+      () => listeningPids().find((l) => l.worker === 1 && l.pid !== syncing.pid),
+      60_000,
+    );
+    expect(alive(syncing.pid)).toBe(false);
+    expect(alive(follower.pid)).toBe(true);
+
+    // Visitors are answered by the replacement and the follower.
+    const urls = Array.from({ length: 6 }, (_, i) => `/healthz?after-kill=${crypto.randomUUID()}-${i}`);
+    for (const url of urls) expect((await request(url)).status).toBe(200);
+    await waitFor("the request log lines", () => answeringPids(urls).size === 2);
+    expect([...answeringPids(urls)].sort()).toEqual([replacement.pid, follower.pid].sort());
+
+    // The rate limit's count lives in the primary: the killed process took nothing with it.
+    expect((await postContact("Still limited", "203.0.113.7")).status).toBe(429);
+
+    // A new lead is delivered once, by the replacement.
+    const subject = `After the kill ${crypto.randomUUID().slice(0, 8)}`;
+    expect((await postContact(subject, "203.0.113.8")).status).toBe(200);
+    await waitFor("the lead's .eml", async () => (await deliveredSubjects()).includes(`Contact: ${subject}`), 30_000);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect((await deliveredSubjects()).filter((s) => s === `Contact: ${subject}`)).toHaveLength(1);
+    const delivered = logLines().filter((l) => l.msg === "outbox: lead delivered");
+    expect(delivered.at(-1)!.pid).toBe(replacement.pid);
+    expect(logLines().some((l) => l.pid === replacement.pid && l.msg === "catalog source synced")).toBe(true);
+  });
+
+  it("SIGTERM: every process shuts down and the primary exits 0", async () => {
+    const pids = [site.child.pid!, ...listeningPids().map((l) => l.pid)];
+    const exited = new Promise<number | null>((resolve) => site.child.once("exit", (code) => resolve(code)));
+    site.child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    await waitFor("every server process to be gone", () => pids.every((pid) => !alive(pid)), 5_000);
+    expect(logLines().filter((l) => l.msg === "server stopped").map((l) => l.worker).sort()).toEqual([1, 2]);
+  });
+});
