@@ -15,7 +15,8 @@ import {
 } from "../app/.server/context.ts";
 import { isStaticPage } from "../app/lib/static-pages.ts";
 import { mediaOrigins, securityHeaders } from "./security.ts";
-import { createPageCache, NONCE_PLACEHOLDER } from "./page-cache.ts";
+import { createPageCache, createPageStore, NONCE_PLACEHOLDER } from "./page-cache.ts";
+import { createCatalogPageCache } from "./catalog-page-cache.ts";
 import { createImageHandler } from "./images.ts";
 import { serviceWorkerHandler } from "./service-worker.ts";
 import { answerUnparsableRequests, requestGuard, requestLimits, sendRefusal } from "./request-guard.ts";
@@ -139,7 +140,13 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
 
   if (!dev) {
     const render = createRequestHandler(loadBuild, "production");
+    // Static pages and catalog pages share one byte budget (ADR 0080).
+    const pages = createPageStore({
+      maxBytes: config.PAGE_CACHE_MAX_BYTES,
+      onError: (err, key) => logger.error({ err, key }, "page render for the cache failed"),
+    });
     const cache = createPageCache({
+      store: pages,
       ttlMs: 60_000,
       isCacheable: isStaticPage,
       render: (pagePath) =>
@@ -149,6 +156,16 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
         ),
     });
     app.use(cache.middleware);
+    const catalogPages = createCatalogPageCache({
+      store: pages,
+      catalog: services.catalog,
+      render: (url, req) =>
+        render(
+          new Request(new URL(url, config.SITE_URL), { headers: { accept: "text/html" } }),
+          loadContext(NONCE_PLACEHOLDER, req.ip ?? "", req.log),
+        ),
+    });
+    app.use(catalogPages.middleware);
   }
 
   app.use(

@@ -124,6 +124,8 @@ export const configSchema = z
     IMG_MAX_INPUT_PIXELS: positiveInt.default(40_000_000),
     /** Bytes of catalog match lists and derived filter options kept in memory. */
     CATALOG_CACHE_MAX_BYTES: positiveInt.default(64 * 1024 * 1024),
+    /** Bytes of rendered pages (static and catalog, with their brotli and gzip variants) kept in memory. */
+    PAGE_CACHE_MAX_BYTES: positiveInt.default(32 * 1024 * 1024),
     /** Largest upstream catalog response body. */
     UPSTREAM_MAX_BYTES: positiveInt.default(256 * 1024 * 1024),
     /** Per-request timeout for upstream catalog reads. */

@@ -1,4 +1,4 @@
-import { redirect, useRouteLoaderData } from "react-router";
+import { data, redirect, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/catalog";
 import { services } from "~/.server/context";
 import { loadCatalogPage } from "~/.server/catalog/query-page";
@@ -19,9 +19,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const state = parseCatalogState(new URL(request.url).searchParams);
   // Spec §2: the Channels tab is disabled unless the operator enables it.
   if (state.type === "channels" && !config.CATALOG_CHANNELS_ENABLED) throw redirect("/catalog");
-  const page = await loadCatalogPage(catalog, state);
-  return { ...page, channelsEnabled: config.CATALOG_CHANNELS_ENABLED };
+  const { complete, ...page } = await loadCatalogPage(catalog, state);
+  const payload = { ...page, channelsEnabled: config.CATALOG_CHANNELS_ENABLED };
+  // A page with data still missing (a slow upstream) is not kept by the page cache (ADR 0080).
+  return complete ? payload : data(payload, { headers: { "Cache-Control": "no-store" } });
 }
+
+/** The loader's Cache-Control reaches the document and the `.data` answer alike. */
+export const headers: Route.HeadersFunction = ({ parentHeaders, loaderHeaders }) => {
+  const merged = new Headers(parentHeaders);
+  loaderHeaders.forEach((value, name) => merged.set(name, value));
+  return merged;
+};
 
 const descriptions: Record<string, string> = {
   music: "Browse thousands of independent albums by genre, with 10-second previews, ready for sync licensing.",

@@ -439,6 +439,80 @@ describe("URL state, keyboard, no-JS, accessibility", () => {
   });
 });
 
+/** A GET that keeps the bytes as sent (fetch would decode them), and the CSP nonce. */
+async function rawGet(path: string, headers: Record<string, string> = {}) {
+  const { request } = await import("node:http");
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; raw: Buffer; nonce: string }>((resolve, reject) => {
+    request(url(path), { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          raw: Buffer.concat(chunks),
+          nonce: /'nonce-([^']+)'/.exec(String(res.headers["content-security-policy"]))?.[1] ?? "",
+        }),
+      );
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+describe("page cache (issue #8)", () => {
+  it("renders a catalog view once, then answers it from memory with this response's own nonce", async () => {
+    // an unknown open item makes the view's key unique to this run; the list is Jazz page 2
+    const view = `/catalog?genre=Jazz&page=2&item=e2e-${Date.now()}`;
+    const first = await fetch(url(view));
+    const second = await fetch(url(view));
+    expect([first.headers.get("x-page-cache"), second.headers.get("x-page-cache")]).toEqual(["MISS", "HIT"]);
+    const nonceOf = (res: Response) => /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")![1];
+    const [a, b] = [await first.text(), await second.text()];
+    expect(nonceOf(first)).not.toBe(nonceOf(second));
+    for (const [res, html] of [[first, a], [second, b]] as const) {
+      const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]).filter((tag) => !tag.includes("application/ld+json"));
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const tag of scripts) expect(tag).toContain(`nonce="${nonceOf(res)}"`);
+      expect(html).not.toContain("cspNoncePlaceholder");
+    }
+    // the same page: Jazz albums, page 2
+    expect(b.replaceAll(nonceOf(second), "")).toBe(a.replaceAll(nonceOf(first), ""));
+    const jazz = albums.filter((x) => x.keywords[0]?.toLowerCase() === "jazz");
+    const escaped = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#x27;");
+    expect(b).toContain(escaped(jazz[12].name));
+  });
+
+  it("shares the entry of a view written differently, and keeps .data apart", async () => {
+    const id = `e2e-${Date.now()}`;
+    await fetch(url(`/catalog?genre=Jazz&item=${id}`));
+    const same = await fetch(url(`/catalog?item=${id}&genre=jazz&utm_source=newsletter`));
+    expect(same.headers.get("x-page-cache")).toBe("HIT");
+    const data = await fetch(url(`/catalog.data?genre=Jazz&item=${id}`));
+    expect(data.headers.get("x-page-cache")).toBe("MISS");
+    const dataAgain = await fetch(url(`/catalog.data?genre=Jazz&item=${id}`));
+    expect(dataAgain.headers.get("x-page-cache")).toBe("HIT");
+    expect(await dataAgain.text()).toBe(await data.text());
+  });
+
+  it("sends a cached page brotli-compressed when asked, decoding to the identity page", async () => {
+    await rawGet("/mission");
+    const br = await rawGet("/mission", { "accept-encoding": "gzip, deflate, br" });
+    const gzip = await rawGet("/mission", { "accept-encoding": "gzip" });
+    const identity = await rawGet("/mission");
+    expect(br.headers["x-page-cache"]).toBe("HIT");
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(identity.headers["content-encoding"]).toBeUndefined();
+    expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+    const { brotliDecompressSync, gunzipSync } = await import("node:zlib");
+    const page = identity.raw.toString().replaceAll(identity.nonce, "N");
+    expect(brotliDecompressSync(br.raw).toString().replaceAll(br.nonce, "N")).toBe(page);
+    expect(gunzipSync(gzip.raw).toString().replaceAll(gzip.nonce, "N")).toBe(page);
+    expect(br.raw.length).toBeLessThan(identity.raw.length / 4);
+  });
+});
+
 describe("home page featured albums", () => {
   it("shows up to 6 featured albums, each opening its sheet in the catalog", async () => {
     const featured = albums.filter((a) => a.featured).slice(0, 6);
@@ -487,6 +561,8 @@ describe("channels (enabled by CATALOG_CHANNELS_ENABLED) and an album without tr
         CHANNELS_URL: path.join(sample, "channels.json"),
         CATALOG_CHANNELS_ENABLED: "true",
         OUTBOX_WORKER: "false",
+        // the last test changes the album file and waits for the page to show it
+        CATALOG_REFRESH_SECONDS: "1",
       },
       stdio: "ignore",
     });
@@ -535,5 +611,22 @@ describe("channels (enabled by CATALOG_CHANNELS_ENABLED) and an album without tr
     await page.getByText("Quiet Rooms").click();
     await page.getByRole("dialog").getByText("No tracks available.").waitFor();
     await page.context().close();
+  });
+
+  it("shows a changed catalog at once: the page cache is dropped when the catalog version changes", async () => {
+    const before = await fetch(`${base}/catalog`);
+    const cached = await fetch(`${base}/catalog`);
+    expect(cached.headers.get("x-page-cache")).toBe("HIT");
+    expect(await cached.text()).toContain("Quiet Rooms");
+    await before.arrayBuffer();
+    const albumsFile = path.join(dir, "albums.json");
+    const list = JSON.parse(fs.readFileSync(albumsFile, "utf8")) as Array<{ name: string } | null>;
+    list[0]!.name = "Quieter Rooms";
+    fs.writeFileSync(albumsFile, JSON.stringify(list));
+    // the next sync (CATALOG_REFRESH_SECONDS=1) reads the file; the next request renders anew
+    await expect
+      .poll(async () => (await (await fetch(`${base}/catalog`)).text()).includes("Quieter Rooms"), { timeout: 15_000 })
+      .toBe(true);
+    expect((await fetch(`${base}/catalog`)).headers.get("x-page-cache")).toBe("HIT");
   });
 });

@@ -23,6 +23,12 @@ export interface CatalogPageData extends CatalogQueryResult {
   /** the open sheet (`item=`), or null */
   detail: CatalogDetailData | null;
   updatedAt: string;
+  /**
+   * false when part of the data is missing for now: the sub-genres are still on their way
+   * from a slow upstream, or an open single's release detail could not be fetched. Such a
+   * page is sent but not kept by the page cache (ADR 0080).
+   */
+  complete: boolean;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<{ done: true; value: T } | { done: false }> {
@@ -32,14 +38,14 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<{ done: true; 
   ]);
 }
 
-async function singleDetail(catalog: CatalogService, id: string): Promise<SingleDetailData | null> {
+async function singleDetail(catalog: CatalogService, id: string): Promise<{ data: SingleDetailData | null; complete: boolean }> {
   const index = catalogIndexFor(catalog);
   const single = index.single(id);
-  if (!single) return null;
+  if (!single) return { data: null, complete: true };
   const detail = await catalog.releaseDetail(id).catch(() => null);
   const artwork = single.artwork || detail?.artwork || "";
   const audio = single.audioUrl || detail?.audioFile || "";
-  return {
+  const data: SingleDetailData = {
     kind: "single",
     id: single.id,
     title: single.title,
@@ -57,14 +63,15 @@ async function singleDetail(catalog: CatalogService, id: string): Promise<Single
     isrc: detail?.isrc || single.isrc || "",
     parentalAdvisory: detail?.parentalAdvisory ?? false,
   };
+  return { data, complete: detail !== null };
 }
 
-async function loadDetail(catalog: CatalogService, type: CatalogType, id: string): Promise<CatalogDetailData | null> {
-  if (!id) return null;
-  if (type === "music") return catalogIndexFor(catalog).album(id);
+async function loadDetail(catalog: CatalogService, type: CatalogType, id: string): Promise<{ data: CatalogDetailData | null; complete: boolean }> {
+  if (!id) return { data: null, complete: true };
+  if (type === "music") return { data: catalogIndexFor(catalog).album(id), complete: true };
   if (type === "singles") return singleDetail(catalog, id);
   // spec §2: films and channels have no detail view
-  return null;
+  return { data: null, complete: true };
 }
 
 /** Everything /catalog renders for one URL state: one page of cards, never the catalog. */
@@ -80,13 +87,15 @@ export async function loadCatalogPage(catalog: CatalogService, state: CatalogSta
     subGenres = settled.done ? settled.value : pending;
   }
 
+  const detail = await loadDetail(catalog, state.type, state.item);
   return {
     ...result,
     state: { ...state, page: result.page },
     musicLevels: state.type === "music" ? index.musicLevels(filters.genres, filters.subGenres) : [],
     singlesGenres: state.type === "singles" ? index.singlesGenres() : [],
     subGenres,
-    detail: await loadDetail(catalog, state.type, state.item),
+    detail: detail.data,
     updatedAt: index.updatedAt,
+    complete: detail.complete && !(subGenres instanceof Promise),
   };
 }

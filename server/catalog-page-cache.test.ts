@@ -1,0 +1,211 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { Request } from "express";
+import { catalogIndexFor, type CatalogSource } from "../app/.server/catalog/index.ts";
+import type { CatalogSnapshot } from "../app/.server/catalog/service.ts";
+import type { Album } from "../app/lib/catalog/types.ts";
+import { parseCatalogState } from "../app/lib/catalog/url-state.ts";
+import { createCatalogPageCache } from "./catalog-page-cache.ts";
+import { createPageStore, NONCE_PLACEHOLDER } from "./page-cache.ts";
+import { get, serve } from "./page-cache-test-support.ts";
+
+const album = (i: number, genre: string, name = `Album ${i}`): Album => ({
+  id: `alb-${i}`,
+  name,
+  artist: `Artist ${i % 7}`,
+  genre,
+  artwork: `albums/${i}.jpg`,
+  keywords: [genre],
+  featured: false,
+  tracks: [],
+});
+
+/** 40 Jazz albums (4 pages of 12; 3 are "Blue …") and 5 Latin ones. */
+function snapshot(version: number, names: (i: number) => string = (i) => (i % 13 === 0 ? `Blue ${i}` : `Album ${i}`)): CatalogSnapshot {
+  const albums = [...Array.from({ length: 40 }, (_, i) => album(i, "Jazz", names(i))), ...Array.from({ length: 5 }, (_, i) => album(100 + i, "Latin"))];
+  return { albums, films: [], singles: [], channels: [], genres: [], version, updatedAt: "2026-01-01T00:00:00.000Z" };
+}
+
+let closeServer: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await closeServer?.();
+  closeServer = undefined;
+});
+
+interface Options {
+  maxBytes?: number;
+  /** what the route answers, by canonical URL (default: a 200 page) */
+  answer?: (url: string) => { status?: number; headers?: Record<string, string> } | undefined;
+  /** run during a render (to change the catalog under it) */
+  during?: () => void;
+}
+
+/**
+ * The cache in front of a stand-in for React Router: it renders the canonical URL from the
+ * real index, with the nonce placeholder in its scripts, as the catalog route would.
+ */
+async function catalogSite(opts: Options = {}) {
+  let current = snapshot(1);
+  const catalog: CatalogSource = { snapshot: () => current, mediaUrl: (key) => `/media/${key}` };
+  const renders: string[] = [];
+  const store = createPageStore({ maxBytes: opts.maxBytes ?? 32 * 1024 * 1024 });
+  const cache = createCatalogPageCache({
+    store,
+    catalog,
+    render: async (url: string, _req: Request) => {
+      renders.push(url);
+      await new Promise((r) => setTimeout(r, 20));
+      opts.during?.();
+      const parsed = new URL(url, "http://x");
+      const state = parseCatalogState(parsed.searchParams);
+      const result = catalogIndexFor(catalog).query(state);
+      const names = result.items.map((c) => (c.kind === "album" ? c.name : "")).join(", ");
+      const answer = opts.answer?.(url) ?? {};
+      const filler = "<p>The same layout around every catalog page, many times over.</p>".repeat(100);
+      const data = parsed.pathname.endsWith(".data");
+      const body = data
+        ? JSON.stringify({ page: result.page, names, q: state.q })
+        : `<html><body><h1>Page ${result.page} of ${result.pageCount}</h1><input name="q" value="${state.q}"><ul>${names}</ul>${filler}` +
+          `<script nonce="${NONCE_PLACEHOLDER}">hydrate()</script></body></html>`;
+      return new Response(body, {
+        status: answer.status ?? 200,
+        headers: { "Content-Type": data ? "text/x-script" : "text/html; charset=utf-8", ...answer.headers },
+      });
+    },
+  });
+  const site = await serve(cache.middleware);
+  closeServer = site.close;
+  return {
+    ...site,
+    renders,
+    store,
+    setCatalog: (snap: CatalogSnapshot) => (current = snap),
+    page: (path: string, headers: Record<string, string> = { "accept-encoding": "br, gzip" }) => get(site.base + path, headers),
+  };
+}
+
+describe("catalog page cache", () => {
+  it("renders a view once and answers it again from memory, with a new nonce each time", async () => {
+    const site = await catalogSite();
+    const a = await site.page("/catalog?genre=Jazz&page=2");
+    const b = await site.page("/catalog?genre=Jazz&page=2");
+    expect([a.headers["x-page-cache"], b.headers["x-page-cache"]]).toEqual(["MISS", "HIT"]);
+    expect(site.renders).toEqual(["/catalog?genre=Jazz&page=2"]);
+    expect(a.text).toContain("<h1>Page 2 of 4</h1>");
+    expect(a.nonce).not.toBe(b.nonce);
+    expect(b.text).toContain(`<script nonce="${b.nonce}">`);
+    expect(b.text.replace(b.nonce, "")).toBe(a.text.replace(a.nonce, ""));
+    expect(b.headers["content-encoding"]).toBe("br");
+  });
+
+  it("keys on the view: parameter order, case of options, spaces, unknown parameters and a page past the end share an entry", async () => {
+    const site = await catalogSite();
+    await site.page("/catalog?genre=Jazz&page=4");
+    for (const same of ["/catalog?page=4&genre=Jazz", "/catalog?genre=jazz&page=4&utm_source=mail", "/catalog?genre=%20Jazz%20&page=4", "/catalog?genre=Jazz&page=99", "/catalog?type=music&genre=Jazz&page=4"]) {
+      const answer = await site.page(same);
+      expect(answer.headers["x-page-cache"], same).toBe("HIT");
+      expect(answer.text).toContain("<h1>Page 4 of 4</h1>");
+    }
+    // the search words are matched as the index normalises them (one match list), but the page
+    // shows the search as typed, so a different spelling is a different page
+    await site.page("/catalog?q=blue");
+    expect((await site.page("/catalog?q=%20blue%20")).headers["x-page-cache"]).toBe("HIT");
+    const upper = await site.page("/catalog?q=Blue");
+    expect(upper.headers["x-page-cache"]).toBe("MISS");
+    expect(upper.text).toContain('value="Blue"');
+    expect(site.renders).toEqual(["/catalog?genre=Jazz&page=4", "/catalog?q=blue", "/catalog?q=Blue"]);
+  });
+
+  it("keeps the HTML document and the .data answer apart, and .data by the loaders it asks for", async () => {
+    const site = await catalogSite();
+    const html = await site.page("/catalog?genre=Jazz");
+    const data = await site.page("/catalog.data?genre=Jazz");
+    expect(data.headers["x-page-cache"]).toBe("MISS");
+    expect(data.headers["content-type"]).toContain("text/x-script");
+    expect(JSON.parse(data.text)).toMatchObject({ page: 1 });
+    expect(html.text).toContain("<html>");
+    expect((await site.page("/catalog.data?genre=Jazz")).headers["x-page-cache"]).toBe("HIT");
+    await site.page("/catalog.data?genre=Jazz&_routes=routes/catalog,root");
+    expect((await site.page("/catalog.data?_routes=root,routes/catalog&genre=Jazz")).headers["x-page-cache"]).toBe("HIT");
+    expect(site.renders).toEqual(["/catalog?genre=Jazz", "/catalog.data?genre=Jazz", "/catalog.data?genre=Jazz&_routes=root%2Croutes%2Fcatalog"]);
+  });
+
+  it("drops every page when the catalog version changes, and shows the new data", async () => {
+    const site = await catalogSite();
+    await site.page("/catalog?genre=Jazz");
+    await site.page("/catalog?genre=Latin");
+    site.setCatalog(snapshot(2, (i) => `Renamed ${i}`));
+    const after = await site.page("/catalog?genre=Jazz");
+    expect(after.headers["x-page-cache"]).toBe("MISS");
+    expect(after.text).toContain("Renamed 0");
+    expect(site.store.usage().entries).toBe(1);
+    expect((await site.page("/catalog?genre=Jazz")).headers["x-page-cache"]).toBe("HIT");
+  });
+
+  it("does not keep a page rendered while the catalog changed", async () => {
+    let change: (() => void) | undefined;
+    const site = await catalogSite({ during: () => change?.() });
+    change = () => site.setCatalog(snapshot(2));
+    await site.page("/catalog?genre=Latin");
+    change = undefined;
+    expect((await site.page("/catalog?genre=Latin")).headers["x-page-cache"]).toBe("MISS");
+    expect((await site.page("/catalog?genre=Latin")).headers["x-page-cache"]).toBe("HIT");
+  });
+
+  it("never keeps a redirect, an error, a no-store page or one that sets a cookie, and sends them as rendered", async () => {
+    const site = await catalogSite({
+      answer: (url): { status?: number; headers?: Record<string, string> } | undefined =>
+        url.includes("type=channels")
+          ? { status: 302, headers: { Location: "/catalog" } }
+          : url.includes("Latin")
+            ? { headers: { "Cache-Control": "no-store" } }
+            : url.includes("item=")
+              ? { headers: { "Set-Cookie": "a=b" } }
+              : url.includes("page=2")
+                ? { status: 500 }
+                : undefined,
+    });
+    for (const path of ["/catalog?type=channels", "/catalog?genre=Latin", "/catalog?item=alb-1", "/catalog?page=2"]) {
+      const first = await site.page(path);
+      const second = await site.page(path);
+      expect(second.headers["x-page-cache"], path).toBe("MISS");
+      expect(second.status).toBe(first.status);
+      if (first.status === 200) {
+        // a document sent without the cache still gets this response's nonce
+        expect(second.text).toContain(`<script nonce="${second.nonce}">`);
+        expect(second.text).not.toContain(NONCE_PLACEHOLDER);
+      }
+    }
+    expect((await site.page("/catalog?type=channels")).headers.location).toBe("/catalog");
+    expect(site.renders).toHaveLength(9);
+    expect(site.store.usage().entries).toBe(0);
+  });
+
+  it("shares one render between identical concurrent misses", async () => {
+    const site = await catalogSite();
+    const answers = await Promise.all(
+      ["/catalog?genre=Jazz&page=3", "/catalog?page=3&genre=jazz", ...Array(6).fill("/catalog?genre=Jazz&page=3")].map((p) => site.page(p)),
+    );
+    expect(site.renders).toEqual(["/catalog?genre=Jazz&page=3"]);
+    expect(new Set(answers.map((a) => a.nonce)).size).toBe(8);
+    for (const a of answers) expect(a.text).toContain(`<script nonce="${a.nonce}">`);
+  });
+
+  it("holds no more bytes than PAGE_CACHE_MAX_BYTES, least recently used pages out first", async () => {
+    const site = await catalogSite({ maxBytes: 20_000 });
+    const views = ["/catalog?genre=Jazz", "/catalog?genre=Jazz&page=2", "/catalog?genre=Jazz&page=3", "/catalog?genre=Latin", "/catalog?page=2"];
+    for (const v of views) await site.page(v);
+    const usage = site.store.usage();
+    expect(usage.bytes).toBeLessThanOrEqual(20_000);
+    expect(usage.entries).toBeLessThan(views.length);
+    expect((await site.page(views.at(-1)!)).headers["x-page-cache"]).toBe("HIT");
+    expect((await site.page(views[0])).headers["x-page-cache"]).toBe("MISS");
+  });
+
+  it("leaves other paths and methods alone", async () => {
+    const site = await catalogSite();
+    for (const [path, method] of [["/catalog/", "GET"], ["/contact", "GET"], ["/catalog", "POST"]] as const) {
+      expect((await get(site.base + path, {}, method)).headers["x-ordinary"]).toBe("yes");
+    }
+    expect(site.renders).toEqual([]);
+  });
+});
