@@ -200,6 +200,19 @@ describe("WEB_CONCURRENCY=2", () => {
     expect(logLines().some((l) => l.pid === replacement.pid && l.msg === "catalog source synced")).toBe(true);
   });
 
+  it("replaces a process that keeps dying after a growing delay", async () => {
+    const restartsOf2 = () => logLines().filter((l) => l.msg === "cluster: server process exited; starting a replacement" && l.worker === 2);
+    for (let kill = 1; kill <= 2; kill++) {
+      const before = new Set(listeningPids().map((l) => l.pid));
+      const current = listeningPids().filter((l) => l.worker === 2).at(-1)!;
+      process.kill(current.pid, "SIGKILL");
+      await waitFor("a replacement of worker 2", () => listeningPids().some((l) => l.worker === 2 && !before.has(l.pid)), 30_000);
+    }
+    // the first replacement at once, the second (its predecessor lived under 30 s) after 1 s
+    expect(restartsOf2().map((l) => l.restartInMs)).toEqual([0, 1000]);
+    expect(restartsOf2().map((l) => l.signal)).toEqual(["SIGKILL", "SIGKILL"]);
+  });
+
   it("SIGTERM: every process shuts down and the primary exits 0", async () => {
     const pids = [site.child.pid!, ...listeningPids().map((l) => l.pid)];
     const exited = new Promise<number | null>((resolve) => site.child.once("exit", (code) => resolve(code)));

@@ -71,7 +71,7 @@ const CLUSTER_TIMEOUT_MS = 3_000;
  * rate-limiter-flexible (a fixed window that starts at the client's first submission).
  *
  * With DATABASE_URL the count lives in PostgreSQL, so every web server process shares it.
- * When PostgreSQL cannot be reached the limiter fails open onto a per-process memory count
+ * When PostgreSQL cannot be reached the limiter fails open onto the local count below
  * and logs a warning: a visitor's lead must not be refused because the limiter's store is
  * down (the outbox decides whether it can be stored). Without DATABASE_URL the count is in
  * memory: in the cluster primary when this is one of several server processes (the same
@@ -141,7 +141,8 @@ export function createSubmissionRateLimiter(opts: RateLimiterOptions): Submissio
         return slot(limiter, key);
       } catch (error) {
         if (error instanceof RateLimiterRes) return refused(error);
-        logger.warn({ err: error }, "leads: the shared rate limit is unreachable; counting in this process meanwhile");
+        // in a cluster the fallback is still the machine's count, in the primary
+        logger.warn({ err: error }, "leads: the shared rate limit is unreachable; counting on this machine meanwhile");
       }
     }
     if (shared) {
