@@ -5,6 +5,9 @@ import { LRUCache } from "lru-cache";
 import type { Logger } from "../app/.server/logger.ts";
 import { writeFileAtomic } from "../app/.server/catalog/files.ts";
 
+/** A hit refreshes its file's mtime at most this often. */
+const TOUCH_INTERVAL_MS = 60_000;
+
 /** `<sha256>.<format>`: the only names this cache writes (server/images.ts). */
 const THUMBNAIL_NAME = /^[0-9a-f]{64}\.(?:avif|webp|jpeg)$/;
 /** writeFileAtomic's temp files; one left behind by a killed process is removed at start. */
@@ -30,6 +33,12 @@ export class ThumbnailDiskCache {
   readonly maxBytes: number;
   readonly ready: Promise<void>;
   readonly #entries: LRUCache<string, number>;
+  /**
+   * When each file's mtime was last refreshed by a hit. Refreshing it on every hit cost a disk
+   * write per answer (warm /img ran at 0.41× /healthz instead of 0.55×); once every
+   * TOUCH_INTERVAL_MS per file keeps the order a restart needs just as well.
+   */
+  readonly #touched = new LRUCache<string, number>({ max: 100_000 });
   readonly #logger: Logger;
 
   constructor(dir: string, maxBytes: number, logger: Logger) {
@@ -73,8 +82,11 @@ export class ThumbnailDiskCache {
     }
     if (known) {
       // keep the recency across a restart (the index is ordered by mtime)
-      const now = new Date();
-      await fsp.utimes(file, now, now).catch(() => undefined);
+      const now = Date.now();
+      if (now - (this.#touched.get(name) ?? 0) >= TOUCH_INTERVAL_MS) {
+        this.#touched.set(name, now);
+        await fsp.utimes(file, now / 1000, now / 1000).catch(() => undefined);
+      }
     } else {
       this.#entries.set(name, data.length);
     }
