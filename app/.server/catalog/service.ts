@@ -22,7 +22,7 @@ import {
   rawReleaseDetailSchema,
   rawSubmissionSchema,
 } from "./schemas.ts";
-import { SnapshotStore } from "./snapshots.ts";
+import { SnapshotStore, type StoredSnapshot } from "./snapshots.ts";
 import { isHttpSource, readJsonSource, sourceFile } from "./sources.ts";
 
 /**
@@ -463,16 +463,34 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     snapshotStamps.set(def.name, stamp);
     const stored = await store.read<unknown>(def.name);
     if (!stored || stored.source !== def.location || stored.fingerprint === fingerprints.get(def.name)) return;
+    serveStored(def, stored);
+    rebuild();
+    log.info({ source: def.name, count: statuses.get(def.name)!.count, savedAt: stored.savedAt }, "catalog snapshot replaced by another process; serving it");
+  };
+
+  /** Serves a source's stored snapshot (at start-up, or one another process wrote). */
+  const serveStored = (def: SourceDef<unknown>, stored: StoredSnapshot<unknown>) => {
     assign(def.name, stored.data);
     fingerprints.set(def.name, stored.fingerprint);
     if (stored.stamp) fileStamps.set(def.name, stored.stamp);
     else fileStamps.delete(def.name);
-    rebuild();
     if (stored.savedAt > updatedAt) updatedAt = stored.savedAt;
     const status = statuses.get(def.name)!;
     status.updatedAt = stored.savedAt;
     status.count = def.count(stored.data);
-    log.info({ source: def.name, count: status.count, savedAt: stored.savedAt }, "catalog snapshot replaced by another process; serving it");
+  };
+
+  /**
+   * Loads the release details or sub-genres snapshot of this music source into its cache (at
+   * start-up, and in follow mode whenever the syncing process rewrote it). True when loaded.
+   */
+  const loadLookups = async (name: "release-details" | "sub-genres"): Promise<boolean> => {
+    const stored = await store.read<Record<string, unknown>>(name);
+    if (stored?.source !== music.location) return false;
+    const cache: Map<string, unknown> = name === "release-details" ? details : subGenreCache;
+    cache.clear();
+    for (const [key, value] of Object.entries(stored.data)) cache.set(key, value);
+    return true;
   };
 
   /**
@@ -484,13 +502,8 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
       const stamp = await snapshotStamp(name);
       if (!stamp || stamp === snapshotStamps.get(name)) continue;
       snapshotStamps.set(name, stamp);
-      const stored = await store.read<Record<string, unknown>>(name);
-      if (stored?.source !== music.location) continue;
-      const cache: Map<string, unknown> = name === "release-details" ? details : subGenreCache;
-      cache.clear();
-      for (const [key, value] of Object.entries(stored.data)) cache.set(key, value);
       // details are part of each single in snapshot(); sub-genres are looked up per request
-      if (name === "release-details") rebuild();
+      if ((await loadLookups(name)) && name === "release-details") rebuild();
     }
   };
 
@@ -581,21 +594,14 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     snapshotStamps.set(def.name, await snapshotStamp(def.name));
     const stored = await store.read<unknown>(def.name);
     if (!stored || stored.source !== def.location) return false;
-    assign(def.name, stored.data);
-    fingerprints.set(def.name, stored.fingerprint);
-    if (stored.stamp) fileStamps.set(def.name, stored.stamp);
-    const status = statuses.get(def.name)!;
-    status.updatedAt = stored.savedAt;
-    status.count = def.count(stored.data);
-    if (stored.savedAt > updatedAt) updatedAt = stored.savedAt;
+    serveStored(def, stored);
     return true;
   });
   const loaded = await Promise.all(snapshotLoads);
-  for (const name of ["release-details", "sub-genres"]) snapshotStamps.set(name, await snapshotStamp(name));
-  const storedDetails = await store.read<Record<string, ReleaseDetail>>("release-details");
-  if (storedDetails?.source === music.location) for (const [id, d] of Object.entries(storedDetails.data)) details.set(id, d);
-  const storedSubGenres = await store.read<Record<string, string[]>>("sub-genres");
-  if (storedSubGenres?.source === music.location) for (const [g, s] of Object.entries(storedSubGenres.data)) subGenreCache.set(g, s);
+  for (const name of ["release-details", "sub-genres"] as const) {
+    snapshotStamps.set(name, await snapshotStamp(name));
+    await loadLookups(name);
+  }
   if (loaded.some(Boolean)) {
     rebuild();
     log.info({ sources: sources.filter((_, i) => loaded[i]).map((s) => s.name) }, "catalog snapshots loaded");
