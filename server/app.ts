@@ -140,6 +140,9 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
 
   if (!dev) {
     const render = createRequestHandler(loadBuild, "production");
+    /** Renders a path for the caches, with NONCE_PLACEHOLDER where each response's nonce goes. */
+    const renderForCache = (pageUrl: string, ip: string, log: Logger) =>
+      render(new Request(new URL(pageUrl, config.SITE_URL), { headers: { accept: "text/html" } }), loadContext(NONCE_PLACEHOLDER, ip, log));
     // Static pages and catalog pages share one byte budget (ADR 0080).
     const pages = createPageStore({
       maxBytes: config.PAGE_CACHE_MAX_BYTES,
@@ -149,21 +152,13 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
       store: pages,
       ttlMs: 60_000,
       isCacheable: isStaticPage,
-      render: (pagePath) =>
-        render(
-          new Request(new URL(pagePath, config.SITE_URL), { headers: { accept: "text/html" } }),
-          loadContext(NONCE_PLACEHOLDER, "127.0.0.1", logger),
-        ),
+      render: (pagePath) => renderForCache(pagePath, "127.0.0.1", logger),
     });
     app.use(cache.middleware);
     const catalogPages = createCatalogPageCache({
       store: pages,
       catalog: services.catalog,
-      render: (url, req) =>
-        render(
-          new Request(new URL(url, config.SITE_URL), { headers: { accept: "text/html" } }),
-          loadContext(NONCE_PLACEHOLDER, req.ip ?? "", req.log),
-        ),
+      render: (url, req) => renderForCache(url, req.ip ?? "", req.log),
     });
     app.use(catalogPages.middleware);
   }

@@ -1,8 +1,8 @@
 import type { NextFunction, Request, Response } from "express";
 import { catalogIndexFor, type CatalogSource } from "../app/.server/catalog/index.ts";
 import { parseCatalogState, serializeCatalogState } from "../app/lib/catalog/url-state.ts";
-import { writeReadableStreamToWritable } from "@react-router/node";
 import { NONCE_PLACEHOLDER, sendCachedPage, type PageStore } from "./page-cache.ts";
+import { sendResponse } from "./react-router-handler.ts";
 
 /**
  * Issue #8, ADR 0080: a rendered catalog page, its HTML document and its `.data` (React
@@ -76,9 +76,9 @@ export function createCatalogPageCache(opts: CatalogPageCacheOptions) {
       // many pages, each compressed on its miss: fast levels (brotli 5 is 0.8 ms for a 48 KB
       // page, 7.9 KB; quality 11 would be 50 ms for 7.1 KB)
       compress: { brotliQuality: 5, gzipLevel: 6 },
-      isValid: (page) => page.tag === catalogIndexFor(catalog).version,
+      isValid: (page) => page.tag === index.version,
       // rendered while a sync changed the catalog: it may mix old and new data
-      keep: () => catalogIndexFor(catalog).version === version,
+      keep: () => index.version === version,
     });
     switch (found.kind) {
       case "hit":
@@ -109,21 +109,15 @@ export function createCatalogPageCache(opts: CatalogPageCacheOptions) {
  * arrives after the cards).
  */
 async function sendRendered(req: Request, res: Response, response: globalThis.Response) {
-  res.statusMessage = response.statusText;
-  res.status(response.status);
-  for (const [name, value] of response.headers.entries()) if (name !== "content-length") res.append(name, value);
-  if (!response.body || req.method === "HEAD") {
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  let body: BodyInit | null = response.body;
+  // a Response with 204, 205 or 304 may carry no body
+  if (!body || req.method === "HEAD" || [204, 205, 304].includes(response.status)) {
     await response.body?.cancel();
-    return res.end();
+    body = null;
+  } else if (/^text\/html/i.test(response.headers.get("content-type") ?? "")) {
+    body = (await response.text()).replaceAll(NONCE_PLACEHOLDER, String(res.locals.nonce ?? ""));
   }
-  if (/^text\/html/i.test(response.headers.get("content-type") ?? "")) {
-    return res.end((await response.text()).replaceAll(NONCE_PLACEHOLDER, String(res.locals.nonce ?? "")));
-  }
-  try {
-    await writeReadableStreamToWritable(response.body, res);
-  } catch (error) {
-    // the visitor went away
-    if (res.destroyed || res.writableEnded) return;
-    throw error;
-  }
+  await sendResponse(res, new Response(body, { status: response.status, statusText: response.statusText, headers }));
 }

@@ -37,14 +37,15 @@ export function reactRouterHandler(opts: ReactRouterHandlerOptions) {
         signal: controller.signal,
         body: withBody ? new Uint8Array(req.body as Buffer) : undefined,
       });
-      await send(res, await handle(request, opts.getLoadContext(req, res)));
+      await sendResponse(res, await handle(request, opts.getLoadContext(req, res)));
     } catch (error) {
       next(error);
     }
   };
 }
 
-async function send(res: Response, response: globalThis.Response) {
+/** Sends a fetch Response through Express as the adapter did (streamed; a gone visitor is not an error). */
+export async function sendResponse(res: Response, response: globalThis.Response) {
   if (res.destroyed || res.writableEnded) {
     await response.body?.cancel();
     return;

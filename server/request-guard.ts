@@ -194,10 +194,15 @@ function closeGentlyAfterResponse(req: Request, res: Response) {
   const socket = req.socket as Duplex & { destroySoon?: () => void };
   socket.destroySoon = () => {
     socket.end();
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-    timer.unref();
-    socket.once("close", () => clearTimeout(timer));
+    destroyAfterLinger(socket);
   };
+}
+
+/** Destroys the socket LINGER_MS from now, unless the client closes it first. */
+function destroyAfterLinger(socket: Duplex) {
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
 }
 
 /** The Express middleware: first in the chain, after the request log and security headers. */
@@ -234,9 +239,7 @@ function answerOnSocket(socket: Duplex, status: number, reason: string, drainLim
   // Node keeps feeding what still arrives to the failed parser, which throws it away; stop
   // after the drain bound or LINGER_MS, whichever comes first.
   const started = (socket as Duplex & { bytesRead?: number }).bytesRead ?? 0;
-  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-  timer.unref();
-  socket.once("close", () => clearTimeout(timer));
+  destroyAfterLinger(socket);
   socket.on("data", () => {
     if (((socket as Duplex & { bytesRead?: number }).bytesRead ?? 0) - started > drainLimitBytes) socket.destroy();
   });
