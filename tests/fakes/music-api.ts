@@ -29,6 +29,19 @@ export interface FakeMusicApi extends FakeServer {
   expireTokens(): void;
 }
 
+/** The server's MUSIC_API_* variables for a music API at `url` that accepts `creds`. */
+export function musicApiEnv(url: string, creds: MusicApiCredentials): Record<string, string> {
+  return {
+    MUSIC_API_URL: url,
+    MUSIC_API_USERNAME: creds.username,
+    MUSIC_API_PASSWORD: creds.password,
+    MUSIC_API_CLIENT_ID: creds.clientId,
+    MUSIC_API_CLIENT_SECRET: creds.clientSecret,
+    MUSIC_API_SCOPE: creds.scope,
+    MUSIC_API_APP_SOURCE: creds.appSource,
+  };
+}
+
 export async function startFakeMusicApi(creds: MusicApiCredentials, data: MusicApiData): Promise<FakeMusicApi> {
   const tokens: string[] = [];
   const valid = new Set<string>();

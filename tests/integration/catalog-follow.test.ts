@@ -9,8 +9,9 @@ import { parseConfig } from "../../app/.server/config.ts";
 import { defaultCatalogState } from "../../app/lib/catalog/url-state.ts";
 import { startFakeServer, type FakeServer } from "../fakes/http-fake.ts";
 import { captureLogger } from "../fakes/log-capture.ts";
-import { startFakeMusicApi, type FakeMusicApi, type MusicApiData } from "../fakes/music-api.ts";
+import { musicApiEnv, startFakeMusicApi, type FakeMusicApi, type MusicApiData } from "../fakes/music-api.ts";
 import { waitFor } from "../support/wait.ts";
+import { albumEntry as album } from "../support/catalog-fixtures.ts";
 
 /**
  * Issue #8 "Several cores": with WEB_CONCURRENCY > 1 one server process syncs the catalog and
@@ -19,15 +20,6 @@ import { waitFor } from "../support/wait.ts";
  * and never calls an upstream itself, nor generates the sample catalog.
  */
 
-const album = (i: number) => ({
-  name: `Album ${i}`,
-  artist: `Artist ${i}`,
-  genre: "Jazz",
-  artwork: `cover-${i}.webp`,
-  keywords: ["jazz"],
-  featured: false,
-  tracks: [{ s3Path: `track-${i}.wav`, Filename: `Track ${i}` }],
-});
 
 const creds = {
   username: "catalog-reader",
@@ -96,13 +88,7 @@ const upstreamConfig = () =>
     ALBUMS_URL: `${files.url}merged.json`,
     CHANNELS_URL: `${files.url}channels.json`,
     FILMS_URL: `${files.url}films.json`,
-    MUSIC_API_URL: music.url,
-    MUSIC_API_USERNAME: creds.username,
-    MUSIC_API_PASSWORD: creds.password,
-    MUSIC_API_CLIENT_ID: creds.clientId,
-    MUSIC_API_CLIENT_SECRET: creds.clientSecret,
-    MUSIC_API_SCOPE: creds.scope,
-    MUSIC_API_APP_SOURCE: creds.appSource,
+    ...musicApiEnv(music.url, creds),
   });
 
 const start = async (config: ReturnType<typeof parseConfig>, deps: Partial<CatalogDeps> = {}) => {

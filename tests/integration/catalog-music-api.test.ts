@@ -8,7 +8,7 @@ import { startCatalog, type CatalogService } from "../../app/.server/catalog/ser
 import { parseConfig } from "../../app/.server/config.ts";
 import { startFakeServer } from "../fakes/http-fake.ts";
 import { captureLogger } from "../fakes/log-capture.ts";
-import { startFakeMusicApi, type FakeMusicApi, type MusicApiData } from "../fakes/music-api.ts";
+import { musicApiEnv, startFakeMusicApi, type FakeMusicApi, type MusicApiData } from "../fakes/music-api.ts";
 
 const creds = {
   username: "catalog-reader",
@@ -183,13 +183,7 @@ describe("singles, details and genres in the catalog service", () => {
     const log = captureLogger();
     const config = parseConfig({
       DATA_DIR: dataDir,
-      MUSIC_API_URL: fake.url,
-      MUSIC_API_USERNAME: creds.username,
-      MUSIC_API_PASSWORD: creds.password,
-      MUSIC_API_CLIENT_ID: creds.clientId,
-      MUSIC_API_CLIENT_SECRET: creds.clientSecret,
-      MUSIC_API_SCOPE: creds.scope,
-      MUSIC_API_APP_SOURCE: creds.appSource,
+      ...musicApiEnv(fake.url, creds),
       MUSIC_API_EXCLUDED_USER_IDS: "US999999, US888888",
       ...env,
     });

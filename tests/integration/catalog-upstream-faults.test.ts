@@ -8,21 +8,13 @@ import { parseConfig } from "../../app/.server/config.ts";
 import { defaultCatalogState } from "../../app/lib/catalog/url-state.ts";
 import { startFakeServer, type FakeServer } from "../fakes/http-fake.ts";
 import { captureLogger } from "../fakes/log-capture.ts";
+import { albumEntry as album } from "../support/catalog-fixtures.ts";
 
 /**
  * Issue #7 "Upstream faults keep the last good data" and the upstream bounds: an album source
  * over loopback answers faults in turn, and a visitor must keep seeing every album, with the
  * snapshot on disk untouched, until the operator forces the change.
  */
-const album = (i: number) => ({
-  name: `Album ${i}`,
-  artist: `Artist ${i}`,
-  genre: "Jazz",
-  artwork: `cover-${i}.webp`,
-  keywords: ["jazz"],
-  featured: false,
-  tracks: [{ s3Path: `track-${i}.wav`, Filename: `Track ${i}` }],
-});
 const FIVE = [1, 2, 3, 4, 5].map(album);
 const NAMES = FIVE.map((a) => a.name);
 
