@@ -85,7 +85,7 @@ describe("npm run catalog", () => {
 
       expect((await catalog("sync", "--force", "--source", "albums")).code).toBe(0);
       await server.syncNow({ sources: ["albums"] });
-      expect(server.snapshot().albums.map((a) => a.name)).toEqual(["Album 1"]);
+      expect(server.snapshot().albums.toArray().map((a) => a.name)).toEqual(["Album 1"]);
       expect(server.status().find((s) => s.name === "albums")).toMatchObject({ ok: true, count: 1 });
     } finally {
       await server.close();

@@ -110,7 +110,7 @@ const shownAlbums = (s: CatalogService) => {
 };
 const content = (s: CatalogService) => {
   const { albums, films, singles, channels, genres } = s.snapshot();
-  return { albums, films, singles, channels, genres };
+  return { albums: albums.toArray(), films, singles, channels, genres };
 };
 const upstreamRequests = () => files.requests.length + music.requests.length;
 

@@ -56,9 +56,9 @@ describe("album and channel sources", () => {
     const { service, log } = await start({ ALBUMS_URL: `${upstream.url}merged.json`, CHANNELS_URL: `${upstream.url}channels.json` });
     await service.syncNow();
     const snap = service.snapshot();
-    expect(snap.albums.map((a) => a.name)).toEqual(["Sounds of Ghana", "Oldies"]);
-    expect(snap.albums[0]).toMatchObject({ artist: "Kofi Mensah", keywords: ["african", "ghana"], featured: true });
-    expect(snap.albums[0].id).toMatch(/^[A-Za-z0-9_-]{10}$/);
+    expect(snap.albums.toArray().map((a) => a.name)).toEqual(["Sounds of Ghana", "Oldies"]);
+    expect(snap.albums.get(0)).toMatchObject({ artist: "Kofi Mensah", keywords: ["african", "ghana"], featured: true });
+    expect(snap.albums.id(0)).toMatch(/^[A-Za-z0-9_-]{10}$/);
     expect(snap.channels.map((c) => c.name)).toEqual(["Golden Roads TV"]);
     expect(upstream.requestsTo("/merged.json")[0].headers.accept).toBe("application/json");
     expect(log.lines().find((l) => l.msg === "dropped invalid catalog entries")).toMatchObject({ source: "albums", invalid: 1 });
@@ -69,14 +69,14 @@ describe("album and channel sources", () => {
     fs.writeFileSync(file, JSON.stringify(albums));
     const { service } = await start({ ALBUMS_URL: file });
     // a local file is read before startCatalog returns: the first page already has it
-    expect(service.snapshot().albums.map((a) => a.name)).toEqual(["Sounds of Ghana", "Oldies"]);
+    expect(service.snapshot().albums.toArray().map((a) => a.name)).toEqual(["Sounds of Ghana", "Oldies"]);
   });
 
   it("a file that is not valid JSON is a logged failure, not a crash", async () => {
     const file = path.join(dataDir, "broken.json");
     fs.writeFileSync(file, "[{");
     const { service, log } = await start({ ALBUMS_URL: file });
-    expect(service.snapshot().albums).toEqual([]);
+    expect(service.snapshot().albums.toArray()).toEqual([]);
     expect(service.status().find((s) => s.name === "albums")).toMatchObject({ ok: false, error: expect.stringMatching(/Malformed JSON/) });
     expect(log.messages()).toContain("catalog source failed; serving its last snapshot");
   });
@@ -90,7 +90,7 @@ describe("album and channel sources", () => {
     payload.albums = [...albums, { name: "New Album", artist: "Mei", keywords: ["house"] }];
     await service.syncNow();
     expect(service.snapshot().version).toBeGreaterThan(v1);
-    expect(service.snapshot().albums.map((a) => a.name)).toContain("New Album");
+    expect(service.snapshot().albums.toArray().map((a) => a.name)).toContain("New Album");
   });
 });
 
@@ -99,7 +99,7 @@ describe("a source down at start-up", () => {
     const env = { ALBUMS_URL: `${upstream.url}merged.json` };
     const first = await start(env);
     await first.service.syncNow();
-    const ids = first.service.snapshot().albums.map((a) => a.id);
+    const ids = first.service.snapshot().albums.toArray().map((a) => a.id);
     await first.service.close();
     service = undefined;
     expect(fs.existsSync(path.join(dataDir, "catalog", "snapshots", "albums.json"))).toBe(true);
@@ -109,9 +109,9 @@ describe("a source down at start-up", () => {
     upstream.fail("/merged.json", { kind: "status", status: 500, message: "upstream down" }, 4);
     const { service: second, log } = await start(env);
     // before any sync finishes, the snapshot is already served
-    expect(second.snapshot().albums.map((a) => a.id)).toEqual(ids);
+    expect(second.snapshot().albums.toArray().map((a) => a.id)).toEqual(ids);
     await second.syncNow();
-    expect(second.snapshot().albums.map((a) => a.id)).toEqual(ids);
+    expect(second.snapshot().albums.toArray().map((a) => a.id)).toEqual(ids);
     const failure = log.lines().find((l) => l.msg === "catalog source failed; serving its last snapshot");
     expect(failure).toMatchObject({ source: "albums", status: 500, err: "upstream down", level: 50 });
     expect(second.status().find((s) => s.name === "albums")).toMatchObject({ ok: false, count: 2 });
@@ -132,7 +132,7 @@ describe("a source down at start-up", () => {
     const albumsStatus = service.status().find((s) => s.name === "albums");
     expect(albumsStatus?.ok).toBe(false);
     expect(albumsStatus?.error).toBeUndefined();
-    expect(service.snapshot().albums).toEqual([]);
+    expect(service.snapshot().albums.toArray()).toEqual([]);
     // the other (local sample) sources are there
     expect(service.snapshot().channels.length).toBeGreaterThan(0);
     await service.syncNow();

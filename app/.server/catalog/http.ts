@@ -44,7 +44,21 @@ export interface JsonResponse {
   body: unknown;
 }
 
-export async function requestJson(url: string, opts: RequestOptions = {}): Promise<JsonResponse> {
+interface Exchange {
+  res: Response;
+  /** the URL as logged (no credentials) */
+  source: string;
+  maxBytes: number;
+  deadline: AbortController;
+  /** ends the deadline: call once the body is read (or given up) */
+  done(): void;
+}
+
+/**
+ * Sends the request and follows redirects, within the one deadline; the body is left to read.
+ * A body over the cap by its declared length is refused here.
+ */
+async function exchange(url: string, opts: RequestOptions): Promise<Exchange> {
   let headers: Record<string, string> = { Accept: "application/json", ...opts.headers };
   let body: string | undefined;
   if (opts.form) {
@@ -62,10 +76,10 @@ export async function requestJson(url: string, opts: RequestOptions = {}): Promi
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new UpstreamError(`Request timed out after ${timeoutMs / 1000} s: ${source}`, { source })), timeoutMs);
+  const done = () => clearTimeout(timer);
 
-  let res: Response;
-  let bytes: Buffer;
   try {
+    let res: Response;
     let current = new URL(url);
     for (let hop = 0; ; hop++) {
       res = await fetch(current, { method, headers, body, cache: "no-store", redirect: "manual", signal: deadline.signal });
@@ -97,44 +111,117 @@ export async function requestJson(url: string, opts: RequestOptions = {}): Promi
       await res.body?.cancel().catch(() => undefined);
       throw tooLarge(source, maxBytes, res.status);
     }
-    bytes = await readCapped(res, maxBytes, source);
+    return { res, source, maxBytes, deadline, done };
   } catch (error) {
-    if (deadline.signal.aborted && deadline.signal.reason instanceof UpstreamError) throw deadline.signal.reason;
-    if (error instanceof UpstreamError) throw error;
-    throw new UpstreamError(`Request failed: ${source}: ${describe(error)}`, { source, cause: error });
-  } finally {
-    clearTimeout(timer);
+    done();
+    throw failure(error, deadline, source);
   }
+}
 
+/** The deadline's own error when it fired; an UpstreamError as is; anything else wrapped. */
+function failure(error: unknown, deadline: AbortController, source: string): UpstreamError {
+  if (deadline.signal.aborted && deadline.signal.reason instanceof UpstreamError) return deadline.signal.reason;
+  if (error instanceof UpstreamError) return error;
+  return new UpstreamError(`Request failed: ${source}: ${describe(error)}`, { source, cause: error });
+}
+
+/** Parses a body as the response says: JSON when it says JSON, else the text. */
+function parseBody(res: Response, bytes: Buffer): { parsed: unknown; malformed: boolean; isJson: boolean } {
   const text = bytes.toString("utf8");
-  const isJson = /[/+]json\b/i.test(res.headers.get("content-type") ?? "");
-  let parsed: unknown = text;
-  let malformed = false;
+  const isJson = isJsonResponse(res);
   if (isJson && text.trim() !== "") {
     try {
-      parsed = JSON.parse(text);
+      return { parsed: JSON.parse(text), malformed: false, isJson };
     } catch {
-      malformed = true;
+      return { parsed: text, malformed: true, isJson };
     }
-  } else if (isJson) parsed = null;
-
-  if (!res.ok) {
-    const message =
-      !malformed && parsed && typeof parsed === "object" && typeof (parsed as { message?: unknown }).message === "string"
-        ? (parsed as { message: string }).message
-        : "Request failed";
-    throw new UpstreamError(message, { source, status: res.status });
   }
+  return { parsed: isJson ? null : text, malformed: false, isJson };
+}
+
+const isJsonResponse = (res: Response) => /[/+]json\b/i.test(res.headers.get("content-type") ?? "");
+
+/** A non-OK status raises the response's message, or "Request failed" (spec §7). */
+function statusError(res: Response, source: string, parsed: unknown, malformed: boolean): UpstreamError {
+  const message =
+    !malformed && parsed && typeof parsed === "object" && typeof (parsed as { message?: unknown }).message === "string"
+      ? (parsed as { message: string }).message
+      : "Request failed";
+  return new UpstreamError(message, { source, status: res.status });
+}
+
+function notJson(res: Response, source: string): UpstreamError {
+  return new UpstreamError(`Expected JSON from ${source}, got ${res.headers.get("content-type") ?? "no content type"}`, {
+    source,
+    status: res.status,
+    retryable: false,
+  });
+}
+
+export async function requestJson(url: string, opts: RequestOptions = {}): Promise<JsonResponse> {
+  const { res, source, maxBytes, deadline, done } = await exchange(url, opts);
+  let bytes: Buffer;
+  try {
+    bytes = await readCapped(res, maxBytes, source);
+  } catch (error) {
+    throw failure(error, deadline, source);
+  } finally {
+    done();
+  }
+  const { parsed, malformed, isJson } = parseBody(res, bytes);
+  if (!res.ok) throw statusError(res, source, parsed, malformed);
   // a truncated body can be transient: worth another try
   if (malformed) throw new UpstreamError(`Malformed JSON from ${source}`, { source, status: res.status, retryable: true });
-  if (!isJson) {
-    throw new UpstreamError(`Expected JSON from ${source}, got ${res.headers.get("content-type") ?? "no content type"}`, {
-      source,
-      status: res.status,
-      retryable: false,
-    });
-  }
+  if (!isJson) throw notJson(res, source);
   return { status: res.status, body: parsed };
+}
+
+export interface JsonBodyStream {
+  status: number;
+  source: string;
+  /** the body's bytes as they arrive, counted against the cap, within the one deadline */
+  chunks: AsyncGenerator<Uint8Array>;
+}
+
+/**
+ * Same request as requestJson, but an OK JSON body is handed over as it streams in, for a
+ * caller that parses it as a stream (a 175 MB album list, ADR 0082). Status and content type
+ * are checked first, as requestJson does; the deadline and the byte cap hold until the last
+ * chunk. The caller must read `chunks` to the end or call its return().
+ */
+export async function requestJsonStream(url: string, opts: RequestOptions = {}): Promise<JsonBodyStream> {
+  const { res, source, maxBytes, deadline, done } = await exchange(url, opts);
+  if (!res.ok || !isJsonResponse(res)) {
+    try {
+      const bytes = await readCapped(res, maxBytes, source);
+      const { parsed, malformed } = parseBody(res, bytes);
+      throw res.ok ? notJson(res, source) : statusError(res, source, parsed, malformed);
+    } catch (error) {
+      throw failure(error, deadline, source);
+    } finally {
+      done();
+    }
+  }
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    if (!res.body) return;
+    const reader = res.body.getReader();
+    let total = 0;
+    try {
+      for (;;) {
+        const { done: end, value } = await reader.read();
+        if (end) return;
+        total += value.byteLength;
+        if (total > maxBytes) throw tooLarge(source, maxBytes, res.status);
+        yield value;
+      }
+    } catch (error) {
+      throw failure(error, deadline, source);
+    } finally {
+      done();
+      await reader.cancel().catch(() => undefined);
+    }
+  }
+  return { status: res.status, source, chunks: chunks() };
 }
 
 function isRedirect(status: number): boolean {

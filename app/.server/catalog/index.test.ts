@@ -39,7 +39,7 @@ const single = (i: number, genre: string, subGenre: string): Single => ({
   keywords: [""],
 });
 
-function snapshot(version = 1): CatalogSnapshot {
+function snapshot(version = 1): CatalogSnapshot & { albums: Album[] } {
   const albums: Album[] = [];
   for (let i = 0; i < 30; i++) albums.push(album(i, ["Jazz", i % 2 ? "Oldies Jazz" : "French Jazz"]));
   albums.push(album(100, ["Children", "Religion", "Christian Holidays", "Christmas"]));

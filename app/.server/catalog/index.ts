@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
-import type { CatalogService, CatalogSnapshot } from "./service.ts";
-import type { Album, Channel, Film, Single } from "../../lib/catalog/types.ts";
+import type { CatalogSnapshot } from "./service.ts";
+import { AlbumTable } from "./album-table.ts";
+import type { Channel, Film, Single } from "../../lib/catalog/types.ts";
 import type {
   AlbumCardData,
   AlbumDetailData,
@@ -36,7 +37,9 @@ import type { CatalogState } from "../../lib/catalog/url-state.ts";
  * the whole catalog (1 MB at 250,000 albums), so 500 of them were 500 MB. Their keys use the
  * normalised search words (sorted, de-duplicated), so `q=e e e` reuses the entry of `q=e`.
  */
-export type CatalogSource = Pick<CatalogService, "snapshot" | "mediaUrl"> & {
+export type CatalogSource = {
+  snapshot(): CatalogSnapshot;
+  mediaUrl(key: string, kind: "music" | "film"): string;
   /** CATALOG_CACHE_MAX_BYTES, when the source is the catalog service */
   readonly cacheBytes?: number;
 };
@@ -80,11 +83,12 @@ const MAX_DERIVED_OPTIONS = 40;
 interface Built {
   version: number;
   updatedAt: string;
-  albums: Album[];
+  /** the albums' columns; their tracks stay in the snapshot file (ADR 0082) */
+  albums: AlbumTable;
   albumName: string[];
-  albumKeywords: string[][];
+  /** lower-cased keyword paths, one shared array per distinct path */
+  albumKeywords: (readonly string[])[];
   albumSearch: string[];
-  albumById: Map<string, number>;
   /** album positions by lower-cased first keyword */
   albumBuckets: Map<string, Int32Array>;
   films: Film[];
@@ -110,20 +114,28 @@ function cachedBytes(value: Cached, key: string): number {
 }
 
 function build(snapshot: CatalogSnapshot, maxCacheBytes: number): Built {
-  const { albums, films, singles, channels } = snapshot;
+  const { films, singles, channels } = snapshot;
+  const albums = snapshot.albums instanceof AlbumTable ? snapshot.albums : AlbumTable.fromAlbums(snapshot.albums);
   const n = albums.length;
   const albumName = new Array<string>(n);
-  const albumKeywords = new Array<string[]>(n);
+  const albumKeywords = new Array<readonly string[]>(n);
   const albumSearch = new Array<string>(n);
-  const albumById = new Map<string, number>();
+  // the table shares one array per distinct keyword path; so does the lower-cased copy
+  const lowerPaths = new Map<readonly string[], readonly string[]>();
+  const lower = new Map<string, string>();
+  const lowerOf = (s: string) => {
+    let l = lower.get(s);
+    if (l === undefined) lower.set(s, (l = s.toLowerCase()));
+    return l;
+  };
   const bucketLists = new Map<string, number[]>();
   for (let i = 0; i < n; i++) {
-    const a = albums[i];
-    albumName[i] = a.name.toLowerCase();
-    const kw = (a.keywords ?? []).map((k) => String(k).trim().toLowerCase());
+    albumName[i] = albums.name(i).toLowerCase();
+    const path = albums.keywords(i);
+    let kw = lowerPaths.get(path);
+    if (!kw) lowerPaths.set(path, (kw = path.map((k) => String(k).trim().toLowerCase())));
     albumKeywords[i] = kw;
-    albumSearch[i] = `${albumName[i]}\u0000${a.artist.toLowerCase()}\u0000${a.genre.toLowerCase()}`;
-    albumById.set(a.id, i);
+    albumSearch[i] = `${albumName[i]}\u0000${lowerOf(albums.artist(i))}\u0000${lowerOf(albums.genre(i))}`;
     const first = kw[0] ?? "";
     let list = bucketLists.get(first);
     if (!list) bucketLists.set(first, (list = []));
@@ -141,7 +153,6 @@ function build(snapshot: CatalogSnapshot, maxCacheBytes: number): Built {
     albumName,
     albumKeywords,
     albumSearch,
-    albumById,
     albumBuckets,
     films,
     filmSearch: films.map((f) => `${f.title}\u0000${f.format ?? ""}`.toLowerCase()),
@@ -193,13 +204,13 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
     return { src: thumbnailUrl(src, max === 960 ? 640 : 320), srcSet: thumbnailSrcSet(src, max) };
   };
 
-  const albumCard = (a: Album): AlbumCardData => ({
+  const albumCard = (albums: AlbumTable, i: number): AlbumCardData => ({
     kind: "album",
-    id: a.id,
-    name: a.name,
-    artist: a.artist,
-    genre: a.genre,
-    image: image(a.artwork, "music"),
+    id: albums.id(i),
+    name: albums.name(i),
+    artist: albums.artist(i),
+    genre: albums.genre(i),
+    image: image(albums.artwork(i), "music"),
   });
   const filmCard = (f: Film): FilmCardData => ({
     kind: "film",
@@ -242,20 +253,14 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
     });
   };
 
-  const page = <T>(
-    count: number,
-    positions: Int32Array | null,
-    requested: number,
-    list: readonly T[],
-    toCard: (item: T) => CatalogCardData,
-  ): CatalogQueryResult => {
+  const page = (count: number, positions: Int32Array | null, requested: number, cardAt: (i: number) => CatalogCardData): CatalogQueryResult => {
     const total = positions ? positions.length : count;
     const pageCount = pageCountFor(total);
     const p = clampPage(requested, pageCount);
     const start = (p - 1) * PAGE_SIZE;
     const end = Math.min(total, start + PAGE_SIZE);
     const items: CatalogCardData[] = [];
-    for (let k = start; k < end; k++) items.push(toCard(list[positions ? positions[k] : k]));
+    for (let k = start; k < end; k++) items.push(cardAt(positions ? positions[k] : k));
     return { total, page: p, pageCount, items };
   };
 
@@ -277,14 +282,14 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
       switch (state.type) {
         case "music": {
           const positions = musicMatches(b, musicTerms(state.filters), words);
-          return page(b.albums.length, positions, state.page, b.albums, albumCard);
+          return page(b.albums.length, positions, state.page, (i) => albumCard(b.albums, i));
         }
         case "film": {
           // spec §5: films are not filtered (the search field still applies)
           const positions = words.length
             ? remember(b.cache, `f|${words.join(" ")}`, () => collect(b.films.length, null, (i) => matchesSearch(b.filmSearch[i], words)))
             : null;
-          return page(b.films.length, positions, state.page, b.films, filmCard);
+          return page(b.films.length, positions, state.page, (i) => filmCard(b.films[i]));
         }
         case "singles": {
           const f = state.filters;
@@ -294,7 +299,7 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
                 collect(b.singles.length, null, (i) => singleMatches(b.singles[i], f) && matchesSearch(b.singleSearch[i], words)),
               )
             : null;
-          return page(b.singles.length, positions, state.page, b.singles, singleCard);
+          return page(b.singles.length, positions, state.page, (i) => singleCard(b.singles[i]));
         }
         case "channels": {
           const f = state.filters;
@@ -302,7 +307,7 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
           const positions = remember(b.cache, key, () =>
             collect(b.channels.length, null, (i) => channelMatches(b.channels[i], b.channelHay[i], f) && matchesSearch(b.channelHay[i], words)),
           );
-          return page(b.channels.length, positions, state.page, b.channels, channelCard);
+          return page(b.channels.length, positions, state.page, (i) => channelCard(b.channels[i]));
         }
         default:
           // Compilations are "Coming Soon!" (spec §2): no items.
@@ -323,7 +328,7 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
           for (let k = 0; k < positions.length && seen.size < MAX_DERIVED_OPTIONS * 4; k++) {
             const i = positions[k];
             const lower = b.albumKeywords[i][depth];
-            if (lower && !seen.has(lower)) seen.set(lower, String(b.albums[i].keywords[depth]).trim());
+            if (lower && !seen.has(lower)) seen.set(lower, String(b.albums.keywords(i)[depth]).trim());
           }
           return [...seen.values()].sort((x, y) => x.localeCompare(y)).slice(0, MAX_DERIVED_OPTIONS);
         });
@@ -331,18 +336,19 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
     },
 
     album(id) {
-      const b = current();
-      const i = b.albumById.get(id);
-      if (i === undefined) return null;
-      const a = b.albums[i];
+      const { albums } = current();
+      const i = albums.indexOf(id);
+      if (i < 0) return null;
       return {
         kind: "album",
-        id: a.id,
-        name: a.name,
-        artist: a.artist,
-        genre: a.genre,
-        image: image(a.artwork, "music", 960),
-        tracks: (a.tracks ?? [])
+        id: albums.id(i),
+        name: albums.name(i),
+        artist: albums.artist(i),
+        genre: albums.genre(i),
+        image: image(albums.artwork(i), "music", 960),
+        // read from the snapshot file: only the sheet needs them (ADR 0082)
+        tracks: albums
+          .tracks(i)
           .filter((t) => t && t.s3Path)
           .map((t) => ({ name: trackDisplayName(t.Filename || t.s3Path.split("/").pop() || ""), audioUrl: source.mediaUrl(t.s3Path, "music") })),
       };
@@ -360,7 +366,7 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
       const b = current();
       const out: AlbumCardData[] = [];
       for (let i = 0; i < b.albums.length && out.length < limit; i++) {
-        if (b.albums[i].featured) out.push(albumCard(b.albums[i]));
+        if (b.albums.featured(i)) out.push(albumCard(b.albums, i));
       }
       return out;
     },

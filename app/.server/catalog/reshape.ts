@@ -11,32 +11,43 @@ export function stableId(...parts: string[]): string {
   return crypto.createHash("sha1").update(parts.join("\u0000")).digest("base64url").slice(0, 10);
 }
 
-/** Gives each item a stable id; a repeated key gets "-2", "-3", … in list order. */
-function withUniqueIds<T>(items: T[], key: (item: T) => string[], build: (item: T, id: string) => T & { id: string }) {
+/**
+ * Stable ids for items arriving one at a time: a repeated key gets "-2", "-3", … in list order
+ * (a streamed list is never held whole, ADR 0082).
+ */
+export function uniqueIds(): (...parts: string[]) => string {
   const seen = new Map<string, number>();
-  return items.map((item) => {
-    const base = stableId(...key(item));
+  return (...parts) => {
+    const base = stableId(...parts);
     const n = (seen.get(base) ?? 0) + 1;
     seen.set(base, n);
-    return build(item, n === 1 ? base : `${base}-${n}`);
-  });
+    return n === 1 ? base : `${base}-${n}`;
+  };
+}
+
+/** Gives each item a stable id; a repeated key gets "-2", "-3", … in list order. */
+function withUniqueIds<T>(items: T[], key: (item: T) => string[], build: (item: T, id: string) => T & { id: string }) {
+  const next = uniqueIds();
+  return items.map((item) => build(item, next(...key(item))));
+}
+
+/** One validated album entry as the app's Album, with the id `nextId` gives it. */
+export function reshapeAlbum(a: RawAlbum, nextId: (...parts: string[]) => string): Album {
+  return {
+    id: nextId(a.name, a.artist),
+    name: a.name,
+    artist: a.artist,
+    genre: a.genre,
+    artwork: a.artwork,
+    keywords: a.keywords,
+    featured: a.featured,
+    tracks: a.tracks,
+  };
 }
 
 export function reshapeAlbums(raw: RawAlbum[]): Album[] {
-  return withUniqueIds(
-    raw,
-    (a) => [a.name, a.artist],
-    (a, id) => ({
-      id,
-      name: a.name,
-      artist: a.artist,
-      genre: a.genre,
-      artwork: a.artwork,
-      keywords: a.keywords,
-      featured: a.featured,
-      tracks: a.tracks,
-    }),
-  );
+  const next = uniqueIds();
+  return raw.map((a) => reshapeAlbum(a, next));
 }
 
 export function reshapeChannels(raw: RawChannel[]): Channel[] {

@@ -4,13 +4,14 @@ import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { Album, Channel, Film, ReleaseDetail, Single } from "../../lib/catalog/types.ts";
 import { PayloadError, UpstreamError } from "./errors.ts";
+import { MAX_ITEM_CHARS } from "./json-stream.ts";
 import { FilmProviderClient } from "./film-provider/client.ts";
 import { mergeFilmLists } from "./film-provider/merge.ts";
 import { mediaUrl as buildMediaUrl } from "./media-url.ts";
 import { MusicApiClient } from "./music-api/client.ts";
 import { reshapeReleaseDetail, reshapeSingle, selectVisibleSingles, withDetail } from "./music-api/singles.ts";
 import { apiMusicSource, sampleMusicSource, type MusicSource } from "./music-api/source.ts";
-import { isCompletedFilm, reshapeAlbums, reshapeChannels, reshapeFilm } from "./reshape.ts";
+import { isCompletedFilm, reshapeAlbum, reshapeChannels, reshapeFilm, uniqueIds } from "./reshape.ts";
 import type { RetryOptions } from "./retry.ts";
 import { ensureSampleData, samplePaths } from "./sample/ensure.ts";
 import {
@@ -23,7 +24,9 @@ import {
   rawSubmissionSchema,
 } from "./schemas.ts";
 import { SnapshotStore, type StoredSnapshot } from "./snapshots.ts";
-import { isHttpSource, readJsonSource, sourceFile } from "./sources.ts";
+import { isHttpSource, readJsonList, readJsonSource, sourceFile } from "./sources.ts";
+import { AlbumTable } from "./album-table.ts";
+import { AlbumSnapshotWriter, readAlbumSnapshot, type SnapshotMeta } from "./album-snapshot.ts";
 
 /**
  * The catalog as the rest of the server sees it (DESIGN.md §1). Sources are synced in the
@@ -33,7 +36,11 @@ import { isHttpSource, readJsonSource, sourceFile } from "./sources.ts";
  * index/UI (queries, loaders): keep these names.
  */
 export interface CatalogSnapshot {
-  albums: Album[];
+  /**
+   * The service serves an AlbumTable (columns, tracks on disk: ADR 0082); a plain list is
+   * accepted too (fixtures), and the index wraps it.
+   */
+  albums: AlbumTable | readonly Album[];
   films: Film[];
   singles: Single[];
   channels: Channel[];
@@ -60,9 +67,14 @@ export interface CatalogSourceStatus {
   error?: string;
 }
 
+/** The snapshot the service serves: its albums are always a table. */
+export interface ServedSnapshot extends CatalogSnapshot {
+  albums: AlbumTable;
+}
+
 export interface CatalogService {
   /** The current data. Never waits on an upstream. */
-  snapshot(): CatalogSnapshot;
+  snapshot(): ServedSnapshot;
   /** Sub-genres of a singles genre (spec §7 api/Genre/Get/SubGenres), cached. */
   subGenres(genre: string): Promise<string[]>;
   /** A single's release detail, fetched once and cached. */
@@ -122,6 +134,11 @@ interface SourceResult<T> {
   unchanged?: boolean;
   /** size:mtime of the file read, recorded only once the data is accepted */
   stamp?: string;
+  /**
+   * A source that writes its snapshot as it reads (albums, ADR 0082): the fingerprint is
+   * known, commit() puts the written snapshot in place, discard() drops it and its data.
+   */
+  staged?: { fingerprint: string; savedAt: string; commit(): Promise<void>; discard(): Promise<void> };
 }
 
 interface SourceDef<T> {
@@ -131,6 +148,10 @@ interface SourceDef<T> {
   local: boolean;
   fetch(): Promise<SourceResult<T> | undefined>;
   count(data: T): number;
+  /** Reads its stored snapshot itself (albums: as a stream); `accept` may decline it from its header. */
+  readSnapshot?(accept: (meta: SnapshotMeta) => boolean): Promise<StoredSnapshot<T> | undefined>;
+  /** Releases data that is no longer served (albums: the snapshot file the table reads). */
+  release?(data: T): void;
 }
 
 const DETAIL_CONCURRENCY = 4;
@@ -165,7 +186,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
 
   // ---- state ------------------------------------------------------------------------------
   const data = {
-    albums: [] as Album[],
+    albums: AlbumTable.empty(),
     films: [] as Film[],
     channels: [] as Channel[],
     singles: [] as Single[],
@@ -177,7 +198,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
   const subGenreCache = new Map<string, string[]>();
   let version = 0;
   let updatedAt = new Date(0).toISOString();
-  let current: CatalogSnapshot | undefined;
+  let current: ServedSnapshot | undefined;
 
   const rebuild = () => {
     version++;
@@ -189,15 +210,18 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
   const fileStamps = new Map<CatalogSourceName, string>();
   /** Set while a forced sync runs: the file-stamp shortcut is skipped. */
   const forcing = new Set<CatalogSourceName>();
+  /** A file source's size:mtime (undefined over HTTP, or when it cannot be had); null when unchanged. */
+  const fileStamp = async (name: CatalogSourceName, location: string): Promise<string | undefined | null> => {
+    if (isHttpSource(location)) return undefined;
+    const stat = await fsp.stat(sourceFile(location)).catch(() => undefined);
+    const stamp = stat ? `${stat.size}:${stat.mtimeMs}` : "";
+    if (stamp && !forcing.has(name) && fileStamps.get(name) === stamp && fingerprints.has(name)) return null;
+    return stamp || undefined;
+  };
   const readList = async (name: CatalogSourceName, location: string): Promise<{ raw: unknown; stamp?: string } | undefined> => {
-    if (!isHttpSource(location)) {
-      const stat = await fsp.stat(sourceFile(location)).catch(() => undefined);
-      const stamp = stat ? `${stat.size}:${stat.mtimeMs}` : "";
-      if (stamp && !forcing.has(name) && fileStamps.get(name) === stamp && fingerprints.has(name)) return undefined;
-      const raw = await readJsonSource(location, requestOpts);
-      return { raw, stamp: stamp || undefined };
-    }
-    return { raw: await readJsonSource(location, requestOpts) };
+    const stamp = await fileStamp(name, location);
+    if (stamp === null) return undefined;
+    return { raw: await readJsonSource(location, requestOpts), stamp };
   };
 
   const logDropped = (name: string, location: string, nulls: number, invalid: number) => {
@@ -209,6 +233,12 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
    * parseList, plus issue #7: a list whose entries all fail validation is a fault of the
    * upstream, not an empty catalog, so it is an error (the snapshot is kept), even when forced.
    */
+  const checkList = (name: CatalogSourceName, location: string, list: { count: number; nulls: number; invalid: number }) => {
+    logDropped(name, location, list.nulls, list.invalid);
+    if (!list.count && list.invalid) {
+      throw new PayloadError(`none of the ${list.invalid} entries from ${location} is valid`, location);
+    }
+  };
   const validList = <T>(
     name: CatalogSourceName,
     raw: unknown,
@@ -216,24 +246,74 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     location: string,
   ): T[] => {
     const list = parseList(raw, schema, location);
-    logDropped(name, location, list.nulls, list.invalid);
-    if (!list.items.length && list.invalid) {
-      throw new PayloadError(`none of the ${list.invalid} entries from ${location} is valid`, location);
-    }
+    checkList(name, location, { count: list.items.length, nulls: list.nulls, invalid: list.invalid });
     return list.items;
   };
 
   const albumsLocation = config.ALBUMS_URL ?? sample.albums;
-  const albumsSource: SourceDef<Album[]> = {
+  const albumsSnapshotFile = store.file("albums");
+  /**
+   * The album list is read as a stream and written to a new snapshot file as it is validated,
+   * one entry at a time (ADR 0082): at 250,000 albums the whole list in memory — text, parsed
+   * tree and validated copy — was over a gigabyte. The table built alongside keeps each
+   * album's byte range in that file; the hold-back rules (ADR 0074) then decide, as for any
+   * source, whether the new snapshot replaces the served one or is discarded.
+   */
+  const albumsSource: SourceDef<AlbumTable> = {
     name: "albums",
     location: albumsLocation,
     local: !isHttpSource(albumsLocation),
     async fetch() {
-      const read = await readList("albums", albumsLocation);
-      if (!read) return { data: data.albums, unchanged: true };
-      return { data: reshapeAlbums(validList("albums", read.raw, albumEntrySchema, albumsLocation)), stamp: read.stamp };
+      const stamp = await fileStamp("albums", albumsLocation);
+      if (stamp === null) return { data: data.albums, unchanged: true };
+      return readJsonList(albumsLocation, requestOpts, async (entries) => {
+        const writer = await AlbumSnapshotWriter.create(albumsSnapshotFile, { savedAt: new Date().toISOString(), source: albumsLocation, stamp });
+        try {
+          const nextId = uniqueIds();
+          let nulls = 0;
+          let invalid = 0;
+          let oversized = 0;
+          for await (const entry of entries) {
+            if ("oversized" in entry) {
+              oversized++;
+              continue;
+            }
+            if (entry.value == null) {
+              nulls++;
+              continue;
+            }
+            const parsed = albumEntrySchema.safeParse(entry.value);
+            if (parsed.success) await writer.push(reshapeAlbum(parsed.data, nextId));
+            else invalid++;
+          }
+          if (oversized) log.warn({ source: "albums", location: albumsLocation, oversized, maxItemChars: MAX_ITEM_CHARS }, "dropped catalog entries over the size bound");
+          checkList("albums", albumsLocation, { count: writer.count, nulls, invalid: invalid + oversized });
+          const { table, fingerprint } = await writer.finish();
+          return {
+            data: table,
+            stamp,
+            staged: {
+              fingerprint,
+              savedAt: writer.meta.savedAt,
+              commit: () => writer.commit(),
+              discard: async () => {
+                await table.close();
+                await writer.discard();
+              },
+            },
+          };
+        } catch (error) {
+          await writer.discard();
+          throw error;
+        }
+      });
     },
     count: (d) => d.length,
+    async readSnapshot(accept) {
+      const read = await readAlbumSnapshot(albumsSnapshotFile, accept);
+      return read && { ...read.meta, data: read.table };
+    },
+    release: (table) => void table.close(),
   };
 
   const channelsLocation = config.CHANNELS_URL ?? sample.channels;
@@ -424,8 +504,10 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
   const sources = [albumsSource, filmsSource, channelsSource, singlesSource, genresSource] as SourceDef<unknown>[];
   for (const s of sources) statuses.set(s.name, { name: s.name, location: s.location, ok: false, count: 0 });
 
-  const assign = (name: CatalogSourceName, value: unknown) => {
-    (data as Record<CatalogSourceName, unknown>)[name] = value;
+  const assign = (def: SourceDef<unknown>, value: unknown) => {
+    const before = (data as Record<CatalogSourceName, unknown>)[def.name];
+    (data as Record<CatalogSourceName, unknown>)[def.name] = value;
+    if (before !== value) def.release?.(before);
   };
 
   /**
@@ -461,16 +543,20 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     const stamp = await snapshotStamp(def.name);
     if (!stamp || stamp === snapshotStamps.get(def.name)) return;
     snapshotStamps.set(def.name, stamp);
-    const stored = await store.read<unknown>(def.name);
+    const stored = await readStored(def, (meta) => meta.source === def.location && meta.fingerprint !== fingerprints.get(def.name));
     if (!stored || stored.source !== def.location || stored.fingerprint === fingerprints.get(def.name)) return;
     serveStored(def, stored);
     rebuild();
     log.info({ source: def.name, count: statuses.get(def.name)!.count, savedAt: stored.savedAt }, "catalog snapshot replaced by another process; serving it");
   };
 
+  /** A source's stored snapshot: read by the source itself (albums, as a stream) or whole. */
+  const readStored = (def: SourceDef<unknown>, accept: (meta: SnapshotMeta) => boolean) =>
+    def.readSnapshot ? def.readSnapshot(accept) : store.read<unknown>(def.name);
+
   /** Serves a source's stored snapshot (at start-up, or one another process wrote). */
   const serveStored = (def: SourceDef<unknown>, stored: StoredSnapshot<unknown>) => {
-    assign(def.name, stored.data);
+    assign(def, stored.data);
     fingerprints.set(def.name, stored.fingerprint);
     if (stored.stamp) fileStamps.set(def.name, stored.stamp);
     else fileStamps.delete(def.name);
@@ -522,6 +608,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
         const result = await def.fetch();
         const heldBack = result && !result.unchanged && !force ? holdBackReason(def, def.count(result.data)) : undefined;
         if (result && heldBack) {
+          await result.staged?.discard();
           status.ok = false;
           status.error = `Held back: ${heldBack}. Serving the last snapshot; \`npm run catalog -- sync --force --source ${def.name}\` accepts it.`;
           log.error(
@@ -540,17 +627,20 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
         }
         if (result && !result.unchanged) {
           if (result.stamp) fileStamps.set(def.name, result.stamp);
-          const json = JSON.stringify(result.data);
-          const fingerprint = crypto.createHash("sha1").update(json).digest("hex");
-          const savedAt = new Date().toISOString();
+          const { staged } = result;
+          const json = staged ? undefined : JSON.stringify(result.data);
+          const fingerprint = staged ? staged.fingerprint : crypto.createHash("sha1").update(json!).digest("hex");
+          const savedAt = staged ? staged.savedAt : new Date().toISOString();
           if (fingerprint !== fingerprints.get(def.name)) {
             fingerprints.set(def.name, fingerprint);
-            assign(def.name, result.data);
+            assign(def, result.data);
             rebuild();
-            await store
-              .writeJson(def.name, { savedAt, source: def.location, fingerprint, stamp: fileStamps.get(def.name) }, json)
+            const meta = { savedAt, source: def.location, fingerprint, stamp: fileStamps.get(def.name) };
+            await (staged ? staged.commit() : store.writeJson(def.name, meta, json!))
               .then(async () => snapshotStamps.set(def.name, await snapshotStamp(def.name)))
               .catch((error) => log.error({ err: error, source: def.name }, "could not save the catalog snapshot"));
+          } else {
+            await staged?.discard();
           }
           status.updatedAt = savedAt;
           if (savedAt > updatedAt) {
@@ -592,7 +682,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
   // ---- start: snapshots first, so pages never wait ----------------------------------------
   const snapshotLoads = sources.map(async (def) => {
     snapshotStamps.set(def.name, await snapshotStamp(def.name));
-    const stored = await store.read<unknown>(def.name);
+    const stored = await readStored(def, (meta) => meta.source === def.location);
     if (!stored || stored.source !== def.location) return false;
     serveStored(def, stored);
     return true;
@@ -649,7 +739,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
   const visibleSingleIds = () => new Set(data.singles.map((s) => s.id));
 
   return {
-    snapshot() {
+    snapshot(): ServedSnapshot {
       current ??= {
         albums: data.albums,
         films: data.films,
@@ -706,6 +796,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
       await following;
       // a sync stuck on a slow upstream must not hold up shutdown for long
       await Promise.race([Promise.allSettled([...running.values()]), new Promise((r) => setTimeout(r, 2000).unref())]);
+      await data.albums.close();
     },
   };
 }

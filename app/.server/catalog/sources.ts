@@ -1,7 +1,9 @@
+import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { PayloadError, UpstreamError } from "./errors.ts";
-import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, requestJson } from "./http.ts";
+import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, requestJson, requestJsonStream } from "./http.ts";
+import { jsonEvents, MalformedJsonError, type JsonStreamOptions } from "./json-stream.ts";
 import { withRetry, type RetryOptions } from "./retry.ts";
 
 /** ALBUMS_URL / CHANNELS_URL / FILMS_URL: a file path or an http(s) URL (DESIGN.md §2). */
@@ -39,16 +41,97 @@ export async function readJsonSource(location: string, opts: ReadSourceOptions =
     // it may have grown between the stat and the read
     if (bytes.byteLength > maxBytes) throw tooLargeFile(file, maxBytes);
   } catch (error) {
-    if (error instanceof UpstreamError) throw error;
-    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    const message = timedOut ? `Reading ${file} timed out after ${timeoutMs / 1000} s` : `Cannot read ${file}: ${(error as Error).message}`;
-    throw new UpstreamError(message, { source: file, retryable: false, cause: error });
+    throw readFailure(error, file, timeoutMs);
   }
   try {
     return JSON.parse(bytes.toString("utf8"));
   } catch {
     throw new PayloadError(`Malformed JSON in ${file}`, file);
   }
+}
+
+/** One entry of a streamed list: a value to validate, or an item skipped for its size. */
+export type ListEntry = { value: unknown } | { oversized: true };
+
+/**
+ * Streams the list a file or http(s) source holds into `build`, one entry at a time, within
+ * the same caps as readJsonSource (ADR 0082): the document is never held whole. Over HTTP
+ * each retry calls `build` afresh, so it must build into something new each time. Not a list:
+ * a PayloadError; text that is not JSON or is cut short: a PayloadError for a file, a
+ * retryable UpstreamError over HTTP (a truncated body can be transient), as readJsonSource.
+ */
+export async function readJsonList<R>(
+  location: string,
+  opts: ReadSourceOptions & Pick<JsonStreamOptions, "maxItemChars">,
+  build: (entries: AsyncIterable<ListEntry>) => Promise<R>,
+): Promise<R> {
+  if (isHttpSource(location)) {
+    return withRetry(async () => {
+      const body = await requestJsonStream(location, { timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes });
+      try {
+        return await build(listEntries(body.chunks, body.source, opts));
+      } catch (error) {
+        if (error instanceof MalformedJsonError) {
+          throw new UpstreamError(`Malformed JSON from ${body.source}`, { source: body.source, status: body.status, retryable: true, cause: error });
+        }
+        throw error;
+      } finally {
+        await body.chunks.return(undefined);
+      }
+    }, opts.retry);
+  }
+  const file = sourceFile(location);
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const size = await fs.stat(file).then(
+    (stat) => stat.size,
+    (error: Error) => {
+      throw new UpstreamError(`Cannot read ${file}: ${error.message}`, { source: file, retryable: false, cause: error });
+    },
+  );
+  // refused before reading: a multi-gigabyte file never reaches memory
+  if (size > maxBytes) throw tooLargeFile(file, maxBytes);
+  const stream = fsSync.createReadStream(file, { highWaterMark: 1024 * 1024, signal: AbortSignal.timeout(timeoutMs) });
+  async function* bytes(): AsyncGenerator<Uint8Array> {
+    let total = 0;
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        total += chunk.byteLength;
+        // it may have grown since the stat
+        if (total > maxBytes) throw tooLargeFile(file, maxBytes);
+        yield chunk;
+      }
+    } catch (error) {
+      throw readFailure(error, file, timeoutMs);
+    }
+  }
+  try {
+    return await build(listEntries(bytes(), file, opts));
+  } catch (error) {
+    if (error instanceof MalformedJsonError) throw new PayloadError(`Malformed JSON in ${file}`, file);
+    throw error;
+  } finally {
+    stream.destroy();
+  }
+}
+
+async function* listEntries(chunks: AsyncIterable<Uint8Array>, source: string, opts: Pick<JsonStreamOptions, "maxItemChars">): AsyncGenerator<ListEntry> {
+  let list = true;
+  for await (const event of jsonEvents(chunks, { maxItemChars: opts.maxItemChars })) {
+    // not a list: read on to the end first, so that text cut short is reported as malformed
+    if (event.kind === "start") list = event.type === "array";
+    else if (event.kind === "item") yield { value: event.value };
+    else if (event.kind === "oversized") yield { oversized: true };
+  }
+  if (!list) throw new PayloadError(`expected a list from ${source}`, source);
+}
+
+/** A file read's fault as an UpstreamError (a timeout says so). */
+function readFailure(error: unknown, file: string, timeoutMs: number): UpstreamError {
+  if (error instanceof UpstreamError) return error;
+  const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+  const message = timedOut ? `Reading ${file} timed out after ${timeoutMs / 1000} s` : `Cannot read ${file}: ${(error as Error).message}`;
+  return new UpstreamError(message, { source: file, retryable: false, cause: error });
 }
 
 function tooLargeFile(file: string, maxBytes: number): UpstreamError {
