@@ -30,5 +30,8 @@ export default defineConfig({
       },
     },
   },
+  // The document pages' script (app/enhance, ADR 0083) is built through Vite's worker
+  // pipeline: one self-contained ES module, loaded with <script type="module">.
+  worker: { format: "es" },
   plugins: [tailwindcss(), reactRouter()],
 });

@@ -5,6 +5,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useMatches,
   useRouteError,
 } from "react-router";
 import { useEffect } from "react";
@@ -12,6 +13,7 @@ import type { Route } from "./+types/root";
 import { services } from "./.server/context";
 import { useNonce } from "./lib/nonce";
 import { registerServiceWorker } from "./lib/register-sw";
+import { hydratesPage } from "./lib/static-pages";
 import { Logo } from "./components/layout/logo";
 import { SiteBackground } from "./components/layout/site-background";
 import { site } from "./content/site";
@@ -19,6 +21,9 @@ import { site } from "./content/site";
 // late font swap (layout shift) on the first visit.
 import interLatinWoff2 from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import "./app.css";
+// ADR 0083: document pages ship this one self-contained script instead of the framework.
+// `?worker&url` makes Vite bundle it with its imports into one file and give its URL.
+import enhanceScriptUrl from "./enhance/document-page.ts?worker&url";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { config } = services(context);
@@ -34,6 +39,7 @@ export const links: Route.LinksFunction = () => [
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  const hydrate = hydratesPage(useMatches().map((match) => match.handle));
   useEffect(() => {
     // Lets end-to-end tests wait for hydration before they interact.
     document.documentElement.dataset.hydrated = "true";
@@ -51,8 +57,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrate ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : (
+          <script type="module" src={enhanceScriptUrl} nonce={nonce} />
+        )}
       </body>
     </html>
   );

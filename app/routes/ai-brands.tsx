@@ -4,6 +4,11 @@ import { PageHeader, StorySection } from "~/features/story/page-header";
 import { PlatformBlock } from "~/features/story/platform-block";
 import { IconTile } from "~/features/story/story-icon";
 import { seo } from "~/lib/seo";
+import { documentPage, loadAsDocument } from "~/lib/static-pages";
+
+// ADR 0083: served as a document, without React on the client.
+export const handle = documentPage;
+export const clientMiddleware = [loadAsDocument];
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo(

@@ -5,6 +5,11 @@ import { BoardMemberCard } from "~/features/story/board-member-card";
 import { PageHeader } from "~/features/story/page-header";
 import { TrustedHtml } from "~/features/story/trusted-html";
 import { seo } from "~/lib/seo";
+import { documentPage, loadAsDocument } from "~/lib/static-pages";
+
+// ADR 0083: served as a document, without React on the client.
+export const handle = documentPage;
+export const clientMiddleware = [loadAsDocument];
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo(

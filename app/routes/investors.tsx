@@ -8,6 +8,11 @@ import { PageHeader } from "~/features/story/page-header";
 import { IconTile } from "~/features/story/story-icon";
 import { TrustedHtml } from "~/features/story/trusted-html";
 import { seo } from "~/lib/seo";
+import { documentPage, loadAsDocument } from "~/lib/static-pages";
+
+// ADR 0083: served as a document, without React on the client.
+export const handle = documentPage;
+export const clientMiddleware = [loadAsDocument];
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo(

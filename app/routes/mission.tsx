@@ -4,6 +4,11 @@ import { PageHeader, StorySection } from "~/features/story/page-header";
 import { StoryIcon } from "~/features/story/story-icon";
 import { ValueCard } from "~/features/story/value-card";
 import { seo } from "~/lib/seo";
+import { documentPage, loadAsDocument } from "~/lib/static-pages";
+
+// ADR 0083: served as a document, without React on the client.
+export const handle = documentPage;
+export const clientMiddleware = [loadAsDocument];
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo(

@@ -2,6 +2,11 @@ import { data, Link } from "react-router";
 import { requestInfo } from "~/.server/context";
 import { seo } from "~/lib/seo";
 import type { Route } from "./+types/not-found";
+import { documentPage, loadAsDocument } from "~/lib/static-pages";
+
+// ADR 0083: served as a document, without React on the client.
+export const handle = documentPage;
+export const clientMiddleware = [loadAsDocument];
 
 /**
  * Spec §2 "404 page" and §8: any path outside the route table (including the footer's

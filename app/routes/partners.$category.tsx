@@ -6,6 +6,11 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { PartnerLogoGrid } from "~/features/partners/partner-logo-grid";
 import { seo } from "~/lib/seo";
+import { documentPage, loadAsDocument } from "~/lib/static-pages";
+
+// ADR 0083: served as a document, without React on the client.
+export const handle = documentPage;
+export const clientMiddleware = [loadAsDocument];
 
 export function loader({ params }: Route.LoaderArgs) {
   const directory = findPartnerDirectory(params.category);

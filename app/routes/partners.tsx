@@ -3,6 +3,11 @@ import type { Route } from "./+types/partners";
 import { partnerCategories, partnerDirectories, partnersPage } from "~/content/partners";
 import { PartnerCategoryCard } from "~/features/partners/partner-category-card";
 import { seo } from "~/lib/seo";
+import { documentPage, loadAsDocument } from "~/lib/static-pages";
+
+// ADR 0083: served as a document, without React on the client.
+export const handle = documentPage;
+export const clientMiddleware = [loadAsDocument];
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo(

@@ -4,6 +4,11 @@ import { podcastShows, podcastsPage } from "~/content/podcasts";
 import { GetFeaturedDialog } from "~/features/podcasts/get-featured-dialog";
 import { PodcastCard } from "~/features/podcasts/podcast-card";
 import { seo } from "~/lib/seo";
+import { documentPage, loadAsDocument } from "~/lib/static-pages";
+
+// ADR 0083: served as a document, without React on the client.
+export const handle = documentPage;
+export const clientMiddleware = [loadAsDocument];
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo(

@@ -5,6 +5,11 @@ import { BLOCKCHAIN_COLLAPSED_LINES, findWeb3Topic, web3ComingSoon, web3Page } f
 import { Button } from "~/components/ui/button";
 import { ExpandableText } from "~/components/ui/expandable-text";
 import { seo } from "~/lib/seo";
+import { documentPage, loadAsDocument } from "~/lib/static-pages";
+
+// ADR 0083: served as a document, without React on the client.
+export const handle = documentPage;
+export const clientMiddleware = [loadAsDocument];
 
 const icons = { blocks: Blocks, coins: Coins, tags: Tags } as const;
 

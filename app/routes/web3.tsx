@@ -4,6 +4,11 @@ import { featuredTokenizationPartner, web3Page, web3Topics } from "~/content/web
 import { FeaturedPartner } from "~/features/web3/featured-partner";
 import { Web3TopicCard } from "~/features/web3/web3-topic-card";
 import { seo } from "~/lib/seo";
+import { documentPage, loadAsDocument } from "~/lib/static-pages";
+
+// ADR 0083: served as a document, without React on the client.
+export const handle = documentPage;
+export const clientMiddleware = [loadAsDocument];
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo(

@@ -40,7 +40,7 @@ const activeElement = (page: Page) =>
     return {
       tag: el?.tagName.toLowerCase(),
       text: el?.textContent?.trim() ?? "",
-      inDialog: Boolean(el?.closest('[role="dialog"]')),
+      inDialog: Boolean(el?.closest('dialog, [role="dialog"]')),
       href: el?.getAttribute("href"),
     };
   });
@@ -121,7 +121,7 @@ describe("podcasts", () => {
       ]);
       await popup.waitForLoadState();
       expect(popup.url()).toBe(show.bookingLink);
-      await dialog.waitFor({ state: "detached" });
+      await dialog.waitFor({ state: "hidden" });
       expect(page.url()).toBe(url("/podcasts"));
     });
   });
@@ -139,7 +139,7 @@ describe("podcasts", () => {
 
       await page.keyboard.press("Enter");
       await page.getByRole("dialog", { name: "Choose Your Podcast" }).waitFor();
-      // Radix puts initial focus inside the dialog, on its first non-link control (Close),
+      // Initial focus goes inside the dialog, on its first non-link control (Close),
       // so that opening never lands on a link that Enter would follow by accident.
       focused = await activeElement(page);
       expect(focused).toMatchObject({ tag: "button", text: "Close", inDialog: true });
@@ -155,8 +155,7 @@ describe("podcasts", () => {
       expect(outline).not.toBe("none");
 
       await page.keyboard.press("Escape");
-      await page.getByRole("dialog").waitFor({ state: "detached" });
-      // Radix restores focus on the next task after unmounting the dialog
+      await page.getByRole("dialog").waitFor({ state: "hidden" });
       await expect.poll(() => activeElement(page)).toMatchObject({ tag: "button", text: "Get Featured", inDialog: false });
 
       // Enter on a show opens its booking page and closes the dialog, focus back on the button
@@ -167,7 +166,7 @@ describe("podcasts", () => {
       const [popup] = await Promise.all([page.context().waitForEvent("page"), page.keyboard.press("Enter")]);
       await popup.waitForLoadState();
       expect(popup.url()).toBe(podcastShows[2].bookingLink);
-      await page.getByRole("dialog").waitFor({ state: "detached" });
+      await page.getByRole("dialog").waitFor({ state: "hidden" });
       await expect.poll(() => activeElement(page)).toMatchObject({ tag: "button", text: "Get Featured" });
     });
   });
@@ -276,7 +275,7 @@ describe("partners", () => {
       // leave the tile (in steps, as a real pointer does) and the tooltip goes away
       await page.mouse.move(5, 450, { steps: 8 });
       await page.mouse.move(2, 460, { steps: 2 });
-      await tooltip.waitFor({ state: "detached" });
+      await tooltip.waitFor({ state: "hidden" });
       await page.getByRole("link", { name: new RegExp(`^${second.name}\\b`) }).focus();
       await page.keyboard.press("Shift+Tab");
       await page.keyboard.press("Tab");
@@ -389,13 +388,13 @@ describe("web3", () => {
     await withPage(async (page) => {
       await gotoHydrated(page, "/web3/blockchain");
       expect(await page.getByRole("button", { name: "more..." }).isVisible()).toBe(true);
-      // shorten the content behind React's back, then resize: the control must disappear
+      // shorten the content, then resize: the control must disappear
       await page.locator("main [id$='-text']").evaluate((el) => {
         el.innerHTML = "<p>Short.</p>";
       });
       expect(await page.getByRole("button", { name: "more..." }).count()).toBe(1);
       await page.setViewportSize({ width: 390, height: 800 });
-      await page.getByRole("button", { name: "more..." }).waitFor({ state: "detached" });
+      await page.getByRole("button", { name: "more..." }).waitFor({ state: "hidden" });
     });
   });
 
@@ -412,7 +411,7 @@ describe("web3", () => {
     );
   });
 
-  it("does not shift the layout when the text is measured after hydration (CLS 0)", async () => {
+  it("does not shift the layout when the text is measured after the first paint (CLS 0)", async () => {
     for (const pagePath of ["/web3/blockchain", "/web3"]) {
       await withPage(
         async (page) => {

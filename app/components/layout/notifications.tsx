@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { Toaster } from "sonner";
+import { OFFLINE_NOTICE } from "~/lib/offline-notice";
 import { notify, TOAST_DURATION_MS, VISIBLE_TOASTS } from "~/lib/toast";
 
 /**
@@ -32,7 +33,7 @@ const OFFLINE_TOAST_ID = "connection";
 function useConnectionToasts() {
   useEffect(() => {
     const offline = () =>
-      notify.info("You're offline", "Pages you have visited stay available until the connection returns.", {
+      notify.info(OFFLINE_NOTICE.title, OFFLINE_NOTICE.description, {
         id: OFFLINE_TOAST_ID,
         duration: Infinity,
       });

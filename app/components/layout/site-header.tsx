@@ -71,7 +71,10 @@ export function SiteHeader() {
               data-state={menu.open ? "open" : "closed"}
               onClick={() => dispatch({ type: "toggle" })}
             >
-              {menu.open ? <X aria-hidden="true" className="size-6" /> : <Menu aria-hidden="true" className="size-6" />}
+              {/* Both icons, shown by data-state (app.css), so the document pages' script (ADR 0083)
+                  switches them the same way. */}
+              <Menu aria-hidden="true" className="menu-icon-closed size-6" />
+              <X aria-hidden="true" className="menu-icon-open size-6" />
             </button>
           </div>
         </div>

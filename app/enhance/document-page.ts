@@ -1,0 +1,22 @@
+/**
+ * The only script of a document page (ADR 0083): pages whose route handle says
+ * `hydrate: false` ship this instead of React. It wires the server's markup (menu, dialogs,
+ * tooltips, expandable text, the offline notice) and registers the service worker.
+ * Built by Vite as one self-contained file (imported with `?worker&url` in app/root.tsx).
+ */
+import { registerServiceWorker } from "~/lib/register-sw";
+import { enhanceDialogs } from "./dialog";
+import { enhanceExpandableText } from "./expandable-text";
+import { enhanceMenu } from "./menu";
+import { enhanceNotifications } from "./notifications";
+import { enhanceTooltips } from "./tooltip";
+
+enhanceMenu();
+enhanceDialogs();
+enhanceTooltips();
+enhanceExpandableText();
+enhanceNotifications();
+// Spec §1: register /sw.js on load.
+registerServiceWorker();
+// The same signal the React pages give once hydrated: end-to-end tests wait for it.
+document.documentElement.dataset.hydrated = "true";
