@@ -1,4 +1,4 @@
-// `npm run bench:catalog [-- --sizes 25000,250000 --requests 300]`
+// `npm run bench:catalog [-- --sizes 25000,250000 --requests 300 --dump DIR]`
 //
 // Builds sample catalogs of 25,000 and 250,000 albums (about 10 tracks each) with the
 // catalog-sync generator and, for each, measures in one run:
@@ -7,8 +7,14 @@
 // - the server time of a filtered catalog response over real HTTP against a started server
 //   (`node server.ts`), for the HTML page and for the `.data` payload of a client navigation;
 // - the bytes sent for that page (gzip, as served) next to merged.json, and the ratio;
-// - the server's memory (RSS) and the in-process heap held by the snapshot + index.
-// Nothing here asserts a time: it prints what it measured.
+// - the server's resident memory (issue #8, ADR 0082), read from /proc/<pid>/status: after
+//   start-up, after the first page, after a load burst (32 concurrent clients: filtered pages,
+//   searches, album sheets, HTML and .data), settled (5 s idle), and the peak (VmHWM, reset
+//   first through /proc/<pid>/clear_refs) while the server re-syncs a changed merged.json on
+//   its own periodic sync and rebuilds its index, the old one serving meanwhile;
+// - the in-process heap held by the snapshot + index.
+// `--dump DIR` also saves the HTML of 20 catalog URLs (nonces blanked), so two builds can be
+// compared byte for byte. Nothing here asserts a time: it prints what it measured.
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -30,6 +36,7 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "25000,250000" },
     requests: { type: "string", default: "300" },
     keep: { type: "boolean", default: false },
+    dump: { type: "string" },
   },
 });
 const sizes = values.sizes.split(",").map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0);
@@ -79,10 +86,47 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ statu
   });
 }
 
-function rssOf(pid: number): number {
+/** A process's resident memory (VmRSS) or its peak since the last reset (VmHWM), in bytes. */
+function memOf(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  const kbs = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  const kbs = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return kbs * 1024;
+}
+
+/**
+ * Peak resident memory of `pid` while `during` runs: VmHWM after resetting it (Linux
+ * clear_refs "5"), and, where that reset is refused, the highest VmRSS sampled every 50 ms.
+ */
+async function peakDuring(pid: number, during: () => Promise<void>): Promise<number> {
+  let sampled = memOf(pid);
+  let resettable = true;
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, "5");
+  } catch {
+    resettable = false;
+  }
+  const timer = setInterval(() => (sampled = Math.max(sampled, memOf(pid))), 50);
+  try {
+    await during();
+  } finally {
+    clearInterval(timer);
+  }
+  return Math.max(sampled, resettable ? memOf(pid, "VmHWM") : 0);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `clients` loops over `urls` until `total` requests are answered; throws on a non-200. */
+async function burst(urls: string[], total: number, clients: number, headers: Record<string, string>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      for (let i = next++; i < total; i = next++) {
+        const res = await get(urls[i % urls.length], headers);
+        if (res.status !== 200) throw new Error(`unexpected status ${res.status} for ${urls[i % urls.length]}`);
+      }
+    }),
+  );
 }
 
 function startServer(dataDir: string, env: Record<string, string>) {
@@ -102,8 +146,9 @@ interface Row {
   htmlGzip: number;
   dataGzip: number;
   dataRaw: number;
-  serverRss: number;
   firstRequestMs: number;
+  rss: { startup: number; firstPage: number; afterLoad: number; settled: number; syncPeak: number; afterSync: number };
+  syncMs: number;
 }
 
 async function benchSize(albums: number): Promise<Row> {
@@ -148,17 +193,52 @@ async function benchSize(albums: number): Promise<Row> {
     index.musicLevels(state.filters.genres, state.filters.subGenres);
     samples.push(performance.now() - t);
   }
+  // album sheets for the load burst and the page comparison (ids are stable: ADR 0060)
+  const sheetIds = index
+    .query(parseCatalogState(new URLSearchParams("genre=Jazz")))
+    .items.slice(0, 4)
+    .map((card) => card.id);
   gc();
   const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
   await service.close();
 
-  // ---- over HTTP: a started server reading the same merged.json
+  // ---- over HTTP: a started server reading the same merged.json, re-syncing it every 2 s
+  // (a stat while it is unchanged), so that the re-sync below runs the server's own sync path
   started = performance.now();
-  const site = await startServer(dataDir, { ALBUMS_URL: merged, CATALOG_REFRESH_SECONDS: "86400" });
+  const site = await startServer(dataDir, { ALBUMS_URL: merged, CATALOG_REFRESH_SECONDS: "2" });
   const { child, base } = site;
+  const pid = child.pid!;
   console.log(`server up in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const rss = { startup: memOf(pid), firstPage: 0, afterLoad: 0, settled: 0, syncPeak: 0, afterSync: 0 };
   const gzip = { "accept-encoding": "gzip" };
   const first = await get(`${base}/catalog?${HEADLINE}`, gzip);
+  rss.firstPage = memOf(pid);
+
+  if (values.dump) {
+    const dumpDir = path.join(values.dump, String(albums));
+    fs.mkdirSync(dumpDir, { recursive: true });
+    const pages = [
+      "",
+      "page=2",
+      ...FILTERED,
+      "q=love",
+      "q=love&page=2",
+      "genre=Latin&sub=Mexican&page=3",
+      "type=film",
+      "type=singles",
+      "type=singles&genre=Pop",
+      "type=channels",
+      ...sheetIds.slice(0, 3).map((id) => `genre=Jazz&item=${id}`),
+    ];
+    for (const [n, q] of pages.entries()) {
+      const page = await get(`${base}/catalog?${q}`);
+      // the CSP nonce differs on every response
+      const html = page.body.toString("utf8").replace(/nonce="[^"]*"/g, 'nonce=""').replace(/"nonce":"[^"]*"/g, '"nonce":""');
+      fs.writeFileSync(path.join(dumpDir, `${String(n).padStart(2, "0")}.html`), `<!-- /catalog?${q} ${page.status} -->\n${html}`);
+    }
+    console.log(`saved ${pages.length} catalog pages in ${dumpDir}`);
+  }
+
   // Warm-up (JIT, the per-filter caches, background sample-media generation) is not measured.
   for (let i = 0; i < FILTERED.length * 5; i++) {
     await get(`${base}/catalog?${FILTERED[i % FILTERED.length]}`, gzip);
@@ -181,7 +261,31 @@ async function benchSize(albums: number): Promise<Row> {
     }
   }
   const dataRaw = (await get(`${base}/catalog.data?${HEADLINE}`)).bytes;
-  const serverRss = rssOf(child.pid!);
+
+  // a load burst: 32 clients over filtered pages, searches (each a new match list) and sheets
+  const mix = [...FILTERED, ...["love", "blue", "night", "gold", "sun", "e"].map((w) => `q=${w}`), ...sheetIds.map((id) => `genre=Jazz&item=${id}`)];
+  const burstUrls = mix.flatMap((q) => [`${base}/catalog?${q}`, `${base}/catalog.data?${q}`]);
+  await burst(burstUrls, requests * 4, 32, gzip);
+  rss.afterLoad = memOf(pid);
+  await sleep(5000);
+  rss.settled = memOf(pid);
+
+  // re-sync: merged.json rewritten with other albums; the server's periodic sync reads it
+  // while the old index serves, then the first page after it builds the new index
+  const before = (await get(`${base}/catalog.data?${HEADLINE}`)).body.toString("utf8");
+  started = performance.now();
+  rss.syncPeak = await peakDuring(pid, async () => {
+    await writeSampleSources(sourceDir, { albums, seed: 20261122, force: true });
+    const deadline = Date.now() + 600_000;
+    for (;;) {
+      const page = await get(`${base}/catalog.data?${HEADLINE}`);
+      if (page.status === 200 && page.body.toString("utf8") !== before) break;
+      if (Date.now() > deadline) throw new Error("the server did not pick up the changed merged.json");
+      await sleep(250);
+    }
+  });
+  const resyncMs = performance.now() - started;
+  rss.afterSync = memOf(pid);
   await site.stop();
   if (!values.keep) fs.rmSync(dir, { recursive: true, force: true });
 
@@ -198,8 +302,9 @@ async function benchSize(albums: number): Promise<Row> {
     htmlGzip,
     dataGzip,
     dataRaw,
-    serverRss,
     firstRequestMs: first.ms,
+    rss,
+    syncMs: resyncMs,
   };
 }
 
@@ -220,7 +325,13 @@ const table: [string, ...string[]][] = [
   ["merged.json gzip ÷ .data gzip", ...rows.map((r) => `${Math.round(r.mergedGzip / r.dataGzip).toLocaleString("en-US")}×`)],
   ["merged.json raw ÷ .data raw", ...rows.map((r) => `${Math.round(r.mergedBytes / r.dataRaw).toLocaleString("en-US")}×`)],
   ["merged.json gzip ÷ HTML gzip", ...rows.map((r) => `${Math.round(r.mergedGzip / r.htmlGzip).toLocaleString("en-US")}×`)],
-  ["server RSS after the run", ...rows.map((r) => mb(r.serverRss))],
+  ["server RSS after start-up", ...rows.map((r) => mb(r.rss.startup))],
+  ["server RSS after the first page", ...rows.map((r) => mb(r.rss.firstPage))],
+  ["server RSS after a load burst (32 clients)", ...rows.map((r) => mb(r.rss.afterLoad))],
+  ["server RSS settled (5 s idle)", ...rows.map((r) => mb(r.rss.settled))],
+  ["server RSS peak during a re-sync + index rebuild", ...rows.map((r) => mb(r.rss.syncPeak))],
+  ["server RSS after the re-sync", ...rows.map((r) => mb(r.rss.afterSync))],
+  ["re-sync until the new page is served", ...rows.map((r) => `${(r.syncMs / 1000).toFixed(1)} s`)],
   ["heap held by snapshot + index (in process)", ...rows.map((r) => `${r.heapMb.toFixed(0)} MB`)],
 ];
 const widths = table[0].map((_, c) => Math.max(...table.map((row) => row[c].length)));
