@@ -88,7 +88,12 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ statu
 
 /** A process's resident memory (VmRSS) or its peak since the last reset (VmHWM), in bytes. */
 function memOf(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  let status: string;
+  try {
+    status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  } catch {
+    throw new Error(`the server (pid ${pid}) is gone`);
+  }
   const kbs = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return kbs * 1024;
 }
@@ -105,7 +110,13 @@ async function peakDuring(pid: number, during: () => Promise<void>): Promise<num
   } catch {
     resettable = false;
   }
-  const timer = setInterval(() => (sampled = Math.max(sampled, memOf(pid))), 50);
+  const timer = setInterval(() => {
+    try {
+      sampled = Math.max(sampled, memOf(pid));
+    } catch {
+      // the server is gone: `during` fails on its next request
+    }
+  }, 50);
   try {
     await during();
   } finally {
@@ -272,14 +283,19 @@ async function benchSize(albums: number): Promise<Row> {
 
   // re-sync: merged.json rewritten with other albums; the server's periodic sync reads it
   // while the old index serves, then the first page after it builds the new index
-  const before = (await get(`${base}/catalog.data?${HEADLINE}`)).body.toString("utf8");
+  // the page's albums, without the catalog's updatedAt (every sync of any source moves it)
+  const albumsShown = async () => {
+    const page = await get(`${base}/catalog.data?${HEADLINE}`);
+    return page.status === 200 ? page.body.toString("utf8").replace(/"updatedAt","[^"]*"/, "") : "";
+  };
+  const before = await albumsShown();
   started = performance.now();
   rss.syncPeak = await peakDuring(pid, async () => {
     await writeSampleSources(sourceDir, { albums, seed: 20261122, force: true });
     const deadline = Date.now() + 600_000;
     for (;;) {
-      const page = await get(`${base}/catalog.data?${HEADLINE}`);
-      if (page.status === 200 && page.body.toString("utf8") !== before) break;
+      const shown = await albumsShown();
+      if (shown && shown !== before) break;
       if (Date.now() > deadline) throw new Error("the server did not pick up the changed merged.json");
       await sleep(250);
     }

@@ -5,6 +5,7 @@ import type { Album } from "../../lib/catalog/types.ts";
 import type { AlbumTable} from "./album-table.ts";
 import { AlbumTableBuilder, fileTracks } from "./album-table.ts";
 import { jsonEvents } from "./json-stream.ts";
+import { READ_CHUNK_BYTES } from "./sources.ts";
 import type { StoredSnapshot } from "./snapshots.ts";
 
 /**
@@ -24,7 +25,6 @@ const WRITE_BATCH_BYTES = 1024 * 1024;
 /** The header (the fields before the list) is read from the first bytes of the file. */
 const HEADER_MAX_BYTES = 64 * 1024;
 const DATA_START = Buffer.from('"data":[');
-const READ_CHUNK_BYTES = 1024 * 1024;
 
 /**
  * Writes a new albums snapshot next to `file` while the list streams in. Nothing replaces the

@@ -50,6 +50,13 @@ export async function readJsonSource(location: string, opts: ReadSourceOptions =
   }
 }
 
+/**
+ * Bytes read at a time from a streamed file. Every token of a chunk is an object until the
+ * chunk is parsed: 64 KB chunks keep that garbage young (1 MB chunks grew the heap by 100 MB
+ * at 250,000 albums, ADR 0082).
+ */
+export const READ_CHUNK_BYTES = 64 * 1024;
+
 /** One entry of a streamed list: a value to validate, or an item skipped for its size. */
 export type ListEntry = { value: unknown } | { oversized: true };
 
@@ -91,7 +98,7 @@ export async function readJsonList<R>(
   );
   // refused before reading: a multi-gigabyte file never reaches memory
   if (size > maxBytes) throw tooLargeFile(file, maxBytes);
-  const stream = fsSync.createReadStream(file, { highWaterMark: 1024 * 1024, signal: AbortSignal.timeout(timeoutMs) });
+  const stream = fsSync.createReadStream(file, { highWaterMark: READ_CHUNK_BYTES, signal: AbortSignal.timeout(timeoutMs) });
   async function* bytes(): AsyncGenerator<Uint8Array> {
     let total = 0;
     try {
