@@ -4,6 +4,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 import { requestContext } from "./.server/context.ts";
+import { deferHydration } from "./.server/defer-hydration.ts";
 import { NonceContext } from "./lib/nonce.tsx";
 
 export const streamTimeout = 5_000;
@@ -61,11 +62,15 @@ export default function handleRequest(
           });
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           pipe(body);
+          const stream = createReadableStreamFromReadable(body);
+          // ADR 0083: the framework's scripts start after the first paint. Not in development,
+          // where Vite's module graph and HMR expect React Router's own bootstrap.
           resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
+            import.meta.env.DEV
+              ? new Response(stream, { headers: responseHeaders, status: responseStatusCode })
+              : new Response(stream)
+                  .text()
+                  .then((html) => new Response(deferHydration(html), { headers: responseHeaders, status: responseStatusCode })),
           );
         },
         onShellError(error: unknown) {

@@ -11,9 +11,22 @@ const Notifications = lazy(() =>
   import("~/components/layout/notifications").then((m) => ({ default: m.Notifications })),
 );
 
+/**
+ * The toaster, mounted once the page is hydrated. Its own component, so the re-render that
+ * `useHydrated` triggers after hydration touches this alone, not the whole page below the layout
+ * (that synchronous re-render was the longest task of /contact in Lighthouse traces).
+ */
+function DeferredNotifications() {
+  const hydrated = useHydrated();
+  return hydrated ? (
+    <Suspense fallback={null}>
+      <Notifications />
+    </Suspense>
+  ) : null;
+}
+
 /** Spec §2 "Common layout (every page)". */
 export default function SiteLayout() {
-  const hydrated = useHydrated();
   return (
     // No TooltipProvider here: each tooltip user mounts its own (same spec §9 delays), so pages
     // without tooltips don't download Radix Tooltip and its positioning code.
@@ -27,11 +40,7 @@ export default function SiteLayout() {
         <Outlet />
       </main>
       <SiteFooter />
-      {hydrated ? (
-        <Suspense fallback={null}>
-          <Notifications />
-        </Suspense>
-      ) : null}
+      <DeferredNotifications />
       {/* No JavaScript: the toggle could not open the menu; the footer lists the links. */}
       <noscript>
         <style>{".menu-toggle{display:none!important}"}</style>

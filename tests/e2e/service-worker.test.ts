@@ -36,10 +36,14 @@ describe("service worker", () => {
     expect(res.headers.get("cache-control")).toBe("no-cache");
     expect(res.headers.get("service-worker-allowed")).toBe("/");
     const body = await res.text();
-    const home = await (await fetch(url("/"))).text();
-    // The page's own entry script is in the precache list.
-    const entry = /\/assets\/entry\.client-[^"]+\.js/.exec(home)![0];
+    // The scripts of both kinds of page are in the precache list: the React entry (/contact)
+    // and the document pages' script (/, ADR 0083).
+    const contact = await (await fetch(url("/contact"))).text();
+    const entry = /\/assets\/entry\.client-[^"]+\.js/.exec(contact)![0];
     expect(body).toContain(JSON.stringify(entry).slice(1, -1));
+    const home = await (await fetch(url("/"))).text();
+    const documentScript = /\/assets\/document-page-[^"]+\.js/.exec(home)![0];
+    expect(body).toContain(JSON.stringify(documentScript).slice(1, -1));
     expect(body).toContain("/offline.html");
   });
 
@@ -57,7 +61,8 @@ describe("service worker", () => {
     });
     expect(cached.entries).toContain("/offline.html");
     expect(cached.entries.some((p) => /^\/assets\/entry\.client-.+\.js$/.test(p))).toBe(true);
-    expect(cached.entries.some((p) => /^\/assets\/root-.+\.css$/.test(p))).toBe(true);
+    expect(cached.entries.some((p) => /^\/assets\/document-page-.+\.js$/.test(p))).toBe(true);
+    expect(cached.entries.some((p) => /^\/assets\/app-.+\.css$/.test(p))).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });

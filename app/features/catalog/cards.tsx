@@ -26,7 +26,33 @@ function useImageFailure(src: string | undefined) {
   return { ref, failed: Boolean(src) && failedSrc === src, onError: () => src && setFailedSrc(src) };
 }
 
-function Artwork({ image, alt, fallback, className }: { image: CardImage | null; alt: string; fallback: React.ReactNode; className?: string }) {
+/**
+ * Loading of a card's image: the first row of the grid is in the first viewport (the page's
+ * largest paint on a phone), so it loads at once, the first image at high priority; the rest
+ * wait until they are near the viewport.
+ */
+export type ImageLoading = "lazy" | "eager" | "priority";
+
+function imageLoadingProps(loading: ImageLoading) {
+  return {
+    loading: loading === "lazy" ? ("lazy" as const) : ("eager" as const),
+    fetchPriority: loading === "priority" ? ("high" as const) : undefined,
+  };
+}
+
+function Artwork({
+  image,
+  alt,
+  fallback,
+  className,
+  loading = "lazy",
+}: {
+  image: CardImage | null;
+  alt: string;
+  fallback: React.ReactNode;
+  className?: string;
+  loading?: ImageLoading;
+}) {
   const { ref, failed, onError } = useImageFailure(image?.src);
   if (!image || failed) return <>{fallback}</>;
   return (
@@ -36,7 +62,7 @@ function Artwork({ image, alt, fallback, className }: { image: CardImage | null;
       srcSet={image.srcSet}
       sizes={thumbSizes}
       alt={alt}
-      loading="lazy"
+      {...imageLoadingProps(loading)}
       decoding="async"
       onError={onError}
       className={className}
@@ -55,12 +81,22 @@ function MusicPlaceholder() {
 const cardLink =
   "group card flex h-full flex-col overflow-hidden transition-[border-color,transform] duration-200 hover:-translate-y-0.5 hover:border-[#4a4a66] focus-visible:-translate-y-0.5";
 
-export function AlbumCard({ album, href, headingLevel = 2 }: { album: AlbumCardData; href: string; headingLevel?: 2 | 3 }) {
+export function AlbumCard({
+  album,
+  href,
+  headingLevel = 2,
+  loading,
+}: {
+  album: AlbumCardData;
+  href: string;
+  headingLevel?: 2 | 3;
+  loading?: ImageLoading;
+}) {
   const Heading = headingLevel === 3 ? "h3" : "h2";
   return (
     <Link to={href} preventScrollReset state={{ fromList: true }} className={cardLink} data-item-id={album.id}>
       <div className="aspect-square overflow-hidden bg-surface-2">
-        <Artwork image={album.image} alt="" fallback={<MusicPlaceholder />} className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.03]" />
+        <Artwork image={album.image} alt="" loading={loading} fallback={<MusicPlaceholder />} className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.03]" />
       </div>
       <div className="flex flex-1 flex-col gap-1.5 p-4">
         <Heading className="line-clamp-2 leading-snug font-semibold">{album.name}</Heading>
@@ -75,13 +111,14 @@ export function AlbumCard({ album, href, headingLevel = 2 }: { album: AlbumCardD
   );
 }
 
-export function SingleCard({ single, href }: { single: SingleCardData; href: string }) {
+export function SingleCard({ single, href, loading }: { single: SingleCardData; href: string; loading?: ImageLoading }) {
   const date = formatReleaseDate(single.releaseDate);
   return (
     <Link to={href} preventScrollReset state={{ fromList: true }} className={cardLink} data-item-id={single.id}>
       <div className="aspect-square overflow-hidden bg-surface-2">
         <Artwork
           image={single.image}
+          loading={loading}
           alt=""
           fallback={
             <div aria-hidden="true" data-placeholder="single" className="grid size-full place-items-center bg-[linear-gradient(135deg,#1d2a44,#141424)] text-white/40">
@@ -103,7 +140,7 @@ export function SingleCard({ single, href }: { single: SingleCardData; href: str
   );
 }
 
-export function FilmCard({ film }: { film: FilmCardData }) {
+export function FilmCard({ film, loading = "lazy" }: { film: FilmCardData; loading?: ImageLoading }) {
   const { ref, failed, onError } = useImageFailure(film.image?.src);
   const usePlaceholder = !film.image || failed;
   return (
@@ -118,7 +155,7 @@ export function FilmCard({ film }: { film: FilmCardData }) {
             srcSet={film.image!.srcSet}
             sizes={thumbSizes}
             alt=""
-            loading="lazy"
+            {...imageLoadingProps(loading)}
             decoding="async"
             onError={onError}
             className="size-full object-cover"
@@ -137,11 +174,11 @@ export function FilmCard({ film }: { film: FilmCardData }) {
   );
 }
 
-export function ChannelCard({ channel }: { channel: ChannelCardData }) {
+export function ChannelCard({ channel, loading }: { channel: ChannelCardData; loading?: ImageLoading }) {
   return (
     <article className="card flex h-full flex-col overflow-hidden" data-item-id={channel.id}>
       <div className="aspect-video overflow-hidden bg-surface-2">
-        <Artwork image={channel.image} alt="" fallback={<MusicPlaceholder />} className="size-full object-cover" />
+        <Artwork image={channel.image} alt="" loading={loading} fallback={<MusicPlaceholder />} className="size-full object-cover" />
       </div>
       <div className="flex flex-1 flex-col gap-2 p-4">
         <div className="flex items-start justify-between gap-2">

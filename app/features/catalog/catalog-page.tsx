@@ -5,7 +5,7 @@ import type { CatalogCardData, CatalogDetailData } from "~/lib/catalog/cards";
 import type { GenreLevel } from "~/lib/catalog/genre-tree";
 import { catalogEmoji, catalogNoun, catalogTitle } from "~/lib/catalog/nouns";
 import { catalogHref, clearedState, parseCatalogState, withItem, withPage, type CatalogState } from "~/lib/catalog/url-state";
-import { AlbumCard, ChannelCard, FilmCard, SingleCard } from "./cards";
+import { AlbumCard, ChannelCard, FilmCard, SingleCard, type ImageLoading } from "./cards";
 import { DetailSheet } from "./detail-sheet";
 import { ChannelFilters, FilterBar, MusicFilter, SinglesFilter } from "./filters";
 import { Pagination } from "./pagination";
@@ -64,16 +64,20 @@ function ComingSoon() {
   );
 }
 
-function Card({ card, state }: { card: CatalogCardData; state: CatalogState }) {
+/** Cards in the first row on a phone (two columns): their images load at once (cards.tsx). */
+const EAGER_CARDS = 2;
+
+function Card({ card, state, index }: { card: CatalogCardData; state: CatalogState; index: number }) {
+  const loading: ImageLoading = index === 0 ? "priority" : index < EAGER_CARDS ? "eager" : "lazy";
   switch (card.kind) {
     case "album":
-      return <AlbumCard album={card} href={catalogHref(withItem(state, card.id))} />;
+      return <AlbumCard album={card} href={catalogHref(withItem(state, card.id))} loading={loading} />;
     case "single":
-      return <SingleCard single={card} href={catalogHref(withItem(state, card.id))} />;
+      return <SingleCard single={card} href={catalogHref(withItem(state, card.id))} loading={loading} />;
     case "film":
-      return <FilmCard film={card} />;
+      return <FilmCard film={card} loading={loading} />;
     case "channel":
-      return <ChannelCard channel={card} />;
+      return <ChannelCard channel={card} loading={loading} />;
   }
 }
 
@@ -165,9 +169,9 @@ export function CatalogPage(props: CatalogPageProps) {
                 className={`grid grid-cols-2 gap-3 transition-opacity sm:gap-5 md:grid-cols-3 xl:grid-cols-4 ${loading ? "opacity-40" : ""}`}
                 data-testid="catalog-grid"
               >
-                {(state.type === shownType ? items : []).map((card) => (
+                {(state.type === shownType ? items : []).map((card, index) => (
                   <li key={card.id}>
-                    <Card card={card} state={state} />
+                    <Card card={card} state={state} index={index} />
                   </li>
                 ))}
               </ul>

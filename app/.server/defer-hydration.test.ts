@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { deferHydration } from "./defer-hydration";
+
+// The shape React Router 8's <Scripts> renders (node_modules/react-router …/ssr/components.js).
+const page = (nonce: string) =>
+  `<!DOCTYPE html><html><head><link rel="stylesheet" href="/assets/app.css" data-precedence="default"/>` +
+  `<link rel="modulepreload" href="/assets/entry.client.js" nonce="${nonce}"/><link rel="modulepreload" href="/assets/framework.js"/>` +
+  `<link rel="preload" href="/assets/inter.woff2" as="font"/></head><body><main>Catalog</main>` +
+  `<script nonce="${nonce}">window.__reactRouterContext = {};</script>` +
+  `<script nonce="${nonce}" type="module" async="">import "/assets/manifest.js";\nimport * as route0 from "/assets/root.js";\nimport("/assets/entry.client.js");</script></body></html>`;
+
+describe("deferHydration", () => {
+  it("drops the modulepreloads, keeps the stylesheet and the font preload, and starts the bootstrap after the first paint", () => {
+    const html = deferHydration(page("abc=="));
+    expect(html).not.toContain("modulepreload");
+    expect(html).toContain('<link rel="stylesheet" href="/assets/app.css"');
+    expect(html).toContain('<link rel="preload" href="/assets/inter.woff2" as="font"/>');
+    // No module script runs while the document is parsed: the bootstrap is inert…
+    expect(html).not.toMatch(/<script[^>]*type="module"/);
+    expect(html).toContain('<script nonce="abc==" type="text/x-module" id="rr-deferred-bootstrap">import "/assets/manifest.js";');
+    // …and an inline script with the same nonce starts it after the first contentful paint.
+    expect(html).toMatch(/<script nonce="abc==">\(function\(\)\{function go\(\)/);
+    expect(html).toContain('getEntriesByName("first-contentful-paint")');
+    expect(html).toContain('s.type="module";s.nonce=d.nonce;s.fetchPriority="low";s.text=d.text');
+    expect(html.indexOf("rr-deferred-bootstrap")).toBeLessThan(html.indexOf("first-contentful-paint"));
+    expect(html).toContain("<script nonce=\"abc==\">window.__reactRouterContext = {};</script>");
+  });
+
+  it("runs the bootstrap text unchanged when the loader fires", () => {
+    const html = deferHydration(page("n=="));
+    const inert = /<script[^>]*id="rr-deferred-bootstrap">([\s\S]*?)<\/script>/.exec(html)![1];
+    expect(inert).toBe('import "/assets/manifest.js";\nimport * as route0 from "/assets/root.js";\nimport("/assets/entry.client.js");');
+  });
+
+  it("leaves a document page (no React Router bootstrap) as it is", () => {
+    const doc = `<html><head><link rel="stylesheet" href="/a.css"/></head><body><script type="module" src="/assets/document-page.js" nonce="x=="></script></body></html>`;
+    expect(deferHydration(doc)).toBe(doc);
+  });
+});
