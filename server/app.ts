@@ -215,7 +215,9 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   const url = `http://localhost:${port}`;
-  logger.info({ url, port }, "server listening");
+  // nodeEnv: React renders several times slower with its development build; the operator sees
+  // which one this process loaded.
+  logger.info({ url, port, nodeEnv: process.env.NODE_ENV }, "server listening");
 
   answerUnparsableRequests(server, requestLimits(config));
 

@@ -2,9 +2,15 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { url } from "./support/browser.ts";
+import { serverLogLines, url } from "./support/browser.ts";
 
 describe("server foundation", () => {
+  it("runs in production mode when started as npm start does, and says so in its start-up log", () => {
+    const listening = serverLogLines().filter((line) => line.msg === "server listening");
+    expect(listening.length).toBeGreaterThan(0);
+    expect(listening.map((line) => line.nodeEnv)).toEqual(listening.map(() => "production"));
+  });
+
   it("answers GET /healthz with 200", async () => {
     const res = await fetch(url("/healthz"));
     expect(res.status).toBe(200);

@@ -37,7 +37,7 @@ export async function waitForHealthy(baseURL: string, child: ChildProcess | unde
 }
 
 export interface SiteOptions {
-  /** Extra environment; PORT, HOST, DATA_DIR and NODE_ENV are set here. */
+  /** Extra environment; PORT, HOST and DATA_DIR are set here, and NODE_ENV is left unset as for `npm start`. */
   env?: Record<string, string>;
   /** Defaults to a fresh temporary directory (removed by stop()). */
   dataDir?: string;
@@ -73,7 +73,9 @@ export async function startSite(opts: SiteOptions = {}): Promise<RunningSite> {
     cwd: root,
     env: {
       ...process.env,
-      NODE_ENV: "production",
+      // As `npm start` runs: server.ts chooses the production mode itself (vitest sets
+      // NODE_ENV=test, which would load React's development build).
+      NODE_ENV: undefined,
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
