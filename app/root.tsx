@@ -28,6 +28,10 @@ import stylesheetUrl from "./app.css?url";
 // `?worker&url` makes Vite bundle it with its imports into one file and give its URL.
 import enhanceScriptUrl from "./enhance/document-page.ts?worker&url";
 
+const SPECULATION_RULES = JSON.stringify({
+  prefetch: [{ where: { and: [{ href_matches: "/*" }, { not: { selector_matches: "[target=_blank]" } }] }, eagerness: "moderate" }],
+});
+
 export async function loader({ context }: Route.LoaderArgs) {
   const { config } = services(context);
   return { siteUrl: config.SITE_URL };
@@ -67,7 +71,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <Scripts nonce={nonce} />
           </>
         ) : (
-          <script type="module" src={enhanceScriptUrl} nonce={nonce} />
+          <>
+            <script type="module" src={enhanceScriptUrl} nonce={nonce} />
+            {/* Document pages move by full loads: browsers that know speculation rules fetch a
+                same-site link's page while the pointer rests on it (ADR 0083). */}
+            <script
+              type="speculationrules"
+              nonce={nonce}
+              dangerouslySetInnerHTML={{ __html: SPECULATION_RULES }}
+            />
+          </>
         )}
       </body>
     </html>

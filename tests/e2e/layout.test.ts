@@ -272,6 +272,15 @@ describe("navigation menu", () => {
     await page.context().close();
   });
 
+  it("on a document page, fetches a link's page while the pointer rests on it (speculation rules)", async () => {
+    const page = await newPage(browser);
+    await gotoHydrated(page, "/mission");
+    const prefetched = page.waitForRequest((r) => r.url() === url("/") && /prefetch/.test(r.headers()["sec-purpose"] ?? ""));
+    await page.locator("header").getByRole("link", { name: "Northbeat Media home" }).hover();
+    await prefetched;
+    await page.context().close();
+  });
+
   it("leaves the menu links reachable without JavaScript", async () => {
     const page = await newPage(browser, { javaScriptEnabled: false });
     await page.goto(url("/"));
