@@ -70,18 +70,25 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const logger = opts.logBindings ? base.child(opts.logBindings) : base;
 
   let catalog: CatalogService | undefined;
-  let indexWarmer: NodeJS.Timeout | undefined;
+  let indexWarmer: NodeJS.Immediate | undefined;
+  let stopWarming: (() => void) | undefined;
   if (roles.catalog) {
     catalog = await startCatalog({ config, logger, follow: roles.followCatalog, ...opts.catalog });
   }
   if (catalog && roles.catalogIndex !== false) {
-    // The index is rebuilt when the snapshot changes. Build it now and after every sync, so a
-    // visitor's request never pays for the rebuild (seconds at 250,000 albums).
+    // The index is rebuilt when the snapshot changes. Build it now and on every change event
+    // (ADR 0084), so a visitor's request never pays for the rebuild (seconds at 250,000
+    // albums). Deferred, so the sync that changed the data is not held up, and changes in one
+    // turn of the event loop cost one rebuild.
     const catalogIndex = catalogIndexFor(catalog);
     const warmIndex = () => void catalogIndex.version;
     warmIndex();
-    indexWarmer = setInterval(warmIndex, 2000);
-    indexWarmer.unref();
+    stopWarming = catalog.onChange(() => {
+      indexWarmer ??= setImmediate(() => {
+        indexWarmer = undefined;
+        warmIndex();
+      });
+    });
   }
 
   let leads: LeadsService | undefined;
@@ -98,7 +105,8 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     leads,
     close: (closeOpts) =>
       (closing ??= (async () => {
-        clearInterval(indexWarmer);
+        stopWarming?.();
+        clearImmediate(indexWarmer);
         await Promise.allSettled([catalog?.close(), leads?.close({ deadlineMs: closeOpts?.deadlineMs })]);
       })()),
   };

@@ -5,7 +5,7 @@ import type { Album } from "../../lib/catalog/types.ts";
 import type { AlbumTable} from "./album-table.ts";
 import { AlbumTableBuilder, fileTracks } from "./album-table.ts";
 import { jsonEvents } from "./json-stream.ts";
-import { READ_CHUNK_BYTES } from "./sources.ts";
+import { READ_CHUNK_BYTES } from "./sources/read.ts";
 import type { StoredSnapshot } from "./snapshots.ts";
 
 /**

@@ -21,3 +21,8 @@ export class PayloadError extends UpstreamError {
     this.name = "PayloadError";
   }
 }
+
+/** An error's message for a log line or a status (anything thrown, not only Errors). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,10 +1,10 @@
 import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { PayloadError, UpstreamError } from "./errors.ts";
-import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, requestJson, requestJsonStream } from "./http.ts";
-import { jsonEvents, MalformedJsonError, type JsonStreamOptions } from "./json-stream.ts";
-import { withRetry, type RetryOptions } from "./retry.ts";
+import { PayloadError, UpstreamError } from "../errors.ts";
+import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, requestJson, requestJsonStream } from "../http.ts";
+import { jsonEvents, MalformedJsonError, type JsonStreamOptions } from "../json-stream.ts";
+import { withRetry, type RetryOptions } from "../retry.ts";
 
 /** ALBUMS_URL / CHANNELS_URL / FILMS_URL: a file path or an http(s) URL (DESIGN.md §2). */
 export function isHttpSource(location: string): boolean {
@@ -14,6 +14,17 @@ export function isHttpSource(location: string): boolean {
 /** A file source's path (a plain path or a file:// URL). */
 export function sourceFile(location: string): string {
   return path.resolve(location.startsWith("file://") ? new URL(location).pathname : location);
+}
+
+/**
+ * A file source's size and mtime as `size:mtimeMs`, recorded with its snapshot so an unchanged
+ * file is not parsed again (ADR 0050). Undefined over HTTP, or when the file cannot be stat'ed
+ * (the read then reports why).
+ */
+export async function fileStamp(location: string): Promise<string | undefined> {
+  if (isHttpSource(location)) return undefined;
+  const stat = await fs.stat(sourceFile(location)).catch(() => undefined);
+  return stat ? `${stat.size}:${stat.mtimeMs}` : undefined;
 }
 
 export interface ReadSourceOptions {

@@ -1,0 +1,529 @@
+import crypto from "node:crypto";
+import type { Logger } from "../logger.ts";
+import type { SnapshotMeta } from "./album-snapshot.ts";
+import { errorMessage, UpstreamError } from "./errors.ts";
+import type { SnapshotStore, StoredSnapshot } from "./snapshots.ts";
+import { fileStamp } from "./sources/read.ts";
+import type { Loaded, SyncSource } from "./sources/source.ts";
+
+/**
+ * The catalog sync (ADR 0084): every source (sources/*.ts) goes through the same runner,
+ * which owns what used to be shared mutable state in one closure —
+ * - single-flight per source (a forced sync waits for the running one, then reads afresh);
+ * - fingerprints: an answer whose fingerprint is the one served changes nothing, not even
+ *   the served snapshot's time (ADR 0050);
+ * - the snapshot files, written atomically (ADR 0050, ADR 0082 for the albums' own writer);
+ * - the hold-back rules (ADR 0074) and the operator's `--force`;
+ * - status() (what `npm run catalog -- status`/`sync` print and the failure logs carry);
+ * - adoption of a snapshot another process wrote, before each sync and, in follow mode,
+ *   every few seconds (ADR 0081);
+ * - one change event per change of the served data (the version moves), to which the catalog
+ *   index and the page cache react, and stages: work that runs after a change, off the sync
+ *   (the place for audio analysis, issue #9).
+ */
+
+export type ChangeCause =
+  /** start-up read the snapshots on disk */
+  | "loaded"
+  /** this process synced a source and its answer was new */
+  | "sync"
+  /** another process (a syncing server, `npm run catalog -- sync --force`) wrote the snapshot */
+  | "adopted"
+  /** a release detail fetched for a visitor's sheet (it is part of the singles served) */
+  | "lookup"
+  /** a stage's first run, with the data served when it was added */
+  | "added";
+
+export interface CatalogChange<N extends string = string> {
+  /** the served version after the change */
+  version: number;
+  /** the sources whose served data changed */
+  sources: readonly N[];
+  cause: ChangeCause;
+}
+
+/** What an operator wants to know about each source (logged, and printed by `npm run catalog`). */
+export interface SourceStatus<N extends string = string> {
+  name: N;
+  /** a path or URL (no credentials) */
+  location: string;
+  ok: boolean;
+  count: number;
+  /** ISO time of the last successful sync (or of the snapshot loaded at start) */
+  updatedAt?: string;
+  lastAttemptAt?: string;
+  error?: string;
+}
+
+export interface SyncOptions<N extends string = string> {
+  /** the operator's `npm run catalog -- sync --force`: accept what the hold-back rules refuse, re-read unchanged files */
+  force?: boolean;
+  /** default: every source */
+  sources?: readonly N[];
+}
+
+/** A snapshot that is not a source's but is served with one (release details, sub-genres). */
+export interface LookupSnapshot<N extends string = string> {
+  /** its snapshot's name */
+  name: string;
+  /** reads it into its cache; true when it was this configuration's */
+  load(): Promise<boolean>;
+  /** the sources it is served with: adopting it moves their version */
+  partOf: readonly N[];
+}
+
+/**
+ * Work that follows a change of some sources (ADR 0084 "Stages"): it runs in the background,
+ * never more than once at a time, with the data served when it starts. A newer change of its
+ * sources aborts `signal` (an album table that is replaced is closed: it can no longer be
+ * read) and runs it again, once, with the newest data when the current run has returned. A
+ * thrown error is logged; the sync never waits for a stage nor sees its failure.
+ */
+export interface Stage<D> {
+  name: string;
+  /** the sources whose change starts it */
+  after: readonly (keyof D & string)[];
+  run(data: Readonly<D>, change: CatalogChange<keyof D & string>, signal: AbortSignal): Promise<void>;
+}
+
+export type SourceMap<D> = { [K in keyof D & string]: SyncSource<D[K]> };
+
+export interface RunnerOptions<D> {
+  /** in status() order; each key is its source's name */
+  sources: SourceMap<D>;
+  store: SnapshotStore;
+  log: Logger;
+  /** CATALOG_MAX_SHRINK (ADR 0074) */
+  maxShrink: number;
+  lookups?: readonly LookupSnapshot<keyof D & string>[];
+  /** follow mode (ADR 0081): never load a source, adopt the snapshots another process writes */
+  follow?: boolean;
+  /** how often a follower looks for new snapshots (default 2 s) */
+  followIntervalMs?: number;
+}
+
+export interface RunnerStartOptions {
+  /** sync every source now (default true; never in follow mode); local sources without a snapshot are waited for */
+  initialSync?: boolean;
+  /** sync every source this often (CATALOG_REFRESH_SECONDS); none when undefined, nor in follow mode */
+  refreshMs?: number;
+}
+
+interface Slot {
+  source: SyncSource<unknown>;
+  data: unknown;
+  /** the served data's fingerprint; undefined until a snapshot or a sync gave it data */
+  fingerprint?: string;
+  /** the served data's file stamp (file sources) */
+  stamp?: string;
+  /** size:mtime of its snapshot file as this process last wrote or read it */
+  snapshotStamp: string;
+  status: SourceStatus;
+  running?: Promise<void>;
+}
+
+interface StageState<D> {
+  stage: Stage<D>;
+  running?: Promise<void>;
+  controller?: AbortController;
+  pending?: CatalogChange<keyof D & string>;
+}
+
+/** A follower's look for new snapshots: a few stat calls, so a short delay costs nothing. */
+const FOLLOW_INTERVAL_MS = 2_000;
+/** How long close() waits for a sync or a stage stuck on a slow upstream. */
+const CLOSE_WAIT_MS = 2_000;
+
+export class CatalogRunner<D extends object> {
+  private readonly slots: Slot[];
+  private readonly byName = new Map<string, Slot>();
+  private readonly store: SnapshotStore;
+  private readonly log: Logger;
+  private readonly opts: RunnerOptions<D>;
+  private readonly lookups: readonly LookupSnapshot<keyof D & string>[];
+  private readonly lookupStamps = new Map<string, string>();
+  private readonly listeners = new Set<(change: CatalogChange<keyof D & string>) => void>();
+  private readonly stages = new Set<StageState<D>>();
+  private versionValue = 0;
+  private updatedAtValue = new Date(0).toISOString();
+  private refreshTimer: NodeJS.Timeout | undefined;
+  private followTimer: NodeJS.Timeout | undefined;
+  private following: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(opts: RunnerOptions<D>) {
+    this.opts = opts;
+    this.store = opts.store;
+    this.log = opts.log;
+    this.lookups = opts.lookups ?? [];
+    this.slots = Object.entries(opts.sources).map(([key, value]) => {
+      const source = value as SyncSource<unknown>;
+      if (source.name !== key) throw new Error(`catalog source ${source.name} registered as ${key}`);
+      const slot: Slot = {
+        source,
+        data: source.empty(),
+        snapshotStamp: "",
+        status: { name: source.name, location: source.location, ok: false, count: 0 },
+      };
+      this.byName.set(source.name, slot);
+      return slot;
+    });
+  }
+
+  /** Increments on every change of the served data, so derived indexes know when to rebuild. */
+  get version(): number {
+    return this.versionValue;
+  }
+
+  /** ISO time of the newest data served (the savedAt of the last change). */
+  get updatedAt(): string {
+    return this.updatedAtValue;
+  }
+
+  /** The data a source serves now. */
+  get<K extends keyof D & string>(name: K): D[K] {
+    return this.slot(name).data as D[K];
+  }
+
+  /** Every source's data as served now. */
+  data(): D {
+    return Object.fromEntries(this.slots.map((s) => [s.source.name, s.data])) as D;
+  }
+
+  status(): SourceStatus<keyof D & string>[] {
+    return this.slots.map((s) => ({ ...s.status }) as SourceStatus<keyof D & string>);
+  }
+
+  /** Called after every change of the served data (synchronously: defer heavy work). Returns the unsubscribe. */
+  onChange(listener: (change: CatalogChange<keyof D & string>) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /**
+   * Adds a stage (see Stage). When one of its sources already serves data, it runs at once
+   * with it (cause "added"). Returns a function that removes it (a running stage is aborted).
+   */
+  addStage(stage: Stage<D>): () => void {
+    const state: StageState<D> = { stage };
+    this.stages.add(state);
+    const served = stage.after.filter((name) => this.slot(name).fingerprint !== undefined);
+    if (served.length) this.runStage(state, { version: this.versionValue, sources: served, cause: "added" });
+    return () => {
+      this.stages.delete(state);
+      state.pending = undefined;
+      state.controller?.abort(new Error(`stage ${stage.name} removed`));
+    };
+  }
+
+  /**
+   * Data served with some sources changed outside a sync (a release detail fetched for a
+   * visitor): the version moves and the change is announced.
+   */
+  touch(sources: readonly (keyof D & string)[], cause: ChangeCause): void {
+    this.changed(sources, cause);
+  }
+
+  /**
+   * Serves the snapshots on disk (pages never wait on an upstream, ADR 0050), then syncs in
+   * the background, waiting only for local files with no snapshot yet (a first start); or,
+   * in follow mode, starts looking for the snapshots another process writes.
+   */
+  async start(opts: RunnerStartOptions = {}): Promise<void> {
+    const loaded = await Promise.all(
+      this.slots.map(async (slot) => {
+        slot.snapshotStamp = await this.snapshotStamp(slot.source.name);
+        const stored = await this.readStored(slot, (meta) => meta.source === slot.source.location);
+        if (!stored || stored.source !== slot.source.location) return false;
+        this.serveStored(slot, stored);
+        return true;
+      }),
+    );
+    for (const lookup of this.lookups) {
+      this.lookupStamps.set(lookup.name, await this.snapshotStamp(lookup.name));
+      await lookup.load();
+    }
+    const names = this.slots.filter((_, i) => loaded[i]).map((s) => s.source.name as keyof D & string);
+    if (names.length) {
+      this.changed(names, "loaded");
+      this.log.info({ sources: names }, "catalog snapshots loaded");
+    }
+
+    if (this.opts.follow) {
+      const intervalMs = this.opts.followIntervalMs ?? FOLLOW_INTERVAL_MS;
+      this.log.info({ intervalMs }, "catalog: following the snapshots another process syncs");
+      this.scheduleFollow(intervalMs);
+      return;
+    }
+    if (opts.initialSync !== false) {
+      const initial = this.slots.map((slot, i) => ({ wait: slot.source.local && !loaded[i], run: this.syncSource(slot, false) }));
+      await Promise.all(initial.filter((x) => x.wait).map((x) => x.run));
+    }
+    if (opts.refreshMs) {
+      this.refreshTimer = setInterval(() => void this.sync(), opts.refreshMs);
+      this.refreshTimer.unref();
+    }
+  }
+
+  /** Syncs the chosen sources (default all); never throws. A follower looks at the snapshots instead. */
+  async sync(opts: SyncOptions<keyof D & string> = {}): Promise<void> {
+    if (this.opts.follow) return this.followOnce();
+    const chosen = opts.sources ? this.slots.filter((s) => opts.sources!.includes(s.source.name as keyof D & string)) : this.slots;
+    await Promise.all(chosen.map((slot) => this.syncSource(slot, opts.force ?? false)));
+  }
+
+  async close(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.refreshTimer);
+    clearTimeout(this.followTimer);
+    await this.following;
+    for (const state of this.stages) {
+      state.pending = undefined;
+      state.controller?.abort(new Error("the catalog is closing"));
+    }
+    const busy = [...this.slots.map((s) => s.running), ...[...this.stages].map((s) => s.running)];
+    // a sync stuck on a slow upstream must not hold up shutdown for long
+    await Promise.race([Promise.allSettled(busy), new Promise((r) => setTimeout(r, CLOSE_WAIT_MS).unref())]);
+    await Promise.all(this.slots.map((s) => s.source.release?.(s.data).catch(() => undefined)));
+  }
+
+  // ---- sync -------------------------------------------------------------------------------
+
+  private slot(name: string): Slot {
+    const slot = this.byName.get(name);
+    if (!slot) throw new Error(`no catalog source ${name}`);
+    return slot;
+  }
+
+  private syncSource(slot: Slot, force: boolean): Promise<void> {
+    const inFlight = slot.running;
+    // a forced sync must read afresh: it waits for the running one, then runs its own
+    if (inFlight) return force ? inFlight.then(() => this.syncSource(slot, true)) : inFlight;
+    const run = this.runSync(slot, force).finally(() => {
+      if (slot.running === run) slot.running = undefined;
+    });
+    slot.running = run;
+    return run;
+  }
+
+  private async runSync(slot: Slot, force: boolean): Promise<void> {
+    const { source, status } = slot;
+    const name = source.name as keyof D & string;
+    status.lastAttemptAt = new Date().toISOString();
+    try {
+      await this.adopt(slot);
+      const served = slot.fingerprint !== undefined;
+      const result = await source.load({ current: served ? slot.data : undefined, stamp: served && !force ? slot.stamp : undefined });
+      if (!result.unchanged) {
+        const accepted = await this.accept(slot, result, force);
+        if (!accepted) return;
+      }
+      status.ok = true;
+      status.error = undefined;
+      status.count = source.count(slot.data);
+      this.log.info({ source: name, count: status.count, changed: !result.unchanged, forced: force || undefined }, "catalog source synced");
+    } catch (error) {
+      status.ok = false;
+      status.error = errorMessage(error);
+      this.log.error(
+        {
+          source: name,
+          location: source.location,
+          status: error instanceof UpstreamError ? error.status : undefined,
+          err: status.error,
+          servingSnapshotFrom: status.updatedAt ?? null,
+        },
+        "catalog source failed; serving its last snapshot",
+      );
+    }
+  }
+
+  /**
+   * A loaded answer: held back (false), or served and saved when its fingerprint is new. An
+   * unchanged fingerprint leaves the served snapshot as it is (no new version, no new time).
+   */
+  private async accept(slot: Slot, result: Loaded<unknown>, force: boolean): Promise<boolean> {
+    const { source, status } = slot;
+    const name = source.name as keyof D & string;
+    const heldBack = force ? undefined : this.holdBackReason(slot, source.count(result.data));
+    if (heldBack) {
+      await result.staged?.discard();
+      if (result.alsoChanged) this.changed([name], "sync");
+      status.ok = false;
+      status.error = `Held back: ${heldBack}. Serving the last snapshot; \`npm run catalog -- sync --force --source ${name}\` accepts it.`;
+      this.log.error(
+        {
+          source: name,
+          location: source.location,
+          count: source.count(result.data),
+          snapshotCount: status.count,
+          maxShrink: this.opts.maxShrink,
+          err: heldBack,
+          servingSnapshotFrom: status.updatedAt ?? null,
+        },
+        "catalog source answer held back; serving its last snapshot",
+      );
+      return false;
+    }
+    if (result.stamp) slot.stamp = result.stamp;
+    const { staged } = result;
+    const json = staged ? undefined : JSON.stringify(result.data);
+    const fingerprint = staged ? staged.fingerprint : crypto.createHash("sha1").update(json!).digest("hex");
+    const savedAt = staged ? staged.savedAt : new Date().toISOString();
+    if (fingerprint !== slot.fingerprint) {
+      slot.fingerprint = fingerprint;
+      this.replace(slot, result.data);
+      if (savedAt > this.updatedAtValue) this.updatedAtValue = savedAt;
+      this.changed([name], "sync");
+      const meta = { savedAt, source: source.location, fingerprint, stamp: slot.stamp };
+      await (staged ? staged.commit() : this.store.writeJson(name, meta, json!))
+        .then(async () => {
+          slot.snapshotStamp = await this.snapshotStamp(name);
+        })
+        .catch((error) => this.log.error({ err: error, source: name }, "could not save the catalog snapshot"));
+    } else {
+      await staged?.discard();
+      if (result.alsoChanged) this.changed([name], "sync");
+    }
+    status.updatedAt = savedAt;
+    return true;
+  }
+
+  /**
+   * Issue #7 "Upstream faults keep the last good data" (ADR 0074): an answer that would empty a
+   * source, or shrink it by more than CATALOG_MAX_SHRINK, is held back while a snapshot with
+   * data exists. A fresh catalog (no snapshot yet) may be empty. Returns why, or undefined.
+   */
+  private holdBackReason(slot: Slot, next: number): string | undefined {
+    if (slot.fingerprint === undefined) return undefined;
+    const kept = slot.source.count(slot.data);
+    if (kept === 0) return undefined;
+    if (next === 0) return `the upstream answered an empty list; the snapshot has ${kept}`;
+    const { maxShrink } = this.opts;
+    if (next < kept * (1 - maxShrink)) {
+      return `the list shrank from ${kept} to ${next}, by more than CATALOG_MAX_SHRINK (${Math.round(maxShrink * 100)} %)`;
+    }
+    return undefined;
+  }
+
+  /** Serves new data; the old is released (albums: its table's file is closed, ADR 0082). */
+  private replace(slot: Slot, data: unknown): void {
+    const before = slot.data;
+    slot.data = data;
+    if (before !== data) void slot.source.release?.(before).catch(() => undefined);
+  }
+
+  // ---- snapshots written by another process -------------------------------------------------
+
+  private async snapshotStamp(name: string): Promise<string> {
+    return (await fileStamp(this.store.file(name))) ?? "";
+  }
+
+  /** A source's stored snapshot: read by the source itself (albums, as a stream) or whole. */
+  private readStored(slot: Slot, accept: (meta: SnapshotMeta) => boolean): Promise<StoredSnapshot<unknown> | undefined> {
+    return slot.source.readSnapshot ? slot.source.readSnapshot(accept) : this.store.read<unknown>(slot.source.name);
+  }
+
+  /** Serves a source's stored snapshot (at start-up, or one another process wrote). */
+  private serveStored(slot: Slot, stored: StoredSnapshot<unknown>): void {
+    this.replace(slot, stored.data);
+    slot.fingerprint = stored.fingerprint;
+    slot.stamp = stored.stamp || undefined;
+    if (stored.savedAt > this.updatedAtValue) this.updatedAtValue = stored.savedAt;
+    slot.status.updatedAt = stored.savedAt;
+    slot.status.count = slot.source.count(stored.data);
+  }
+
+  /**
+   * When the snapshot file changed under us — the operator's `npm run catalog -- sync --force`
+   * accepted an answer this server holds back, or another server process synced — adopt it
+   * before syncing, so the forced data is served without a restart and the hold-back rules
+   * compare the next answer with it. One stat per source per sync.
+   */
+  private async adopt(slot: Slot): Promise<void> {
+    const { source } = slot;
+    const stamp = await this.snapshotStamp(source.name);
+    if (!stamp || stamp === slot.snapshotStamp) return;
+    slot.snapshotStamp = stamp;
+    const stored = await this.readStored(slot, (meta) => meta.source === source.location && meta.fingerprint !== slot.fingerprint);
+    if (!stored || stored.source !== source.location || stored.fingerprint === slot.fingerprint) return;
+    this.serveStored(slot, stored);
+    this.changed([source.name as keyof D & string], "adopted");
+    this.log.info({ source: source.name, count: slot.status.count, savedAt: stored.savedAt }, "catalog snapshot replaced by another process; serving it");
+  }
+
+  /** Follow mode: the lookup snapshots (release details, sub-genres) the syncing process rewrote. */
+  private async adoptLookups(): Promise<void> {
+    for (const lookup of this.lookups) {
+      const stamp = await this.snapshotStamp(lookup.name);
+      if (!stamp || stamp === this.lookupStamps.get(lookup.name)) continue;
+      this.lookupStamps.set(lookup.name, stamp);
+      if ((await lookup.load()) && lookup.partOf.length) this.changed(lookup.partOf, "adopted");
+    }
+  }
+
+  /** One look at a time (adopting a large snapshot takes a while to parse), the next one scheduled when it is done. */
+  private followOnce(): Promise<void> {
+    return (this.following ??= (async () => {
+      try {
+        for (const slot of this.slots) await this.adopt(slot);
+        await this.adoptLookups();
+      } catch (error) {
+        this.log.warn({ err: errorMessage(error) }, "catalog: could not adopt the syncing process's snapshots; trying again shortly");
+      } finally {
+        this.following = undefined;
+      }
+    })());
+  }
+
+  private scheduleFollow(intervalMs: number): void {
+    if (this.stopped) return;
+    this.followTimer = setTimeout(() => void this.followOnce().then(() => this.scheduleFollow(intervalMs)), intervalMs);
+    this.followTimer.unref();
+  }
+
+  // ---- change event and stages --------------------------------------------------------------
+
+  private changed(sources: readonly (keyof D & string)[], cause: ChangeCause): void {
+    this.versionValue++;
+    const change: CatalogChange<keyof D & string> = { version: this.versionValue, sources, cause };
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.log.error({ err: errorMessage(error), version: change.version }, "catalog change listener failed");
+      }
+    }
+    for (const state of this.stages) {
+      if (!sources.some((name) => state.stage.after.includes(name))) continue;
+      if (!state.running) {
+        this.runStage(state, change);
+        continue;
+      }
+      // its data is being replaced: stop it, and run it once more with the newest data
+      const before = state.pending;
+      state.pending = { version: change.version, cause: change.cause, sources: [...new Set([...(before?.sources ?? []), ...sources])] };
+      state.controller?.abort(new Error(`catalog ${sources.join(", ")} changed (version ${change.version})`));
+    }
+  }
+
+  private runStage(state: StageState<D>, change: CatalogChange<keyof D & string>): void {
+    if (this.stopped) return;
+    const controller = new AbortController();
+    state.controller = controller;
+    const run = (async () => {
+      try {
+        await state.stage.run(this.data(), change, controller.signal);
+      } catch (error) {
+        if (controller.signal.aborted) this.log.debug({ stage: state.stage.name, reason: errorMessage(controller.signal.reason) }, "catalog stage stopped");
+        else this.log.error({ stage: state.stage.name, version: change.version, err: errorMessage(error) }, "catalog stage failed");
+      }
+    })().finally(() => {
+      state.running = undefined;
+      const next = state.pending;
+      state.pending = undefined;
+      if (next && this.stages.has(state)) this.runStage(state, next);
+    });
+    state.running = run;
+  }
+}
