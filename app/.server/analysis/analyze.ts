@@ -1,0 +1,202 @@
+import decode from "audio-decode";
+import { parseBuffer } from "music-metadata";
+import { estimateKey } from "./key.ts";
+import { LoudnessMeter } from "./loudness.ts";
+import { PeakBins } from "./peaks.ts";
+import { estimateTempo } from "./tempo.ts";
+
+/**
+ * The analysis engine (issue #9, ADR 0090): one audio file in, the measurements the album
+ * sheet and the catalog's filters use out. Everything is bounded: the input's size, the
+ * decoded length (maxSeconds), and the PCM held — the file is decoded in chunks, and only a
+ * low-rate mono excerpt (tempo, key) and the first two channels for the R128 meter are kept.
+ */
+
+export interface TrackAnalysis {
+  /** Exact for the whole track: decoded sample frames / sample rate. */
+  durationSeconds: number;
+  /** null when there is no steady beat (tones, ambient pieces). */
+  bpm: number | null;
+  bpmConfidence: number;
+  /** e.g. "A minor", "F# major"; null when the chroma fits no key. */
+  key: string | null;
+  keyConfidence: number;
+  /** Integrated loudness, EBU R128; null for digital silence. */
+  loudnessLufs: number | null;
+  /** Bars of 0.1 s over the preview clip (the first 10 s, spec §9 via docs/product-rules.md), 0..1. */
+  previewPeaks: number[];
+  /** Up to 200 bars over the whole track, 0..1. */
+  overviewPeaks: number[];
+  analyzerVersion: number;
+}
+
+/** Bump when results for the same audio would change, so stored analyses are redone. */
+export const ANALYZER_VERSION = 1;
+
+export type AnalysisFailure = "unreadable" | "unsupported" | "too-large" | "decode-failed";
+
+export class AnalysisError extends Error {
+  readonly reason: AnalysisFailure;
+  constructor(reason: AnalysisFailure, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "AnalysisError";
+    this.reason = reason;
+  }
+}
+
+export interface AnalyzeOptions {
+  /** Longest decoded track accepted, in seconds (default 20 minutes). */
+  maxSeconds?: number;
+  /** Largest file accepted, in bytes (default 400 MiB: 20 minutes of 24-bit 48 kHz stereo WAV is 346 MB). */
+  maxBytes?: number;
+}
+
+export const DEFAULT_MAX_SECONDS = 20 * 60;
+export const DEFAULT_MAX_BYTES = 400 * 1024 * 1024;
+
+/** Tempo and key come from the first 60 s (issue #9 allows an excerpt of 60–90 s). */
+export const EXCERPT_SECONDS = 60;
+/** The excerpt's rate: enough for onsets and for chroma up to ~5 kHz, a quarter of the work. */
+const EXCERPT_TARGET_RATE = 11_025;
+const PREVIEW_SECONDS = 10;
+const OVERVIEW_BARS = 200;
+/** Encoded bytes handed to the decoder at a time. */
+const CHUNK_BYTES = 64 * 1024;
+
+type Format = "mp3" | "wav" | "flac" | "opus" | "oga" | "m4a" | "aac";
+
+export async function analyzeAudio(bytes: Uint8Array, opts: AnalyzeOptions = {}): Promise<TrackAnalysis> {
+  const maxSeconds = opts.maxSeconds ?? DEFAULT_MAX_SECONDS;
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (bytes.byteLength > maxBytes) throw new AnalysisError("too-large", `file is ${bytes.byteLength} bytes, over the ${maxBytes}-byte bound`);
+  const header = await readHeader(bytes);
+  if (header.seconds !== undefined && header.seconds > maxSeconds * 1.01) {
+    throw new AnalysisError("too-large", `the header gives ${Math.round(header.seconds)} s, over the ${maxSeconds} s bound`);
+  }
+
+  const pcm = await decodeInto(bytes, header, maxSeconds);
+  const durationSeconds = pcm.frames / pcm.sampleRate;
+  const excerpt = pcm.excerpt.subarray(0, pcm.excerptLength);
+  const tempo = estimateTempo(excerpt, pcm.excerptRate);
+  const key = estimateKey(excerpt, pcm.excerptRate);
+  const previewSeconds = Math.min(durationSeconds, PREVIEW_SECONDS);
+  return {
+    durationSeconds,
+    bpm: tempo.bpm,
+    bpmConfidence: round(tempo.confidence, 3),
+    key: key.key,
+    keyConfidence: round(key.confidence, 3),
+    loudnessLufs: nullableRound(pcm.loudness.integrated(), 1),
+    previewPeaks: pcm.peaks.bars(previewSeconds, Math.ceil(previewSeconds * 10)),
+    overviewPeaks: pcm.peaks.bars(durationSeconds, OVERVIEW_BARS),
+    analyzerVersion: ANALYZER_VERSION,
+  };
+}
+
+interface Header {
+  format: Format;
+  seconds?: number;
+}
+
+/** The container and codec, from music-metadata (headers only: no tags' pictures, no scan). */
+async function readHeader(bytes: Uint8Array): Promise<Header> {
+  if (bytes.byteLength === 0) throw new AnalysisError("unreadable", "the file is empty");
+  let format;
+  try {
+    ({ format } = await parseBuffer(bytes, undefined, { duration: false, skipCovers: true, skipPostHeaders: true }));
+  } catch (error) {
+    throw new AnalysisError("unreadable", `not a readable audio file: ${(error as Error).message}`, { cause: error });
+  }
+  const container = (format.container ?? "").toLowerCase();
+  const codec = (format.codec ?? "").toLowerCase();
+  const found: Format | undefined =
+    container === "mpeg" ? "mp3"
+    : container === "wave" ? "wav"
+    : container === "flac" ? "flac"
+    : container === "ogg" && codec.includes("opus") ? "opus"
+    : container === "ogg" && codec.includes("vorbis") ? "oga"
+    : container === "adts" ? "aac"
+    : /^(m4a|mp4|isom|iso\d|mp42|m4b)/.test(container) && codec.includes("aac") ? "m4a"
+    : undefined;
+  if (!found) {
+    if (!container) throw new AnalysisError("unreadable", "not a recognised audio file");
+    throw new AnalysisError("unsupported", `${format.container}${format.codec ? ` (${format.codec})` : ""} is not a supported format`);
+  }
+  return { format: found, seconds: format.duration };
+}
+
+interface Decoded {
+  sampleRate: number;
+  frames: number;
+  excerpt: Float32Array;
+  excerptLength: number;
+  excerptRate: number;
+  loudness: LoudnessMeter;
+  peaks: PeakBins;
+}
+
+/** Streams the file through the decoder, feeding each block of PCM to the measurements. */
+async function decodeInto(bytes: Uint8Array, header: Header, maxSeconds: number): Promise<Decoded> {
+  let decoder;
+  try {
+    decoder = await decode[header.format]();
+  } catch (error) {
+    throw new AnalysisError("decode-failed", `could not start the ${header.format} decoder: ${(error as Error).message}`, { cause: error });
+  }
+  let out: Decoded | undefined;
+  // Decimating by averaging `factor` frames is the excerpt's only low-pass; it is enough for
+  // onsets and chroma, which look at energy well below the new Nyquist frequency.
+  let factor = 1;
+  let acc = 0;
+  let accCount = 0;
+  const consume = (block: { channelData: Float32Array[]; sampleRate: number }) => {
+    const channels = block.channelData;
+    if (channels.length === 0 || channels[0].length === 0) return;
+    if (!out) {
+      factor = Math.max(1, Math.round(block.sampleRate / EXCERPT_TARGET_RATE));
+      const excerptRate = block.sampleRate / factor;
+      out = {
+        sampleRate: block.sampleRate,
+        frames: 0,
+        excerpt: new Float32Array(Math.ceil(EXCERPT_SECONDS * excerptRate)),
+        excerptLength: 0,
+        excerptRate,
+        loudness: new LoudnessMeter(block.sampleRate, channels.length > 1 ? 2 : 1, (header.seconds ?? 0) * block.sampleRate * 1.01),
+        peaks: new PeakBins(block.sampleRate),
+      };
+    } else if (block.sampleRate !== out.sampleRate) {
+      throw new AnalysisError("decode-failed", `the sample rate changes mid-stream (${out.sampleRate} to ${block.sampleRate} Hz)`);
+    }
+    const frames = channels[0].length;
+    if ((out.frames + frames) / out.sampleRate > maxSeconds) {
+      throw new AnalysisError("too-large", `the decoded audio runs over the ${maxSeconds} s bound`);
+    }
+    out.loudness.push(channels);
+    out.peaks.push(channels);
+    const excerpt = out.excerpt;
+    const scale = 1 / (channels.length * factor);
+    for (let i = 0; i < frames && out.excerptLength < excerpt.length; i++) {
+      for (const ch of channels) acc += ch[i];
+      if (++accCount === factor) {
+        excerpt[out.excerptLength++] = acc * scale;
+        acc = 0;
+        accCount = 0;
+      }
+    }
+    out.frames += frames;
+  };
+  try {
+    for (let at = 0; at < bytes.byteLength; at += CHUNK_BYTES) consume(await decoder(bytes.subarray(at, at + CHUNK_BYTES)));
+    consume(await decoder());
+  } catch (error) {
+    decoder.free();
+    if (error instanceof AnalysisError) throw error;
+    throw new AnalysisError("decode-failed", `the ${header.format} decoder failed: ${describe(error)}`, { cause: error });
+  }
+  if (!out || out.frames === 0) throw new AnalysisError("decode-failed", `the ${header.format} decoder produced no audio`);
+  return out;
+}
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
+const nullableRound = (v: number | null, digits: number) => (v === null ? null : round(v, digits));

@@ -1,0 +1,44 @@
+import fs from "node:fs/promises";
+import { AnalysisError, analyzeAudio, DEFAULT_MAX_BYTES, type AnalyzeOptions, type TrackAnalysis } from "./analyze.ts";
+
+/**
+ * The analysis pool's worker (pool.ts): runs in a piscina worker thread, loaded by Node
+ * from this .ts file directly (type stripping), never from the server bundle. It returns a
+ * result rather than throwing an AnalysisError, because an error's own fields (its reason)
+ * do not survive the trip back to the main thread.
+ */
+
+export interface AnalysisTask extends AnalyzeOptions {
+  bytes?: Uint8Array;
+  filePath?: string;
+}
+
+export type AnalysisOutcome =
+  | { ok: true; analysis: TrackAnalysis }
+  | { ok: false; reason: AnalysisError["reason"]; message: string };
+
+export default async function analyzeTask(task: AnalysisTask): Promise<AnalysisOutcome> {
+  try {
+    const bytes = task.bytes ?? (await readBounded(task.filePath ?? "", task.maxBytes ?? DEFAULT_MAX_BYTES));
+    return { ok: true, analysis: await analyzeAudio(bytes, task) };
+  } catch (error) {
+    if (error instanceof AnalysisError) return { ok: false, reason: error.reason, message: error.message };
+    throw error;
+  }
+}
+
+async function readBounded(filePath: string, maxBytes: number): Promise<Uint8Array> {
+  let handle;
+  try {
+    handle = await fs.open(filePath, "r");
+  } catch (error) {
+    throw new AnalysisError("unreadable", `cannot open ${filePath}: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size > maxBytes) throw new AnalysisError("too-large", `file is ${size} bytes, over the ${maxBytes}-byte bound`);
+    return new Uint8Array(await handle.readFile());
+  } finally {
+    await handle.close();
+  }
+}
