@@ -1,8 +1,8 @@
 import type { Ref } from "react";
-import { Link } from "react-router";
 import type { NavigationItem } from "~/content/navigation";
 import { cn } from "~/lib/cn";
 import { isCurrentPath } from "~/lib/menu-state";
+import { SiteLink } from "./site-link";
 
 export const NAVIGATION_MENU_ID = "site-menu";
 
@@ -33,7 +33,7 @@ export function NavigationMenu({ ref, items, open, pathname, onNavigate, onOverl
               const current = isCurrentPath(item.href, pathname);
               return (
                 <li key={item.href}>
-                  <Link
+                  <SiteLink
                     to={item.href}
                     aria-current={current ? "page" : undefined}
                     onClick={onNavigate}
@@ -43,7 +43,7 @@ export function NavigationMenu({ ref, items, open, pathname, onNavigate, onOverl
                       {String(index + 1).padStart(2, "0")}
                     </span>
                     <span>{item.name}</span>
-                  </Link>
+                  </SiteLink>
                 </li>
               );
             })}

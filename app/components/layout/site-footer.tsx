@@ -1,16 +1,16 @@
-import { Link } from "react-router";
 import { footerColumns, legalLinks, mainNavigation, type NavigationItem } from "~/content/navigation";
 import { site } from "~/content/site";
 import { Logo } from "./logo";
+import { SiteLink } from "./site-link";
 import { SocialIcon } from "./social-icons";
 
 function FooterLink({ item }: { item: NavigationItem }) {
   const className = "footer-link";
-  // mailto: links are plain anchors; site paths go through the router.
+  // mailto: links are plain anchors; site paths go through SiteLink.
   return item.href.startsWith("/") ? (
-    <Link to={item.href} className={className}>
+    <SiteLink to={item.href} className={className}>
       {item.name}
-    </Link>
+    </SiteLink>
   ) : (
     <a href={item.href} className={className}>
       {item.name}
@@ -26,9 +26,9 @@ export function SiteFooter() {
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <div className="grid grid-cols-2 gap-x-6 gap-y-12 py-14 sm:py-16 md:grid-cols-3 lg:grid-cols-[1.5fr_1fr_1fr_1fr] lg:gap-10">
           <div className="col-span-2 max-w-sm md:col-span-3 lg:col-span-1">
-            <Link to="/" className="inline-block rounded-lg" aria-label={`${site.companyName} home`}>
+            <SiteLink to="/" className="inline-block rounded-lg" aria-label={`${site.companyName} home`}>
               <Logo name={site.companyName} />
-            </Link>
+            </SiteLink>
             <p className="mt-4 text-sm leading-relaxed text-muted">{site.tagline}</p>
             <ul className="mt-6 flex gap-2" aria-label="Social networks">
               {site.social.map((social) => (

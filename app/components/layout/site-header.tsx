@@ -1,11 +1,12 @@
 import { Menu, X } from "lucide-react";
 import { useEffect, useReducer, useRef, useState } from "react";
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
 import { mainNavigation } from "~/content/navigation";
 import { site } from "~/content/site";
 import { initialMenuState, lockScroll, menuReducer } from "~/lib/menu-state";
 import { Logo } from "./logo";
 import { NavigationMenu, NAVIGATION_MENU_ID } from "./navigation-menu";
+import { SiteLink } from "./site-link";
 
 /**
  * Spec §2 "Common layout": the fixed 80 px header with the logo, "Contact Us" and the menu
@@ -53,13 +54,13 @@ export function SiteHeader() {
     <>
       <header className="site-header fixed inset-x-0 top-0 z-50 h-[var(--header-height)]">
         <div className="mx-auto flex h-full max-w-7xl items-center justify-between gap-3 px-4 sm:px-6 lg:px-8">
-          <Link to="/" className="rounded-lg" aria-label={`${site.companyName} home`}>
+          <SiteLink to="/" className="rounded-lg" aria-label={`${site.companyName} home`}>
             <Logo name={site.companyName} />
-          </Link>
+          </SiteLink>
           <div className="flex items-center gap-2 sm:gap-3">
-            <Link to="/contact" className="btn-primary header-cta">
+            <SiteLink to="/contact" className="btn-primary header-cta">
               Contact Us
-            </Link>
+            </SiteLink>
             <button
               ref={toggleRef}
               type="button"
