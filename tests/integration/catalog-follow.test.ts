@@ -11,7 +11,7 @@ import { startFakeServer, type FakeServer } from "../fakes/http-fake.ts";
 import { captureLogger } from "../fakes/log-capture.ts";
 import { musicApiEnv, startFakeMusicApi, type FakeMusicApi, type MusicApiData } from "../fakes/music-api.ts";
 import { waitFor } from "../support/wait.ts";
-import { albumEntry as album } from "../support/catalog-fixtures.ts";
+import { albumEntry as album, releaseDetailEntry as detail, submissionEntry as audio } from "../support/catalog-fixtures.ts";
 
 /**
  * Issue #8 "Several cores": with WEB_CONCURRENCY > 1 one server process syncs the catalog and
@@ -30,29 +30,10 @@ const creds = {
   grantType: "password",
   appSource: "northbeat-site",
 };
-const audio = (id: string, title: string) => ({
-  submission_id: id,
-  release_title: title,
-  artist_name: "Ana",
-  user_id: "US100000",
-  genre: "Pop",
-  artwork: "cover.webp",
-  file: "track.wav",
-  lyrics_language: "English",
-  status: "DELIVERED",
-});
-const detail = (id: string, sub: string) => ({
-  submissions: { submission_id: id, release_title: `Title ${id}`, label: "", status: "DELIVERED", created_date: "2024-01-01", submitted_date: "2024-01-02" },
-  metadata: { album: "Album", genre: "Pop", sub_genre: sub, parental_advisory: "no", digital_release_date: "2024-01-05", isrc: "", upc: "1", composer: "C", art_work: "a.webp", file: "a.wav" },
-  artist: { artist_name: "Ana" },
-  user: { user_id: "US100000", email: "u@example.com" },
-  white_label: { wlabel: "WL", domain: "wl.example.com" },
-  single_metadata: { country_of_recording: "Ghana" },
-});
 const musicData = (): MusicApiData => ({
   // single 3 has no release detail upstream (404): the follower must not go looking for it
   audios: [audio("1", "Apple"), audio("2", "Banana"), audio("3", "Cherry")],
-  details: { "1": detail("1", "Synth-pop"), "2": detail("2", "Indie Pop") },
+  details: { "1": detail("1", { sub: "Synth-pop" }), "2": detail("2", { sub: "Indie Pop" }) },
   genres: [{ Name: "Pop" }, { Name: "Country" }],
   subGenres: { Pop: [{ Name: "Indie Pop" }, { Name: "Synth-pop" }], Country: [{ Name: "Bluegrass" }] },
 });

@@ -9,6 +9,7 @@ import { parseConfig } from "../../app/.server/config.ts";
 import { startFakeServer } from "../fakes/http-fake.ts";
 import { captureLogger } from "../fakes/log-capture.ts";
 import { musicApiEnv, startFakeMusicApi, type FakeMusicApi, type MusicApiData } from "../fakes/music-api.ts";
+import { releaseDetailEntry as detail, submissionEntry as audio } from "../support/catalog-fixtures.ts";
 
 const creds = {
   username: "catalog-reader",
@@ -20,25 +21,6 @@ const creds = {
   appSource: "northbeat-site",
 };
 
-const detail = (id: string, o: { title?: string; genre?: string; sub?: string; date?: string } = {}) => ({
-  submissions: { submission_id: id, release_title: o.title ?? `Title ${id}`, label: "", status: "DELIVERED", created_date: "2024-01-01", submitted_date: "2024-01-02" },
-  metadata: { album: "Album", genre: o.genre ?? "Pop", sub_genre: o.sub ?? "Indie Pop", parental_advisory: "no", digital_release_date: o.date ?? "2024-01-05", isrc: "", upc: "1", composer: "C", art_work: "a.webp", file: "a.wav" },
-  artist: { artist_name: "A" },
-  user: { user_id: "U", email: "u@example.com" },
-  white_label: { wlabel: "WL", domain: "wl.example.com" },
-  single_metadata: { country_of_recording: "Ghana" },
-});
-const audio = (id: string, title: string, artist: string, user = "US100000", status = "DELIVERED") => ({
-  submission_id: id,
-  release_title: title,
-  artist_name: artist,
-  user_id: user,
-  genre: "Pop",
-  artwork: "cover.webp",
-  file: "track.wav",
-  lyrics_language: "English",
-  status,
-});
 
 function smallData(): MusicApiData {
   return {
@@ -212,6 +194,21 @@ describe("singles, details and genres in the catalog service", () => {
     // an excluded user's submission is never looked up, even by id
     expect(await service.releaseDetail("4")).toBeNull();
     expect(fake.requestsTo("/submissions/catalog/all-data")).toHaveLength(before);
+  });
+
+  it("a sync that changes nothing leaves the served snapshot as it was; a change is announced once (ADR 0084)", async () => {
+    const { service } = await start();
+    const served = service.snapshot();
+    const changes: { sources: readonly string[]; cause: string }[] = [];
+    service.onChange((change) => changes.push(change));
+    await service.syncNow();
+    expect(service.snapshot()).toBe(served);
+    expect(changes).toEqual([]);
+
+    fake.data = { ...smallData(), audios: [...smallData().audios, audio("7", "cherry", "Mei")] };
+    await service.syncNow();
+    expect(changes).toEqual([{ version: served.version + 1, sources: ["singles"], cause: "sync" }]);
+    expect(service.snapshot().singles.map((s) => s.title)).toEqual(["Apple", "banana", "cherry", "zebra song"]);
   });
 
   it("caches sub-genres; an empty list stays empty", async () => {
