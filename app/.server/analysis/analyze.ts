@@ -76,6 +76,11 @@ export async function analyzeAudio(bytes: Uint8Array, opts: AnalyzeOptions = {})
 
   const pcm = await decodeInto(bytes, header, maxSeconds);
   const durationSeconds = pcm.frames / pcm.sampleRate;
+  // A file cut short in transfer still decodes, to its break: its header knows better. The
+  // margin allows for headers that only estimate (an MP3 without a frame count).
+  if (header.seconds !== undefined && durationSeconds < header.seconds * 0.9 - 0.5) {
+    throw new AnalysisError("decode-failed", `truncated or damaged: ${durationSeconds.toFixed(2)} s decoded of the ${header.seconds.toFixed(2)} s its header gives`);
+  }
   const excerpt = pcm.excerpt.subarray(0, pcm.excerptLength);
   const tempo = estimateTempo(excerpt, pcm.excerptRate);
   const key = estimateKey(excerpt, pcm.excerptRate);
@@ -121,6 +126,14 @@ async function readHeader(bytes: Uint8Array): Promise<Header> {
   if (!found) {
     if (!container) throw new AnalysisError("unreadable", "not a recognised audio file");
     throw new AnalysisError("unsupported", `${format.container}${format.codec ? ` (${format.codec})` : ""} is not a supported format`);
+  }
+  // music-metadata measures a WAV by the bytes present, so a cut WAV looks whole to it; its
+  // RIFF header still declares the full size (except when written as a stream: 0 or ~0).
+  if (found === "wav") {
+    const declared = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4, true);
+    if (declared !== 0 && declared !== 0xffffffff && declared + 8 > bytes.byteLength) {
+      throw new AnalysisError("decode-failed", `truncated: the WAV header declares ${declared + 8} bytes, the file has ${bytes.byteLength}`);
+    }
   }
   return { format: found, seconds: format.duration };
 }

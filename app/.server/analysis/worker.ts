@@ -17,6 +17,14 @@ export type AnalysisOutcome =
   | { ok: true; analysis: TrackAnalysis }
   | { ok: false; reason: AnalysisError["reason"]; message: string };
 
+// mpg123-decoder reports each damaged MP3 frame with console.error: a damaged file would put
+// hundreds of lines in the server's log. The outcome (a short or failed analysis) says enough.
+const consoleError = console.error.bind(console);
+console.error = (...args: unknown[]) => {
+  if (typeof args[0] === "string" && args[0].startsWith("mpg123-decoder: ")) return;
+  consoleError(...args);
+};
+
 export default async function analyzeTask(task: AnalysisTask): Promise<AnalysisOutcome> {
   try {
     const bytes = task.bytes ?? (await readBounded(task.filePath ?? "", task.maxBytes ?? DEFAULT_MAX_BYTES));

@@ -150,6 +150,7 @@ const FFMPEG_ARGS = {
   flac: ["-c:a", "flac", "-f", "flac"],
   opus: ["-c:a", "libopus", "-b:a", "96k", "-f", "ogg"],
   m4a: ["-c:a", "aac", "-b:a", "160k", "-f", "ipod"],
+  aiff: ["-c:a", "pcm_s16be", "-f", "aiff"],
 } as const;
 export type EncodedFormat = keyof typeof FFMPEG_ARGS;
 
