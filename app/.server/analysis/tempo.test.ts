@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { analyzeAudio, type TrackAnalysis } from "./analyze.ts";
-import { chordsInKey, drumPattern, encodeWav, encodeWithFfmpeg, tone } from "./testing/synth.ts";
+import { chordsInKey, drumPattern, encodeWav, encodeWithFfmpeg, mix, tone } from "./testing/synth.ts";
 
 // Issue #9's tempo bar: drum patterns at known tempi, as WAV and MP3, within 4 % of the truth,
 // with no half- or double-tempo errors between 80 and 130 BPM; and no tempo at all for audio
@@ -38,6 +38,16 @@ describe("tempo of drum patterns", () => {
       expect(ratio, name).toBeLessThan(1.5);
     }
   });
+});
+
+describe("tempo of drums under chords (where BeatRoot alone doubled 72, 81 and 95 BPM)", () => {
+  for (const bpm of [72, 81, 95, 155]) {
+    it(`${bpm} BPM`, async () => {
+      const music = mix(drumPattern({ bpm, seconds: 30 }), chordsInKey({ key: "E minor", seconds: 30 }));
+      const r = await analyzeAudio(encodeWav([music]));
+      expect(Math.abs(r.bpm! - bpm) / bpm).toBeLessThanOrEqual(0.04);
+    });
+  }
 });
 
 describe("audio without a steady beat gets no tempo", () => {

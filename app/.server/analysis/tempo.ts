@@ -37,11 +37,29 @@ export function estimateTempo(pcm: Float32Array, sampleRate: number): TempoEstim
     // It throws (strings, not Errors) when it finds no onsets or no tempo: silence, or a drone.
     return { bpm: null, confidence: 0 };
   }
-  const bpm = Number(mt.tempo);
-  const confidence = periodicity(mt.spectralFlux, (mt.beatInterval * sampleRate) / hopSize);
-  if (!Number.isFinite(bpm) || confidence < MIN_TEMPO_CONFIDENCE) return { bpm: null, confidence };
+  let bpm = Number(mt.tempo);
+  if (!Number.isFinite(bpm) || bpm <= 0) return { bpm: null, confidence: 0 };
+  // BeatRoot sometimes locks onto every other beat, or onto eighth notes (a 95 BPM beat with
+  // chords over it came out as 190). The flux's periodicity at half and twice the period
+  // tells: at the true beat it is high, at the eighth-note level it is near zero.
+  const lagAt = (b: number) => (60 / b) * (sampleRate / hopSize);
+  const p = (b: number) => periodicity(mt.spectralFlux, lagAt(b));
+  let confidence = p(bpm);
+  if (bpm * 2 <= MAX_BPM && p(bpm * 2) >= confidence - OCTAVE_MARGIN / 2 && p(bpm * 2) >= MIN_TEMPO_CONFIDENCE) {
+    bpm *= 2;
+  } else if (bpm / 2 >= MIN_BPM && p(bpm / 2) - confidence > OCTAVE_MARGIN) {
+    bpm /= 2;
+  }
+  confidence = p(bpm);
+  if (confidence < MIN_TEMPO_CONFIDENCE) return { bpm: null, confidence };
   return { bpm: Math.round(bpm * 10) / 10, confidence };
 }
+
+// BeatRoot's range (its minBeatInterval and maxBeatInterval defaults).
+const MIN_BPM = 60;
+const MAX_BPM = 200;
+/** How much more periodic the half tempo must be than the tempo found to be preferred. */
+const OCTAVE_MARGIN = 0.3;
 
 /**
  * Whether the level (RMS amplitude per frame of `hop` samples) never rises by more than a trace:
