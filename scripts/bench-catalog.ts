@@ -283,7 +283,7 @@ async function benchSize(albums: number): Promise<Row> {
 
   // re-sync: merged.json rewritten with other albums; the server's periodic sync reads it
   // while the old index serves, then the first page after it builds the new index
-  // the page's albums, without the catalog's updatedAt (every sync of any source moves it)
+  // the page's albums, without the catalog's updatedAt (it moves with every change of any source)
   const albumsShown = async () => {
     const page = await get(`${base}/catalog.data?${HEADLINE}`);
     return page.status === 200 ? page.body.toString("utf8").replace(/"updatedAt","[^"]*"/, "") : "";
