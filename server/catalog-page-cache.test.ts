@@ -37,6 +37,8 @@ interface Options {
   answer?: (url: string) => { status?: number; headers?: Record<string, string> } | undefined;
   /** run during a render (to change the catalog under it) */
   during?: () => void;
+  /** the analysis results' version (issue #9), when the site has analysis */
+  analysisVersion?: () => number;
 }
 
 /**
@@ -51,6 +53,7 @@ async function catalogSite(opts: Options = {}) {
   const cache = createCatalogPageCache({
     store,
     catalog,
+    analysisVersion: opts.analysisVersion,
     render: async (url: string, _req: Request) => {
       renders.push(url);
       await new Promise((r) => setTimeout(r, 20));
@@ -84,6 +87,20 @@ async function catalogSite(opts: Options = {}) {
 }
 
 describe("catalog page cache", () => {
+  it("renders an open album sheet again once new analysis results are stored, and keeps the lists", async () => {
+    let analysis = 1;
+    const site = await catalogSite({ analysisVersion: () => analysis });
+    await site.page("/catalog?genre=Jazz");
+    await site.page("/catalog?genre=Jazz&item=alb-3");
+    expect((await site.page("/catalog?genre=Jazz&item=alb-3")).headers["x-page-cache"]).toBe("HIT");
+    analysis = 2;
+    // the sheet shows tempi, keys and waveforms: rendered again with the new results
+    expect((await site.page("/catalog?genre=Jazz&item=alb-3")).headers["x-page-cache"]).toBe("MISS");
+    expect((await site.page("/catalog?genre=Jazz&item=alb-3")).headers["x-page-cache"]).toBe("HIT");
+    // a list shows no analysis: still served from memory
+    expect((await site.page("/catalog?genre=Jazz")).headers["x-page-cache"]).toBe("HIT");
+  });
+
   it("renders a view once and answers it again from memory, with a new nonce each time", async () => {
     const site = await catalogSite();
     const a = await site.page("/catalog?genre=Jazz&page=2");

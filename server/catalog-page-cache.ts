@@ -34,6 +34,12 @@ export interface CatalogPageCacheOptions {
    * fetched after a failure and the like show within it (default 10 minutes).
    */
   ttlMs?: number;
+  /**
+   * Moves when new audio analysis results are stored (issue #9, ADR 0091). Pages with an open
+   * album sheet show them (durations, tempi, keys, waveforms), so they are kept only while it
+   * has not moved; other catalog pages don't show analysis and keep their entries.
+   */
+  analysisVersion?: () => number;
 }
 
 const PREFIX = "catalog|";
@@ -70,15 +76,19 @@ export function createCatalogPageCache(opts: CatalogPageCacheOptions) {
     }
     const target = new URL(String(res.locals.requestUrl ?? `http://localhost${req.originalUrl}`));
     const { key, url } = catalogPageKey(target.pathname, target.searchParams, catalog);
+    // an open sheet shows analysis results: its entry also carries their version
+    const showsAnalysis = opts.analysisVersion !== undefined && target.searchParams.has("item");
+    const tagNow = () => (showsAnalysis ? `${index.version}/${opts.analysisVersion!()}` : index.version);
+    const tag = tagNow();
     const found = await store.lookup(key, () => opts.render(url, req), {
       ttlMs,
-      tag: version,
+      tag,
       // many pages, each compressed on its miss: fast levels (brotli 5 is 0.8 ms for a 48 KB
       // page, 7.9 KB; quality 11 would be 50 ms for 7.1 KB)
       compress: { brotliQuality: 5, gzipLevel: 6 },
-      isValid: (page) => page.tag === index.version,
-      // rendered while a sync changed the catalog: it may mix old and new data
-      keep: () => index.version === version,
+      isValid: (page) => page.tag === tagNow(),
+      // rendered while a sync (or new analysis results) changed the data: it may mix old and new
+      keep: () => tagNow() === tag,
     });
     switch (found.kind) {
       case "hit":
