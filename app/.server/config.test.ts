@@ -17,6 +17,8 @@ describe("parseConfig", () => {
     expect(c.MUSIC_API_EXCLUDED_USER_IDS).toEqual([]);
     expect(c.CATALOG_CHANNELS_ENABLED).toBe(false);
     expect(c.OUTBOX_WORKER).toBe(true);
+    expect(c.ANALYSIS_CONCURRENCY).toBe(1);
+    expect(c.ANALYSIS_WORKER).toBe(true);
     expect(c.DATABASE_URL).toBeUndefined();
   });
 
@@ -30,10 +32,14 @@ describe("parseConfig", () => {
       MUSIC_API_EXCLUDED_USER_IDS: " US000001, US000002 ,,",
       CATALOG_CHANNELS_ENABLED: "true",
       OUTBOX_WORKER: "0",
+      ANALYSIS_WORKER: "false",
+      ANALYSIS_CONCURRENCY: "4",
     });
     expect(c.MUSIC_API_EXCLUDED_USER_IDS).toEqual(["US000001", "US000002"]);
     expect(c.CATALOG_CHANNELS_ENABLED).toBe(true);
     expect(c.OUTBOX_WORKER).toBe(false);
+    expect(c.ANALYSIS_WORKER).toBe(false);
+    expect(c.ANALYSIS_CONCURRENCY).toBe(4);
   });
 
   it.each([
@@ -49,6 +55,8 @@ describe("parseConfig", () => {
     ["FILM_API_URL", { FILM_API_URL: "https://films.example.com/" }],
     ["MUSIC_API_URL", { MUSIC_API_URL: "https://music.example.com/" }],
     ["CATALOG_CHANNELS_ENABLED", { CATALOG_CHANNELS_ENABLED: "maybe" }],
+    ["ANALYSIS_CONCURRENCY", { ANALYSIS_CONCURRENCY: "0" }],
+    ["ANALYSIS_CONCURRENCY", { ANALYSIS_CONCURRENCY: "17" }],
   ])("rejects a bad %s with a message that names it", (variable, env) => {
     let error: unknown;
     try {

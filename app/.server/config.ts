@@ -107,6 +107,12 @@ export const configSchema = z
     /** IPv6 clients are counted per network of this prefix length (a /64 is one subscriber). */
     LEADS_RATE_IPV6_PREFIX: z.coerce.number().int().min(32).max(128).default(64),
 
+    // Audio analysis (issue #9, ADR 0091)
+    /** Tracks analysed at once, each in its own worker thread (1 suits 2 cores: the pages keep the other). */
+    ANALYSIS_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+    /** Analyse tracks inside the web server's syncing process; false when `npm run analyzer` does it. */
+    ANALYSIS_WORKER: booleanFlag(true),
+
     // Resource bounds (issue #7): every one has a safe default.
     /** Largest request body read, counted on the bytes actually received (chunked or not). */
     BODY_LIMIT_BYTES: positiveInt.default(64 * 1024),
