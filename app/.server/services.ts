@@ -3,6 +3,9 @@ import { createLogger, type Logger } from "./logger.ts";
 import { startCatalog, type CatalogDeps, type CatalogService } from "./catalog/service.ts";
 import { catalogIndexFor } from "./catalog/index.ts";
 import { startLeads, type LeadsOptions, type LeadsService } from "./leads/service.ts";
+import { startAnalyzer, type Analyzer, type AnalyzerOptions } from "./analysis/stage/analyzer.ts";
+import { createAnalysisLookup, type AnalysisService } from "./analysis/stage/lookup.ts";
+import { openAnalysisStore } from "./analysis/stage/open.ts";
 
 /**
  * The one composition root (issue #7): the web server and every command (`worker`, `outbox`,
@@ -38,6 +41,12 @@ export interface ServiceRoles {
   leads?: boolean;
   /** Run the delivery worker; default OUTBOX_WORKER. */
   worker?: boolean;
+  /**
+   * With `catalog`: analyse the tracks' audio after each albums change (issue #9, ADR 0091).
+   * Default: ANALYSIS_WORKER in the process that syncs; never in a follower, which only reads
+   * the results (the `analyzer` command follows and analyses: it sets this).
+   */
+  analyzer?: boolean;
 }
 
 export interface ServiceOptions {
@@ -49,6 +58,8 @@ export interface ServiceOptions {
   /** Tests and the standalone worker adjust these; production takes everything from config. */
   catalog?: Partial<Omit<CatalogDeps, "config" | "logger">>;
   leads?: LeadsOptions;
+  /** Tests hand in a counting pool, a clock, a short lease. */
+  analyzer?: Partial<Omit<AnalyzerOptions, "config" | "logger" | "store">>;
 }
 
 export interface Services {
@@ -56,10 +67,15 @@ export interface Services {
   logger: Logger;
   catalog: CatalogService | undefined;
   leads: LeadsService | undefined;
+  /** Track analyses by audio key, for pages (AnalysisLookup); undefined without the catalog role. */
+  analysis: AnalysisService | undefined;
+  /** The analysis stage's worker, when this process analyses. */
+  analyzer: Analyzer | undefined;
   /**
-   * Stops the background work (sync, index warmer, delivery worker), then closes stores.
-   * `deadlineMs` (default SHUTDOWN_TIMEOUT_SECONDS) bounds the wait for the current delivery;
-   * messages claimed but not started are released for the next worker.
+   * Stops the background work (sync, index warmer, delivery worker, analyzer), then closes
+   * stores. `deadlineMs` (default SHUTDOWN_TIMEOUT_SECONDS) bounds the wait for the current
+   * delivery and the running analyses; messages and tracks claimed but not finished are
+   * released for the next worker or analyzer.
    */
   close(opts?: { deadlineMs?: number }): Promise<void>;
 }
@@ -91,6 +107,20 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     });
   }
 
+  // Results are read wherever the catalog is served; they are made where the catalog is
+  // synced, or by `npm run analyzer` (roles.analyzer on a follower).
+  let analysis: AnalysisService | undefined;
+  let analyzer: Analyzer | undefined;
+  let removeStage: (() => void) | undefined;
+  if (catalog) {
+    const store = await openAnalysisStore(config);
+    analysis = await createAnalysisLookup(store, { logger });
+    if (roles.analyzer ?? (!roles.followCatalog && config.ANALYSIS_WORKER)) {
+      analyzer = startAnalyzer({ config, logger, store, ...opts.analyzer });
+      removeStage = catalog.addStage(analyzer.stage);
+    }
+  }
+
   let leads: LeadsService | undefined;
   if (roles.leads) {
     const worker = roles.worker ?? config.OUTBOX_WORKER;
@@ -103,11 +133,15 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     logger,
     catalog,
     leads,
+    analysis,
+    analyzer,
     close: (closeOpts) =>
       (closing ??= (async () => {
         stopWarming?.();
         clearImmediate(indexWarmer);
-        await Promise.allSettled([catalog?.close(), leads?.close({ deadlineMs: closeOpts?.deadlineMs })]);
+        removeStage?.();
+        await Promise.allSettled([catalog?.close(), leads?.close({ deadlineMs: closeOpts?.deadlineMs }), analyzer?.stop({ deadlineMs: closeOpts?.deadlineMs })]);
+        await analysis?.close();
       })()),
   };
 }

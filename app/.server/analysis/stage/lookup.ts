@@ -1,0 +1,90 @@
+import { LRUCache } from "lru-cache";
+import { errorMessage } from "../../catalog/errors.ts";
+import type { Logger } from "../../logger.ts";
+import type { TrackAnalysis } from "../analyze.ts";
+import type { AnalysisStore, AnalysisSummary } from "./store.ts";
+import type { AnalysisLookup } from "./types.ts";
+
+/**
+ * How pages read analyses (types.ts; ADR 0091): from a small in-memory LRU, else from the
+ * store, for the keys of the album a page shows. Keys without a result are not remembered (a
+ * page asks again, one indexed query), so a result stored by this process or another shows
+ * on the next render.
+ *
+ * `version` moves when the stored results changed, in any process (the analyzer may be a
+ * separate `npm run analyzer`, or another server's): reading it looks at the store's marker
+ * at most once per `refreshMs` (about 5 s, in the background: the getter never waits), and a
+ * move also empties the LRU, so no page is rendered from an older result under a newer version.
+ * An idle site asks the store nothing.
+ */
+export interface AnalysisService extends AnalysisLookup {
+  /** where the results are (a file, or postgres://host/db), for logs and the operator */
+  readonly location: string;
+  /** counts, the last hour's rate and the failures (`npm run catalog -- analysis`) */
+  summary(opts?: { failures?: number }): Promise<AnalysisSummary>;
+  close(): Promise<void>;
+}
+
+export interface LookupOptions {
+  logger: Logger;
+  /** bytes of stored JSON kept in the LRU (default 8 MiB: about 2,000 tracks' peaks) */
+  maxBytes?: number;
+  /** how often `version` looks at the store (default 5 s) */
+  refreshMs?: number;
+  now?: () => number;
+}
+
+export async function createAnalysisLookup(store: AnalysisStore, opts: LookupOptions): Promise<AnalysisService> {
+  const log = opts.logger.child({ component: "analysis" });
+  const now = opts.now ?? Date.now;
+  const refreshMs = opts.refreshMs ?? 5_000;
+  // sized by the stored JSON's length: a result's peaks make most of it
+  const cache = new LRUCache<string, TrackAnalysis>({ maxSize: opts.maxBytes ?? 8 * 1024 * 1024 });
+  let marker = await store.marker();
+  let version = 1;
+  let checkedAt = now();
+  let checking: Promise<void> | undefined;
+
+  const refresh = () => {
+    checkedAt = now();
+    checking = store
+      .marker()
+      .then((next) => {
+        if (next === marker) return;
+        marker = next;
+        version++;
+        cache.clear();
+      })
+      .catch((error: unknown) => log.warn({ err: errorMessage(error) }, "could not read the analysis store's marker"))
+      .finally(() => (checking = undefined));
+  };
+
+  return {
+    location: store.location,
+    get version() {
+      if (!checking && now() - checkedAt >= refreshMs) refresh();
+      return version;
+    },
+    async lookup(keys) {
+      const found = new Map<string, TrackAnalysis>();
+      const missing: string[] = [];
+      for (const key of new Set(keys)) {
+        const hit = cache.get(key);
+        if (hit) found.set(key, hit);
+        else missing.push(key);
+      }
+      if (missing.length) {
+        for (const r of await store.results(missing)) {
+          found.set(r.key, r.analysis);
+          cache.set(r.key, r.analysis, { size: Math.max(1, r.bytes) });
+        }
+      }
+      return found;
+    },
+    summary: (summaryOpts) => store.summary({ now: now(), failures: summaryOpts?.failures }),
+    async close() {
+      await checking;
+      await store.close();
+    },
+  };
+}

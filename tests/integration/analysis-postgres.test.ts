@@ -1,0 +1,83 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseConfig } from "../../app/.server/config.ts";
+import { createLogger } from "../../app/.server/logger.ts";
+import { ANALYZER_VERSION } from "../../app/.server/analysis/analyze.ts";
+import { startAnalyzer } from "../../app/.server/analysis/stage/analyzer.ts";
+import { openAnalysisStore } from "../../app/.server/analysis/stage/open.ts";
+import { catalogWith, countingPool, walkAndDrain, writeBeat } from "../support/analysis-stage.ts";
+import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
+
+/**
+ * Several analyzers on one PostgreSQL (issue #9: `npm run analyzer` scales out; ADR 0091):
+ * they share the work through FOR UPDATE SKIP LOCKED and leases, and no track is analysed
+ * twice. Each analyzer has its own store (its own connection pool), as separate processes do.
+ */
+
+const logger = createLogger("silent");
+let pg: TestPostgres;
+let dataDir: string;
+
+beforeAll(async () => {
+  pg = await startTestPostgres();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "analysis-pg-"));
+}, 60_000);
+afterAll(async () => {
+  await pg?.stop();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("analysis on PostgreSQL", () => {
+  it("two analyzers walking the same catalog at once never analyse a track twice", async () => {
+    const config = parseConfig({ DATA_DIR: dataDir, DATABASE_URL: await pg.createDatabase("two_analyzers"), ANALYSIS_CONCURRENCY: "2", LOG_LEVEL: "silent" });
+    const keys = Array.from({ length: 12 }, (_, i) => `shared/track-${String(i).padStart(2, "0")}.wav`);
+    for (const [i, key] of keys.entries()) writeBeat(path.join(dataDir, "media"), key, { bpm: 90 + i * 5, seconds: 3 });
+    const data = catalogWith(keys.slice(0, 6), keys.slice(6), keys.slice(3, 9));
+
+    const stores = await Promise.all([openAnalysisStore(config), openAnalysisStore(config)]);
+    const pools = [countingPool(2), countingPool(2)];
+    const analyzers = stores.map((store, i) => startAnalyzer({ config, logger, store, pool: pools[i] }));
+    try {
+      await Promise.all(analyzers.map((a) => walkAndDrain(a, data)));
+      // one more look each: anything the other queued meanwhile is done too
+      await Promise.all(analyzers.map((a) => a.idle()));
+
+      const analysed = [...pools[0].inputs, ...pools[1].inputs].sort();
+      expect(analysed).toEqual(keys.map((k) => path.basename(k)).sort());
+      // and they shared it
+      expect(pools[0].inputs.length).toBeGreaterThan(0);
+      expect(pools[1].inputs.length).toBeGreaterThan(0);
+      expect(await stores[0].summary({ now: Date.now() })).toMatchObject({ done: 12, pending: 0, failed: 0, analysing: 0 });
+      const results = await stores[1].results(keys);
+      expect(results).toHaveLength(12);
+      for (const r of results) expect(r.analysis.analyzerVersion).toBe(ANALYZER_VERSION);
+    } finally {
+      await Promise.all(analyzers.map((a) => a.stop({ deadlineMs: 5_000 })));
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+
+  it("claims taken at once are all different rows, and a crashed analyzer's come back after the lease", async () => {
+    const config = parseConfig({ DATA_DIR: dataDir, DATABASE_URL: await pg.createDatabase("claims"), LOG_LEVEL: "silent" });
+    const stores = await Promise.all(Array.from({ length: 4 }, () => openAnalysisStore(config)));
+    try {
+      const observed = Array.from({ length: 40 }, (_, i) => ({ key: `k${i}`, identity: "size=1;mtime=1" }));
+      expect(await stores[0].reconcile(observed, 0)).toBe(40);
+      // twenty claimers at once over four pools: SKIP LOCKED hands each row to one of them
+      const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => stores[i % 4].claim({ owner: `o${i}`, now: 0, leaseMs: 60_000, limit: 3 })));
+      const taken = claims.flat().map((c) => c.key);
+      expect(new Set(taken).size).toBe(taken.length);
+      expect(taken).toHaveLength(40);
+
+      // none of them finished (a crash): nothing comes back before the leases end, everything after
+      expect(await stores[1].claim({ owner: "late", now: 59_000, leaseMs: 60_000, limit: 50 })).toEqual([]);
+      const back = await stores[1].claim({ owner: "late", now: 60_001, leaseMs: 60_000, limit: 50 });
+      expect(back).toHaveLength(40);
+      expect(back.every((c) => c.attempts === 2)).toBe(true);
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+});
