@@ -3,6 +3,8 @@
 //
 //   status                              each source: where it comes from, its snapshot's size and age
 //   sync [--force] [--source NAME]…     sync now (every source, or the ones named)
+//   analysis                            the audio analysis (issue #9): done, pending and failed
+//                                       tracks, the rate over the last hour, each failure's reason
 //
 // A sync keeps the last good snapshot when an upstream answers an empty list, a list that
 // shrank by more than CATALOG_MAX_SHRINK, or entries that all fail validation (issue #7).
@@ -19,6 +21,7 @@ import { SnapshotStore } from "../app/.server/catalog/snapshots.ts";
 const USAGE = `Usage: npm run catalog -- <command>
   status
   sync [--force] [--source ${CATALOG_SOURCE_NAMES.join("|")}]…   (--source may be repeated)
+  analysis
 Options: --verbose prints the sync's log lines (JSON) too.`;
 
 function fail(message: string, code = 2): never {
@@ -43,8 +46,8 @@ const { values: flags, positionals } = (() => {
 })();
 const [command] = positionals;
 if (flags.help || !command) fail(USAGE, flags.help ? 0 : 2);
-if (command !== "status" && command !== "sync") fail(`Unknown command ${JSON.stringify(command)}.\n${USAGE}`);
-if (command === "status" && (flags.force || flags.source)) fail(`status takes no options.\n${USAGE}`);
+if (command !== "status" && command !== "sync" && command !== "analysis") fail(`Unknown command ${JSON.stringify(command)}.\n${USAGE}`);
+if (command !== "sync" && (flags.force || flags.source)) fail(`${command} takes no options.\n${USAGE}`);
 const chosen = (flags.source ?? []) as CatalogSourceName[];
 for (const name of chosen) {
   if (!CATALOG_SOURCE_NAMES.includes(name)) fail(`--source must be one of ${CATALOG_SOURCE_NAMES.join(", ")}, got ${JSON.stringify(name)}`);
@@ -57,7 +60,7 @@ const services = await createServices({
   config,
   logger: createLogger(flags.verbose ? config.LOG_LEVEL : "silent"),
   // No index: the command syncs snapshots; building the index costs seconds at 250,000 albums.
-  roles: { catalog: true, catalogIndex: false },
+  roles: { catalog: true, catalogIndex: false, analyzer: false },
   catalog: { refresh: false, initialSync: false },
 });
 const catalog = services.catalog!;
@@ -74,6 +77,24 @@ try {
       const snapshot = await store.read<unknown>(s.name);
       const current = snapshot && snapshot.source === s.location;
       console.log(line(s, current ? "snapshot" : "none", current ? `${s.count} items, ${snapshot.savedAt.replace(/\.\d{3}Z$/, "Z")}` : "-"));
+    }
+  } else if (command === "analysis") {
+    const analysis = services.analysis!;
+    const s = await analysis.summary({ failures: 50 });
+    console.log(`Track analyses in ${analysis.location}:`);
+    console.log(`  done     ${s.done}`);
+    console.log(`  pending  ${s.pending}`);
+    console.log(`  failed   ${s.failed}`);
+    if (s.analysing) console.log(`  being analysed now: ${s.analysing}`);
+    console.log(`  rate     ${s.doneLastHour} tracks in the last hour`);
+    if (s.failures.length) {
+      console.log("Failures (newest first):");
+      for (const f of s.failures) {
+        const next = new Date(f.nextAttemptAt).toISOString().replace(/\.\d{3}Z$/, "Z");
+        console.log(`  ${f.key}  (${f.attempts} attempt${f.attempts === 1 ? "" : "s"}, next ${next})`);
+        console.log(`    ${f.reason}`);
+      }
+      if (s.failed > s.failures.length) console.log(`  … and ${s.failed - s.failures.length} more`);
     }
   } else {
     const sources = chosen.length ? chosen : CATALOG_SOURCE_NAMES;
