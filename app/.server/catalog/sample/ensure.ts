@@ -4,12 +4,10 @@ import type { Logger } from "../../logger.ts";
 import { exists, writeFileAtomic, writeStreamAtomic } from "../files.ts";
 import {
   CHANNEL_THUMB_COUNT,
-  CLIP_COUNT,
   COVER_COUNT,
   DEFAULT_SEED,
   FILM_IMAGE_COUNT,
   channelThumbKey,
-  clipKey,
   coverKey,
   filmLandscapeKey,
   filmPortraitKey,
@@ -18,7 +16,8 @@ import {
   sampleFilms,
   sampleMusicApi,
 } from "./generate.ts";
-import { renderArtwork, renderClip } from "./media.ts";
+import { sampleAudioReady, writeSampleAudio } from "./audio.ts";
+import { renderArtwork } from "./media.ts";
 
 /** Where the generated sample sources live (the defaults of ALBUMS_URL, CHANNELS_URL, FILMS_URL). */
 export function samplePaths(dataDir: string) {
@@ -83,17 +82,16 @@ export async function writeSampleSources(dir: string, opts: SampleOptions = {}):
   return written;
 }
 
-/** Writes the sample media (artwork and audio clips) that are missing from `mediaDir`. */
-export async function writeSampleMedia(mediaDir: string, opts: { force?: boolean } = {}): Promise<number> {
+/** Writes the sample artwork that is missing from `mediaDir`. */
+export async function writeSampleArtwork(mediaDir: string, opts: { force?: boolean } = {}): Promise<number> {
   await fsp.mkdir(mediaDir, { recursive: true });
-  const jobs: { key: string; make: () => Promise<Buffer> | Buffer }[] = [];
+  const jobs: { key: string; make: () => Promise<Buffer> }[] = [];
   for (let i = 1; i <= COVER_COUNT; i++) jobs.push({ key: coverKey(i), make: () => renderArtwork(i) });
   for (let i = 1; i <= FILM_IMAGE_COUNT; i++) {
     jobs.push({ key: filmPortraitKey(i), make: () => renderArtwork(100 + i, "portrait") });
     jobs.push({ key: filmLandscapeKey(i), make: () => renderArtwork(100 + i, "landscape") });
   }
   for (let i = 1; i <= CHANNEL_THUMB_COUNT; i++) jobs.push({ key: channelThumbKey(i), make: () => renderArtwork(200 + i) });
-  for (let i = 1; i <= CLIP_COUNT; i++) jobs.push({ key: clipKey(i), make: () => renderClip(i - 1) });
   // a few at a time: sharp renders on its own thread pool
   const todo = jobs.filter((job) => opts.force || !exists(path.join(mediaDir, job.key)));
   const worker = async () => {
@@ -107,16 +105,39 @@ export async function writeSampleMedia(mediaDir: string, opts: { force?: boolean
   return count;
 }
 
+/** Writes the sample media (artwork and audio) that are missing from `mediaDir`, and waits for all of it. */
+export async function writeSampleMedia(mediaDir: string, opts: { force?: boolean } = {}): Promise<number> {
+  const artwork = await writeSampleArtwork(mediaDir, opts);
+  return artwork + (await writeSampleAudio(mediaDir, opts));
+}
+
 /**
  * First start: generate whatever part of the sample catalog and media is missing from
- * DATA_DIR (issue #3 "Sample data"). Existing files are never overwritten.
+ * DATA_DIR (issue #3 "Sample data"). Existing files are never overwritten. The sources and
+ * the artwork are written before it returns; the audio is encoded in a worker thread after
+ * (issue #9: the first page within 20 s) — `sampleMediaReady` settles when it is done.
  */
 export async function ensureSampleData(dataDir: string, opts: SampleOptions = {}): Promise<void> {
   const paths = samplePaths(dataDir);
   const started = Date.now();
   const written = await writeSampleSources(paths.dir, opts);
-  const media = await writeSampleMedia(paths.media);
-  if (written.length || media) {
-    opts.logger?.info({ files: written.length, mediaFiles: media, ms: Date.now() - started, dir: paths.dir }, "sample catalog generated");
+  const artwork = await writeSampleArtwork(paths.media);
+  if (written.length || artwork) {
+    opts.logger?.info({ files: written.length, mediaFiles: artwork, ms: Date.now() - started, dir: paths.dir }, "sample catalog generated");
   }
+  writeSampleAudio(paths.media, { background: true }).then(
+    (files) => {
+      if (files) opts.logger?.info({ audioFiles: files, ms: Date.now() - started, dir: paths.media }, "sample audio generated");
+    },
+    (error: unknown) => opts.logger?.error({ err: error, dir: paths.media }, "could not generate the sample audio"),
+  );
+}
+
+/**
+ * Settles once the sample audio that `ensureSampleData` started for this DATA_DIR is written
+ * (at once when nothing is being written). The analysis stage awaits it before measuring the
+ * sample tracks (issue #9).
+ */
+export function sampleMediaReady(dataDir: string): Promise<void> {
+  return sampleAudioReady(samplePaths(dataDir).media);
 }

@@ -1,5 +1,6 @@
 import { createPrng, type Prng } from "./prng.ts";
 import { genreLeafPaths, NAME_MATCHED_GENRES } from "./genre-tree.ts";
+import { SAMPLE_TRACKS } from "./tracks.ts";
 
 /**
  * The deterministic sample catalog (issue #3 "Sample data"): the same seed gives the same
@@ -11,13 +12,15 @@ import { genreLeafPaths, NAME_MATCHED_GENRES } from "./genre-tree.ts";
 
 export const DEFAULT_SEED = 20_240_105;
 export const COVER_COUNT = 24;
-export const CLIP_COUNT = 8;
+/** sample audio files: one per piece of tracks.ts */
+export const CLIP_COUNT = SAMPLE_TRACKS.length;
 export const FILM_IMAGE_COUNT = 12;
 export const CHANNEL_THUMB_COUNT = 12;
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 export const coverKey = (n: number) => `cover-${pad(n)}.webp`;
-export const clipKey = (n: number) => `track-${pad(n)}.wav`;
+/** the audio of SAMPLE_TRACKS[n - 1] */
+export const clipKey = (n: number) => `track-${pad(n)}.mp3`;
 export const filmPortraitKey = (n: number) => `film-portrait-${pad(n)}.webp`;
 export const filmLandscapeKey = (n: number) => `film-landscape-${pad(n)}.webp`;
 export const channelThumbKey = (n: number) => `channel-${pad(n)}.webp`;

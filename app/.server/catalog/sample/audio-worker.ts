@@ -1,0 +1,28 @@
+import path from "node:path";
+import { parentPort, workerData } from "node:worker_threads";
+import { writeFileAtomic } from "../files.ts";
+import { clipKey } from "./generate.ts";
+import { encodeMp3 } from "./mp3.ts";
+import { renderSampleTrack, SAMPLE_AUDIO_KBPS, SAMPLE_AUDIO_RATE } from "./tracks.ts";
+
+/**
+ * The sample audio's worker thread (audio.ts starts it): synthesises and encodes the pieces
+ * one at a time — the PCM of one piece (at most 3 minutes, 16 MB) is all it holds — and writes
+ * each MP3 atomically, so a file in DATA_DIR/media is always whole. Encoding ~20 minutes of
+ * audio takes seconds of CPU: here it never delays a page (issue #9).
+ */
+
+export interface AudioWorkerData {
+  mediaDir: string;
+  /** 0-based indexes into SAMPLE_TRACKS */
+  tracks: number[];
+}
+
+export type AudioWorkerMessage = { written: string };
+
+const { mediaDir, tracks } = workerData as AudioWorkerData;
+for (const index of tracks) {
+  const key = clipKey(index + 1);
+  await writeFileAtomic(path.join(mediaDir, key), encodeMp3(renderSampleTrack(index), SAMPLE_AUDIO_RATE, SAMPLE_AUDIO_KBPS));
+  parentPort?.postMessage({ written: key } satisfies AudioWorkerMessage);
+}

@@ -1,0 +1,88 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { analyzeAudio, type TrackAnalysis } from "../../analysis/analyze.ts";
+import { sampleAudioReady, writeSampleAudio } from "./audio.ts";
+import { CLIP_COUNT, clipKey, sampleAlbums } from "./generate.ts";
+import { renderSampleTrack, SAMPLE_AUDIO_RATE, SAMPLE_TRACKS } from "./tracks.ts";
+
+// Issue #9 "Sample data a newcomer can see": the sample pieces vary in tempo, length, key and
+// beat, and the analysis measures in them what they were made with.
+
+const beats = SAMPLE_TRACKS.filter((t) => t.bpm !== null);
+const ambient = SAMPLE_TRACKS.filter((t) => t.bpm === null);
+
+describe("the sample pieces", () => {
+  it("span tempi from 70 to 160 BPM, lengths from 0:30 to 3:00, beatless pieces and keys major and minor", () => {
+    const tempi = beats.map((t) => t.bpm!);
+    expect(Math.min(...tempi)).toBeGreaterThanOrEqual(70);
+    expect(Math.max(...tempi)).toBeLessThanOrEqual(160);
+    expect(tempi.some((b) => b < 90) && tempi.some((b) => b > 130)).toBe(true);
+    expect(new Set(tempi).size).toBeGreaterThanOrEqual(6);
+    const lengths = SAMPLE_TRACKS.map((t) => t.seconds);
+    expect(Math.min(...lengths)).toBe(30);
+    expect(Math.max(...lengths)).toBe(180);
+    expect(ambient.length).toBeGreaterThanOrEqual(3);
+    const keys = new Set(SAMPLE_TRACKS.map((t) => t.key));
+    expect(keys.size).toBeGreaterThanOrEqual(8);
+    expect([...keys].some((k) => k.endsWith("major")) && [...keys].some((k) => k.endsWith("minor"))).toBe(true);
+    expect(CLIP_COUNT).toBe(SAMPLE_TRACKS.length);
+  });
+
+  it("are exactly as long as stated and never clip", () => {
+    for (const index of [4, 2]) {
+      const pcm = renderSampleTrack(index);
+      expect(pcm.length).toBe(SAMPLE_TRACKS[index].seconds * SAMPLE_AUDIO_RATE);
+      expect(pcm.reduce((peak, v) => Math.max(peak, Math.abs(v)), 0)).toBeLessThanOrEqual(0.9);
+    }
+  });
+
+  it("are what the sample albums point to, every one of them used", () => {
+    const used = new Set([...sampleAlbums(300)].flatMap((a) => a.tracks.map((t) => t.s3Path)));
+    expect(used).toEqual(new Set(SAMPLE_TRACKS.map((_, i) => clipKey(i + 1))));
+  });
+});
+
+describe("the sample audio files", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sample-audio-"));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const results = new Map<number, TrackAnalysis>();
+
+  it("are written by a worker thread as small MP3s, whole, once", { timeout: 120_000 }, async () => {
+    const seen: string[] = [];
+    const run = writeSampleAudio(dir, { onFile: (key) => seen.push(key) });
+    // the same directory is not written twice at once
+    expect(writeSampleAudio(dir)).toBe(run);
+    await sampleAudioReady(dir);
+    expect(await run).toBe(SAMPLE_TRACKS.length);
+    // shortest first, so most tracks can play soon after a first start
+    expect(seen[0]).toBe(clipKey(SAMPLE_TRACKS.findIndex((t) => t.seconds === 30) + 1));
+    const files = fs.readdirSync(dir).sort();
+    expect(files).toEqual(SAMPLE_TRACKS.map((_, i) => clipKey(i + 1)).sort());
+    let bytes = 0;
+    for (const file of files) {
+      const data = fs.readFileSync(path.join(dir, file));
+      bytes += data.length;
+      results.set(files.indexOf(file), await analyzeAudio(new Uint8Array(data)));
+    }
+    // ~4 KB per second of audio (32 kbit/s mono)
+    const seconds = SAMPLE_TRACKS.reduce((sum, t) => sum + t.seconds, 0);
+    expect(bytes / seconds).toBeLessThan(4_200);
+    console.log(`sample audio: ${SAMPLE_TRACKS.length} files, ${Math.round(seconds / 60)} min, ${(bytes / 1e6).toFixed(1)} MB`);
+    // nothing missing: nothing to do
+    expect(await writeSampleAudio(dir)).toBe(0);
+  });
+
+  it("measure as made: the length to the second, the tempo within 4 % (none for ambient pieces), the key", () => {
+    expect(results.size).toBe(SAMPLE_TRACKS.length);
+    SAMPLE_TRACKS.forEach((track, i) => {
+      const r = results.get(i)!;
+      const name = `${clipKey(i + 1)} (${track.bpm ?? "no"} BPM, ${track.key})`;
+      expect(Math.round(r.durationSeconds), name).toBe(track.seconds);
+      if (track.bpm === null) expect(r.bpm, name).toBeNull();
+      else expect(Math.abs(r.bpm! - track.bpm) / track.bpm, name).toBeLessThanOrEqual(0.04);
+      expect(r.key, name).toBe(track.key);
+    });
+  });
+});
