@@ -159,6 +159,8 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
       store: pages,
       catalog: services.catalog,
       render: (url, req) => renderForCache(url, req.ip ?? "", req.log),
+      // an open album sheet shows analysis results (issue #9): rendered again when new ones land
+      analysisVersion: services.analysis ? () => services.analysis!.version : undefined,
     });
     app.use(catalogPages.middleware);
   }
