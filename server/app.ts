@@ -208,7 +208,7 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
     logBindings: cluster ? { pid: process.pid, worker: cluster.worker } : undefined,
   });
   const { logger } = built;
-  const services: AppServices = { config, logger, catalog: built.catalog!, leads: built.leads! };
+  const services: AppServices = { config, logger, catalog: built.catalog!, leads: built.leads!, analysis: built.analysis };
   const app = createApp(services, opts);
 
   const server = await new Promise<Server>((resolve, reject) => {
