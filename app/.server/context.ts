@@ -3,6 +3,7 @@ import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import type { CatalogService } from "./catalog/service.ts";
 import type { LeadsService } from "./leads/service.ts";
+import type { AnalysisLookup } from "./analysis/stage/types.ts";
 
 /** Long-lived services, created once by server/app.ts and shared by every request. */
 export interface AppServices {
@@ -10,6 +11,8 @@ export interface AppServices {
   logger: Logger;
   catalog: CatalogService;
   leads: LeadsService;
+  /** Track analyses by audio key (issue #9); absent where the process has no catalog role. */
+  analysis?: AnalysisLookup;
 }
 
 /** Facts about the current request that loaders and actions may need. */

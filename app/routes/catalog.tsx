@@ -4,7 +4,7 @@ import { services } from "~/.server/context";
 import { loadCatalogPage } from "~/.server/catalog/query-page";
 import { CatalogPage } from "~/features/catalog/catalog-page";
 import { JsonLd } from "~/components/seo/json-ld";
-import { catalogItemList } from "~/features/catalog/json-ld";
+import { albumJsonLd, catalogItemList } from "~/features/catalog/json-ld";
 import { catalogTitle } from "~/lib/catalog/nouns";
 import { catalogHref, parseCatalogState, withItem } from "~/lib/catalog/url-state";
 import { seo } from "~/lib/seo";
@@ -15,11 +15,11 @@ import { seo } from "~/lib/seo";
  * page, the filter options and the open item's details — never the catalog.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { catalog, config } = services(context);
+  const { catalog, config, analysis } = services(context);
   const state = parseCatalogState(new URL(request.url).searchParams);
   // Spec §2: the Channels tab is disabled unless the operator enables it.
   if (state.type === "channels" && !config.CATALOG_CHANNELS_ENABLED) throw redirect("/catalog");
-  const { complete, ...page } = await loadCatalogPage(catalog, state);
+  const { complete, ...page } = await loadCatalogPage(catalog, state, analysis);
   const payload = { ...page, channelsEnabled: config.CATALOG_CHANNELS_ENABLED };
   // A page with data still missing (a slow upstream) is not kept by the page cache (ADR 0080).
   return complete ? payload : data(payload, { headers: { "Cache-Control": "no-store" } });
@@ -55,10 +55,13 @@ export default function CatalogRoute({ loaderData }: Route.ComponentProps) {
   const root = useRouteLoaderData("root") as { siteUrl?: string } | undefined;
   const origin = root?.siteUrl ?? "";
   const { state } = loaderData;
-  const jsonLd = catalogItemList(loaderData.items, origin, origin + catalogHref({ ...state, item: "" }), (id) => catalogHref(withItem({ ...state, page: state.page }, id)));
+  const itemHref = (id: string) => catalogHref(withItem({ ...state, page: state.page }, id));
+  const jsonLd = catalogItemList(loaderData.items, origin, origin + catalogHref({ ...state, item: "" }), itemHref);
+  const { detail } = loaderData;
   return (
     <>
       {jsonLd.itemListElement.length ? <JsonLd data={jsonLd} /> : null}
+      {detail?.kind === "album" ? <JsonLd data={albumJsonLd(detail, origin, origin + itemHref(detail.id))} /> : null}
       <CatalogPage
         state={state}
         total={loaderData.total}

@@ -62,6 +62,11 @@ export interface CatalogIndex {
   /** the music filter's levels for the chosen path, deeper levels derived from keywords */
   musicLevels(genre: string, subGenres: readonly string[]): GenreLevel[];
   album(id: string): AlbumDetailData | null;
+  /**
+   * The same, with each track's audio key (its s3Path) in `keys[i]` for `album.tracks[i]`:
+   * the server looks up analysis results by key (issue #9); keys never reach the browser.
+   */
+  albumWithKeys(id: string): { album: AlbumDetailData; keys: string[] } | null;
   single(id: string): Single | null;
   singleCard(single: Single): SingleCardData;
   /** spec §2 Home: up to 6 featured albums */
@@ -264,6 +269,26 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
     return { total, page: p, pageCount, items };
   };
 
+  const albumWithKeys: CatalogIndex["albumWithKeys"] = (id) => {
+    const { albums } = current();
+    const i = albums.indexOf(id);
+    if (i < 0) return null;
+    // read from the snapshot file: only the sheet needs them (ADR 0082)
+    const tracks = albums.tracks(i).filter((t) => t && t.s3Path);
+    return {
+      album: {
+        kind: "album",
+        id: albums.id(i),
+        name: albums.name(i),
+        artist: albums.artist(i),
+        genre: albums.genre(i),
+        image: image(albums.artwork(i), "music", 960),
+        tracks: tracks.map((t) => ({ name: trackDisplayName(t.Filename || t.s3Path.split("/").pop() || ""), audioUrl: source.mediaUrl(t.s3Path, "music") })),
+      },
+      keys: tracks.map((t) => t.s3Path),
+    };
+  };
+
   return {
     get version() {
       return current().version;
@@ -335,24 +360,9 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
       return genreLevels(genre, subGenres, derive);
     },
 
-    album(id) {
-      const { albums } = current();
-      const i = albums.indexOf(id);
-      if (i < 0) return null;
-      return {
-        kind: "album",
-        id: albums.id(i),
-        name: albums.name(i),
-        artist: albums.artist(i),
-        genre: albums.genre(i),
-        image: image(albums.artwork(i), "music", 960),
-        // read from the snapshot file: only the sheet needs them (ADR 0082)
-        tracks: albums
-          .tracks(i)
-          .filter((t) => t && t.s3Path)
-          .map((t) => ({ name: trackDisplayName(t.Filename || t.s3Path.split("/").pop() || ""), audioUrl: source.mediaUrl(t.s3Path, "music") })),
-      };
-    },
+    album: (id) => albumWithKeys(id)?.album ?? null,
+
+    albumWithKeys,
 
     single(id) {
       const b = current();

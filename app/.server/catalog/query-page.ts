@@ -1,12 +1,21 @@
 import type { CatalogService } from "./service.ts";
 import { catalogIndexFor, type CatalogQueryResult } from "./index.ts";
-import type { CatalogDetailData, SingleDetailData } from "../../lib/catalog/cards.ts";
+import type { AnalysisLookup } from "../analysis/stage/types.ts";
+import type { TrackAnalysis } from "../analysis/analyze.ts";
+import type { AlbumDetailData, CatalogDetailData, SingleDetailData, TrackData } from "../../lib/catalog/cards.ts";
+import { quantizePeaks } from "../../lib/catalog/waveform.ts";
 import type { GenreLevel } from "../../lib/catalog/genre-tree.ts";
 import type { CatalogState } from "../../lib/catalog/url-state.ts";
 import type { CatalogType } from "../../lib/catalog/types.ts";
 
 /** How long a page waits for a singles sub-genre list before streaming it in later. */
 const SUB_GENRES_WAIT_MS = 250;
+/**
+ * How long an album sheet waits for its tracks' analysis results (a read from SQLite or
+ * PostgreSQL); past it the sheet is sent without them and not cached (issue #9: a page
+ * never waits on the analysis).
+ */
+const ANALYSIS_WAIT_MS = 500;
 
 export interface CatalogPageData extends CatalogQueryResult {
   /** the state shown: the URL's, with the page clamped */
@@ -66,16 +75,50 @@ async function singleDetail(catalog: CatalogService, id: string): Promise<{ data
   return { data, complete: detail !== null };
 }
 
-async function loadDetail(catalog: CatalogService, type: CatalogType, id: string): Promise<{ data: CatalogDetailData | null; complete: boolean }> {
+/** What a track row shows of its analysis (cards.ts TrackData): whole seconds and BPM, the key, the preview's bars. */
+export function withAnalysis(track: TrackData, result: TrackAnalysis | undefined): TrackData {
+  if (!result) return track;
+  return {
+    ...track,
+    seconds: Math.round(result.durationSeconds),
+    ...(result.bpm !== null ? { bpm: Math.round(result.bpm) } : {}),
+    ...(result.key ? { key: result.key } : {}),
+    ...(result.previewPeaks.length ? { peaks: quantizePeaks(result.previewPeaks) } : {}),
+  };
+}
+
+async function albumDetail(catalog: CatalogService, id: string, analysis: AnalysisLookup | undefined): Promise<{ data: AlbumDetailData | null; complete: boolean }> {
+  const found = catalogIndexFor(catalog).albumWithKeys(id);
+  if (!found) return { data: null, complete: true };
+  if (!analysis || !found.keys.length) return { data: found.album, complete: true };
+  const settled = await withTimeout(
+    analysis.lookup(found.keys).catch(() => null),
+    ANALYSIS_WAIT_MS,
+  );
+  const results = settled.done ? settled.value : null;
+  if (!results) return { data: found.album, complete: false };
+  const tracks = found.album.tracks.map((track, i) => withAnalysis(track, results.get(found.keys[i])));
+  return { data: { ...found.album, tracks }, complete: true };
+}
+
+async function loadDetail(
+  catalog: CatalogService,
+  type: CatalogType,
+  id: string,
+  analysis: AnalysisLookup | undefined,
+): Promise<{ data: CatalogDetailData | null; complete: boolean }> {
   if (!id) return { data: null, complete: true };
-  if (type === "music") return { data: catalogIndexFor(catalog).album(id), complete: true };
+  if (type === "music") return albumDetail(catalog, id, analysis);
   if (type === "singles") return singleDetail(catalog, id);
   // spec §2: films and channels have no detail view
   return { data: null, complete: true };
 }
 
-/** Everything /catalog renders for one URL state: one page of cards, never the catalog. */
-export async function loadCatalogPage(catalog: CatalogService, state: CatalogState): Promise<CatalogPageData> {
+/**
+ * Everything /catalog renders for one URL state: one page of cards, never the catalog. An
+ * open album sheet shows its tracks' analysis when `analysis` has results for them.
+ */
+export async function loadCatalogPage(catalog: CatalogService, state: CatalogState, analysis?: AnalysisLookup): Promise<CatalogPageData> {
   const index = catalogIndexFor(catalog);
   const result = index.query(state);
   const { filters } = state;
@@ -87,7 +130,7 @@ export async function loadCatalogPage(catalog: CatalogService, state: CatalogSta
     subGenres = settled.done ? settled.value : pending;
   }
 
-  const detail = await loadDetail(catalog, state.type, state.item);
+  const detail = await loadDetail(catalog, state.type, state.item, analysis);
   return {
     ...result,
     state: { ...state, page: result.page },

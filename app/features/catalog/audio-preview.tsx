@@ -1,5 +1,5 @@
 import { Pause, Play } from "lucide-react";
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { cn } from "~/lib/cn";
 import {
   createPreviewCoordinator,
@@ -8,6 +8,7 @@ import {
   previewProgress,
   previewShouldStop,
 } from "~/lib/catalog/preview";
+import { WAVEFORM_HEIGHT, WAVEFORM_WIDTH, waveformPath } from "~/lib/catalog/waveform";
 
 /** Spec §4: only one preview plays at a time, across every player on the page. */
 const coordinator = createPreviewCoordinator();
@@ -15,14 +16,46 @@ const coordinator = createPreviewCoordinator();
 const blockContextMenu = (event: React.MouseEvent) => event.preventDefault();
 
 /**
+ * The preview clip's waveform from the server's peaks (issue #9; no audio is decoded here):
+ * one path of bars, coloured up to the progress by a gradient with a hard stop, so progress
+ * moves one attribute, not a second copy of the path.
+ */
+function Waveform({ peaks, progress }: { peaks: readonly number[]; progress: number }) {
+  const gradient = `waveform${useId().replace(/[^\w-]/g, "")}`;
+  const d = useMemo(() => waveformPath(peaks), [peaks]);
+  return (
+    <svg
+      viewBox={`0 0 ${WAVEFORM_WIDTH} ${WAVEFORM_HEIGHT}`}
+      preserveAspectRatio="none"
+      aria-hidden="true"
+      focusable="false"
+      className="absolute inset-0 size-full"
+    >
+      <defs>
+        <linearGradient id={gradient} gradientUnits="userSpaceOnUse" x1="0" y1="0" x2={WAVEFORM_WIDTH} y2="0">
+          <stop offset="0" stopColor="#ff8a5c" />
+          <stop offset={progress} stopColor="#ff5c8d" />
+          <stop offset={progress} stopColor="#ffffff" stopOpacity="0.35" />
+        </linearGradient>
+      </defs>
+      <path d={d} stroke={`url(#${gradient})`} strokeWidth="2" fill="none" />
+    </svg>
+  );
+}
+
+/** Progress follows every frame, except for visitors who ask for reduced motion: then it steps by whole seconds. */
+const reducedMotion = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/**
  * Spec §4 "Audio preview": a 10-second preview. Play always starts at 0 and the preview stops
  * by itself at 10 s; the button toggles pause. Progress = current time ÷ 10 s. The
  * right-click menu on the audio is blocked (it would offer "Save audio as…").
  */
-export function AudioPreview({ src, track, className }: { src: string; track: string; className?: string }) {
+export function AudioPreview({ src, track, peaks, className }: { src: string; track: string; peaks?: readonly number[]; className?: string }) {
   const id = useId();
   const audioRef = useRef<HTMLAudioElement>(null);
   const frame = useRef<number>(0);
+  const steps = useRef(false);
   const [playing, setPlaying] = useState(false);
   const [time, setTime] = useState(0);
   const [failed, setFailed] = useState(false);
@@ -50,7 +83,7 @@ export function AudioPreview({ src, track, className }: { src: string; track: st
       stop();
       return;
     }
-    setTime(audio.currentTime);
+    setTime(steps.current ? Math.floor(audio.currentTime) : audio.currentTime);
     frame.current = requestAnimationFrame(followPlayback);
   }
 
@@ -58,6 +91,7 @@ export function AudioPreview({ src, track, className }: { src: string; track: st
     const audio = audioRef.current;
     if (!audio) return;
     coordinator.claim(id, stop);
+    steps.current = reducedMotion();
     audio.currentTime = 0;
     setTime(0);
     try {
@@ -97,7 +131,7 @@ export function AudioPreview({ src, track, className }: { src: string; track: st
         disabled={failed}
         aria-label={label}
         title={failed ? "Audio preview not available" : label}
-        className="grid size-10 shrink-0 place-items-center rounded-full bg-white text-[#0b0b12] transition-transform hover:scale-105 disabled:cursor-not-allowed disabled:opacity-40"
+        className="grid size-10 shrink-0 place-items-center rounded-full bg-white text-[#0b0b12] transition-transform motion-safe:hover:scale-105 disabled:cursor-not-allowed disabled:opacity-40"
       >
         {playing ? <Pause className="size-4" aria-hidden="true" fill="currentColor" /> : <Play className="size-4 translate-x-px" aria-hidden="true" fill="currentColor" />}
       </button>
@@ -108,12 +142,17 @@ export function AudioPreview({ src, track, className }: { src: string; track: st
         aria-valuemax={100}
         aria-valuenow={percent}
         aria-valuetext={`${seconds} of ${PREVIEW_SECONDS} seconds`}
-        className="relative h-1.5 min-w-16 flex-1 overflow-hidden rounded-full bg-white/15"
+        data-waveform={peaks?.length ? "" : undefined}
+        className={cn("relative min-w-16 flex-1", peaks?.length ? "h-10" : "h-1.5 overflow-hidden rounded-full bg-white/15")}
       >
-        <div
-          className="absolute inset-y-0 left-0 rounded-full bg-[linear-gradient(90deg,#ff8a5c,#ff5c8d)]"
-          style={{ width: `${previewProgress(time) * 100}%` }}
-        />
+        {peaks?.length ? (
+          <Waveform peaks={peaks} progress={previewProgress(time)} />
+        ) : (
+          <div
+            className="absolute inset-y-0 left-0 rounded-full bg-[linear-gradient(90deg,#ff8a5c,#ff5c8d)]"
+            style={{ width: `${previewProgress(time) * 100}%` }}
+          />
+        )}
       </div>
       <span className="w-10 shrink-0 text-right text-xs text-muted tabular-nums" aria-hidden="true">
         0:{String(seconds).padStart(2, "0")}

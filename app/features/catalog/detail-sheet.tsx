@@ -3,9 +3,9 @@ import { createContext, useContext, type ReactNode } from "react";
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "~/components/ui/sheet";
-import type { AlbumDetailData, CardImage, CatalogDetailData, SingleDetailData } from "~/lib/catalog/cards";
+import type { AlbumDetailData, CardImage, CatalogDetailData, SingleDetailData, TrackData } from "~/lib/catalog/cards";
 import { genreWithSubGenre, licensingHref } from "~/lib/catalog/cards";
-import { formatReleaseDate } from "~/lib/catalog/format";
+import { formatDuration, formatReleaseDate, isoDuration } from "~/lib/catalog/format";
 import { useHydrated } from "~/lib/use-hydrated";
 import { AudioPreview } from "./audio-preview";
 
@@ -52,6 +52,41 @@ function LicenseLink({ title, artist }: { title: string; artist: string }) {
   );
 }
 
+function TrackFact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div className="rounded-md border border-border px-1.5 py-0.5">
+      <dt className="sr-only">{term}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/**
+ * A track of the album sheet: its number and name, what the analysis measured (issue #9:
+ * length as m:ss, tempo as "N BPM" when it has a beat, key), and the preview over its waveform.
+ * Until the track is analysed, the row shows the name and a plain progress bar.
+ */
+function TrackRow({ track, position }: { track: TrackData; position: number }) {
+  return (
+    <li className="flex flex-col gap-2 rounded-xl border border-border bg-white/[0.03] p-3">
+      <div className="flex items-baseline gap-3">
+        <span className="w-6 shrink-0 text-right text-sm text-muted tabular-nums">{position}</span>
+        <span className="min-w-0 truncate font-medium">{track.name}</span>
+      </div>
+      {track.seconds !== undefined ? (
+        <dl className="flex flex-wrap gap-1.5 pl-9 text-xs text-muted tabular-nums" data-track-facts="">
+          <TrackFact term="Length">
+            <time dateTime={isoDuration(track.seconds)}>{formatDuration(track.seconds)}</time>
+          </TrackFact>
+          {track.bpm ? <TrackFact term="Tempo">{`${track.bpm} BPM`}</TrackFact> : null}
+          {track.key ? <TrackFact term="Key">{track.key}</TrackFact> : null}
+        </dl>
+      ) : null}
+      <AudioPreview src={track.audioUrl} track={track.name} peaks={track.peaks} className="pl-9" />
+    </li>
+  );
+}
+
 function AlbumSheetBody({ album }: { album: AlbumDetailData }) {
   return (
     <>
@@ -72,13 +107,7 @@ function AlbumSheetBody({ album }: { album: AlbumDetailData }) {
         {album.tracks.length ? (
           <ol className="flex flex-col gap-2">
             {album.tracks.map((track, i) => (
-              <li key={`${i}-${track.audioUrl}`} className="flex flex-col gap-2 rounded-xl border border-border bg-white/[0.03] p-3">
-                <div className="flex items-baseline gap-3">
-                  <span className="w-6 shrink-0 text-right text-sm text-muted tabular-nums">{i + 1}</span>
-                  <span className="min-w-0 truncate font-medium">{track.name}</span>
-                </div>
-                <AudioPreview src={track.audioUrl} track={track.name} className="pl-9" />
-              </li>
+              <TrackRow key={`${i}-${track.audioUrl}`} track={track} position={i + 1} />
             ))}
           </ol>
         ) : (

@@ -56,6 +56,15 @@ export interface TrackData {
   name: string;
   /** public audio URL */
   audioUrl: string;
+  /**
+   * What the analysis measured (issue #9), absent until the track is analysed: the length in
+   * whole seconds, the tempo in whole BPM (absent when it has no steady beat), the key ("A
+   * minor"), and the preview's waveform as whole numbers 0…100 (waveform.ts).
+   */
+  seconds?: number;
+  bpm?: number;
+  key?: string;
+  peaks?: number[];
 }
 
 export interface AlbumDetailData {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCount, formatReleaseDate, formatSubscribers, formatUpdated } from "./format.ts";
+import { formatCount, formatDuration, formatReleaseDate, formatSubscribers, formatUpdated, isoDuration } from "./format.ts";
 
 describe("formatSubscribers (spec §9)", () => {
   it("shows millions as x.xM", () => {
@@ -46,5 +46,26 @@ describe("formatUpdated (spec §2 Channel card)", () => {
   });
   it("is empty for invalid dates", () => {
     expect(formatUpdated("yesterday")).toBe("");
+  });
+});
+
+describe("track lengths (issue #9)", () => {
+  it("shows m:ss, rounded to the second", () => {
+    expect(formatDuration(125)).toBe("2:05");
+    expect(formatDuration(30.07)).toBe("0:30");
+    expect(formatDuration(59.6)).toBe("1:00");
+    expect(formatDuration(180)).toBe("3:00");
+    expect(formatDuration(3664)).toBe("61:04");
+    expect(formatDuration(0)).toBe("0:00");
+    expect(formatDuration(Number.NaN)).toBe("0:00");
+  });
+  it("gives schema.org an ISO 8601 duration", () => {
+    expect(isoDuration(125)).toBe("PT2M5S");
+    expect(isoDuration(30.07)).toBe("PT30S");
+    expect(isoDuration(180)).toBe("PT3M");
+    expect(isoDuration(3664)).toBe("PT1H1M4S");
+    expect(isoDuration(3600)).toBe("PT1H");
+    expect(isoDuration(0)).toBe("PT0S");
+    expect(isoDuration(-3)).toBe("PT0S");
   });
 });

@@ -39,3 +39,24 @@ export function formatUpdated(value: string, locale?: string, timeZone?: string)
   if (!date) return "";
   return `Updated ${date.toLocaleDateString(locale, timeZone ? { timeZone } : undefined)}`;
 }
+
+const wholeSeconds = (seconds: number) => (Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds) : 0);
+
+/**
+ * A track's length as `m:ss` (issue #9, the album sheet): "2:05", "0:30", "61:04". Rounded
+ * to the second: a decoded MP3 runs a few hundredths over its true length (encoder padding).
+ */
+export function formatDuration(seconds: number): string {
+  const s = wholeSeconds(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** The same length as an ISO 8601 duration for schema.org (`PT2M5S`, `PT1H1M4S`, `PT0S`). */
+export function isoDuration(seconds: number): string {
+  const s = wholeSeconds(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = s % 60;
+  const parts = `${h ? `${h}H` : ""}${m ? `${m}M` : ""}${rest || (!h && !m) ? `${rest}S` : ""}`;
+  return `PT${parts}`;
+}

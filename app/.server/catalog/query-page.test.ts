@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import type { TrackAnalysis } from "../analysis/analyze.ts";
+import { albumJsonLd } from "../../features/catalog/json-ld.tsx";
+import { withAnalysis } from "./query-page.ts";
+
+const result = (o: Partial<TrackAnalysis>): TrackAnalysis => ({
+  durationSeconds: 125.07,
+  bpm: 119.6,
+  bpmConfidence: 0.9,
+  key: "A minor",
+  keyConfidence: 0.9,
+  loudnessLufs: -18.9,
+  previewPeaks: [0.2, 0.4, 0.1],
+  overviewPeaks: [0.3],
+  analyzerVersion: 1,
+  ...o,
+});
+const track = { name: "Golden Roads", audioUrl: "/media/track-01.mp3" };
+
+describe("an album sheet's track rows (issue #9)", () => {
+  it("carry what the analysis measured: whole seconds and BPM, the key, the preview's bars", () => {
+    expect(withAnalysis(track, result({}))).toEqual({ ...track, seconds: 125, bpm: 120, key: "A minor", peaks: [50, 100, 25] });
+  });
+  it("leave out the tempo of a piece without a beat, and a key the analysis could not name", () => {
+    expect(withAnalysis(track, result({ bpm: null, key: null, previewPeaks: [] }))).toEqual({ ...track, seconds: 125 });
+  });
+  it("stay as they are until the track is analysed", () => {
+    expect(withAnalysis(track, undefined)).toBe(track);
+  });
+  it("list the tracks in the album's JSON-LD as MusicRecording with ISO 8601 durations", () => {
+    const album = { kind: "album" as const, id: "a1", name: "Blue Tides", artist: "Ana Costa", genre: "Jazz", image: null, tracks: [withAnalysis(track, result({})), { name: "Not yet", audioUrl: "/media/x.mp3" }] };
+    const ld = albumJsonLd(album, "https://example.com", "https://example.com/catalog?item=a1");
+    expect(ld["@type"]).toBe("MusicAlbum");
+    expect(ld.numTracks).toBe(2);
+    expect(JSON.parse(JSON.stringify(ld.track))).toEqual([
+      { "@type": "MusicRecording", position: 1, name: "Golden Roads", byArtist: { "@type": "MusicGroup", name: "Ana Costa" }, duration: "PT2M5S" },
+      { "@type": "MusicRecording", position: 2, name: "Not yet", byArtist: { "@type": "MusicGroup", name: "Ana Costa" } },
+    ]);
+  });
+});
