@@ -4,11 +4,18 @@
 // the worker pool at each concurrency and prints tracks per minute per core, CPU seconds per
 // track (process.cpuUsage covers every thread of the process, workers included) and peak
 // resident memory. Goal (issue #9): at least 60 three-minute tracks per minute per core.
+// Then the page p99 of /catalog on the built site while its analysis stage works, next to the
+// same figure with analysis off (goal: at most 1.5×); see pageLatencyUnderAnalysis.
 import fs from "node:fs";
+import { DatabaseSync } from "node:sqlite";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createAnalysisPool } from "../app/.server/analysis/pool.ts";
+import autocannon from "autocannon";
+import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
+import { startSite } from "../tests/e2e/support/server-process.ts";
+import { catalogMix } from "./lib/catalog-mix.ts";
 import { PITCH_CLASSES, chordsInKey, drumPattern, encodeWav, encodeWithFfmpeg, mix } from "../app/.server/analysis/testing/synth.ts";
 
 const { values: flags } = parseArgs({
@@ -23,6 +30,93 @@ const SECONDS = Number(flags.seconds);
 const CONCURRENCIES = flags.concurrency.split(",").map(Number);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-analysis-"));
+/** Copies of the bench files the catalog's tracks point at: enough queued work for the load run. */
+const COPIES = Number(process.env.BENCH_ANALYSIS_COPIES ?? 5);
+
+/**
+ * Issue #9: "the page p99 of /catalog while analysis runs, next to the same figure with it
+ * idle". The built site (as `npm start`) serves a 300-album catalog whose tracks point at the
+ * bench's MP3s (COPIES × TRACKS distinct files in its media folder). The same catalog mix as
+ * bench:load is requested at a steady 100 requests per second over 8 connections for 10 s:
+ * once with ANALYSIS_WORKER=false (idle), then with the analyzer on (ANALYSIS_CONCURRENCY=1),
+ * right after start-up, while it works through the queue. The analysed-track counts before and
+ * after the run show that it was analysing throughout.
+ */
+async function pageLatencyUnderAnalysis(mp3s: string[]): Promise<string> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-analysis-site-"));
+  const sources = path.join(dataDir, "bench-sources");
+  const media = path.join(dataDir, "media");
+  fs.mkdirSync(sources, { recursive: true });
+  fs.mkdirSync(media, { recursive: true });
+  try {
+    await writeSampleSources(sources, { albums: 300 });
+    const keys: string[] = [];
+    for (let c = 0; c < COPIES; c++) {
+      for (const [i, file] of mp3s.entries()) {
+        const key = `bench-${c}-${i}.mp3`;
+        fs.copyFileSync(file, path.join(media, key));
+        keys.push(key);
+      }
+    }
+    const albumsFile = path.join(sources, "merged.json");
+    const albums = JSON.parse(fs.readFileSync(albumsFile, "utf8")) as { tracks: { s3Path: string }[] }[];
+    let n = 0;
+    for (const album of albums) for (const track of album.tracks) track.s3Path = keys[n++ % keys.length];
+    fs.writeFileSync(albumsFile, JSON.stringify(albums));
+
+    const analysed = () => {
+      const db = new DatabaseSync(path.join(dataDir, "analysis.sqlite"), { readOnly: true });
+      try {
+        return Number((db.prepare("SELECT count(*) AS n FROM track_analysis WHERE status = 'done'").get() as { n: number }).n);
+      } catch {
+        return 0;
+      } finally {
+        db.close();
+      }
+    };
+    const measure = async (analyzer: boolean) => {
+      const site = await startSite({
+        dataDir,
+        env: { ALBUMS_URL: albumsFile, LOG_LEVEL: "warn", ANALYSIS_WORKER: String(analyzer), ANALYSIS_CONCURRENCY: "1" },
+      });
+      try {
+        const mix = catalogMix();
+        // warm the page cache and the index, as a running site would be
+        for (const url of mix) await fetch(site.base + url).then((r) => r.arrayBuffer());
+        const before = analyzer ? analysed() : 0;
+        const result = await autocannon({
+          url: site.base,
+          connections: 8,
+          overallRate: 100,
+          duration: 10,
+          requests: mix.map((p) => ({ method: "GET" as const, path: p })),
+        });
+        const after = analyzer ? analysed() : 0;
+        return { p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, analysedDuring: after - before };
+      } finally {
+        await site.stop();
+      }
+    };
+    const idle = await measure(false);
+    const busy = await measure(true);
+    const rows = [
+      ["idle (ANALYSIS_WORKER=false)", idle],
+      [`analysing (1 worker; ${busy.analysedDuring} tracks finished during the run)`, busy],
+    ] as const;
+    return [
+      `/catalog under a steady 100 req/s (8 connections, 10 s, the bench:load catalog mix), ${keys.length} queued three-minute tracks:`,
+      "",
+      "| while | p50 ms | p99 ms | errors |",
+      "|---|---:|---:|---:|",
+      ...rows.map(([name, r]) => `| ${name} | ${r.p50} | ${r.p99} | ${r.errors} |`),
+      "",
+      `p99 analysing ÷ idle: ${(busy.p99 / Math.max(1, idle.p99)).toFixed(2)}× (goal: at most 1.5×)`,
+    ].join("\n");
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 const rssMb = () => Math.round(process.memoryUsage.rss() / 1024 / 1024);
 
 /** Samples the process's resident memory every 20 ms while `work` runs; returns its peak. */
@@ -85,11 +179,7 @@ try {
   for (const r of rows) console.log(line(r));
   console.log(`\n${os.cpus().length} cores; goal: ≥ 60 three-minute tracks per minute per core (tracks/CPU-min).`);
 
-  // TODO(issue #9, lead): "page p99 of /catalog while analysing vs idle" — once the analysis
-  // stage exists, start the built site (tests/e2e/support/server-process.ts, as bench:leads
-  // does) with ANALYSIS_CONCURRENCY=1 and a catalog whose tracks point at these files, measure
-  // /catalog with autocannon while the stage analyses them and again when it is idle, and
-  // print both p99s and their ratio (goal: at most 1.5×).
+  console.log(`\n${await pageLatencyUnderAnalysis(files.map((f) => f.file))}`);
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -15,8 +15,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
-import { TOP_GENRES } from "../app/lib/catalog/genre-tree.ts";
 import { startSite } from "../tests/e2e/support/server-process.ts";
+import { catalogMix } from "./lib/catalog-mix.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -31,16 +31,6 @@ const DURATION = Number(flags.duration);
 const PROCESSES = flags.processes.split(",").map(Number);
 const ALBUMS = flags.albums.split(",").map(Number);
 
-/** 40 filter and page views and 10 searches, the same for every run. */
-function catalogMix(): string[] {
-  const views: string[] = [];
-  for (const genre of TOP_GENRES) {
-    for (const page of [1, 2]) views.push(`/catalog?genre=${encodeURIComponent(genre)}${page > 1 ? `&page=${page}` : ""}`);
-  }
-  views.push("/catalog", "/catalog?page=3", "/catalog?type=film", "/catalog?type=singles", "/catalog?type=singles&page=2");
-  const searches = ["love", "night", "blue", "jazz", "sun", "dream", "city", "moon", "rain", "soul"].map((q) => `/catalog?q=${q}`);
-  return [...views.slice(0, 40), ...searches];
-}
 const asData = (url: string) => url.replace(/^\/catalog/, "/catalog.data");
 
 interface Row {

@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import os from "node:os";
 import { AnalysisError, analyzeAudio, DEFAULT_MAX_BYTES, type AnalyzeOptions, type TrackAnalysis } from "./analyze.ts";
 
 /**
@@ -24,6 +25,15 @@ console.error = (...args: unknown[]) => {
   if (typeof args[0] === "string" && args[0].startsWith("mpg123-decoder: ")) return;
   consoleError(...args);
 };
+
+// Issue #9: a page request never waits on analysis. On Linux a nice value belongs to a thread,
+// and priority 0 names the calling one: this worker thread yields the CPU to the server's
+// main thread whenever both want it. Elsewhere (or where it is not allowed) it stays as is.
+try {
+  os.setPriority(0, os.constants.priority.PRIORITY_LOW);
+} catch {
+  // not permitted here: analysis runs at normal priority
+}
 
 export default async function analyzeTask(task: AnalysisTask): Promise<AnalysisOutcome> {
   try {
