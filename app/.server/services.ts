@@ -6,6 +6,7 @@ import { startLeads, type LeadsOptions, type LeadsService } from "./leads/servic
 import { startAnalyzer, type Analyzer, type AnalyzerOptions } from "./analysis/stage/analyzer.ts";
 import { createAnalysisLookup, type AnalysisService } from "./analysis/stage/lookup.ts";
 import { openAnalysisStore } from "./analysis/stage/open.ts";
+import { sampleMediaReady } from "./catalog/sample/ensure.ts";
 
 /**
  * The one composition root (issue #7): the web server and every command (`worker`, `outbox`,
@@ -117,7 +118,20 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     analysis = await createAnalysisLookup(store, { logger });
     if (roles.analyzer ?? (!roles.followCatalog && config.ANALYSIS_WORKER)) {
       analyzer = startAnalyzer({ config, logger, store, ...opts.analyzer });
-      removeStage = catalog.addStage(analyzer.stage);
+      // The sample audio is written in a worker thread after start-up (so the first page does
+      // not wait for it): the stage starts once it is there, instead of recording every sample
+      // track as unreadable and retrying a minute later. At once when nothing is being written.
+      const stage = analyzer.stage;
+      const catalogService = catalog;
+      let closed = false;
+      removeStage = () => {
+        closed = true;
+      };
+      void sampleMediaReady(config.DATA_DIR)
+        .catch(() => undefined)
+        .then(() => {
+          if (!closed) removeStage = catalogService.addStage(stage);
+        });
     }
   }
 
