@@ -24,6 +24,8 @@ export default async function setup(project: TestProject) {
     output: { file: serverLog },
     env: {
       LOG_LEVEL: "info",
+      // the album sheet shows analysis results (tests/e2e/catalog-analysis.test.ts)
+      ANALYSIS_WORKER: "true",
       // generous rate limits keep test files independent of each other
       LEADS_RATE_LIMIT: process.env.LEADS_RATE_LIMIT ?? "1000",
     },

@@ -37,7 +37,10 @@ export async function waitForHealthy(baseURL: string, child: ChildProcess | unde
 }
 
 export interface SiteOptions {
-  /** Extra environment; PORT, HOST and DATA_DIR are set here, and NODE_ENV is left unset as for `npm start`. */
+  /**
+   * Extra environment; PORT, HOST and DATA_DIR are set here, NODE_ENV is left unset as for
+   * `npm start`, and ANALYSIS_WORKER is "false" unless given.
+   */
   env?: Record<string, string>;
   /** Defaults to a fresh temporary directory (removed by stop()). */
   dataDir?: string;
@@ -76,6 +79,9 @@ export async function startSite(opts: SiteOptions = {}): Promise<RunningSite> {
       // As `npm start` runs: server.ts chooses the production mode itself (vitest sets
       // NODE_ENV=test, which would load React's development build).
       NODE_ENV: undefined,
+      // Audio analysis (issue #9) is CPU work in the background: off unless a caller needs it
+      // (the shared e2e server does), so fault tests and benchmarks measure what they mean to.
+      ANALYSIS_WORKER: "false",
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,

@@ -16,13 +16,18 @@ export interface AudioWorkerData {
   mediaDir: string;
   /** 0-based indexes into SAMPLE_TRACKS */
   tracks: number[];
+  /** where a copy of each file is kept for other data folders (audio.ts), if anywhere */
+  cacheDir?: string;
 }
 
 export type AudioWorkerMessage = { written: string };
 
-const { mediaDir, tracks } = workerData as AudioWorkerData;
+const { mediaDir, tracks, cacheDir } = workerData as AudioWorkerData;
 for (const index of tracks) {
   const key = clipKey(index + 1);
-  await writeFileAtomic(path.join(mediaDir, key), encodeMp3(renderSampleTrack(index), SAMPLE_AUDIO_RATE, SAMPLE_AUDIO_KBPS));
+  const mp3 = encodeMp3(renderSampleTrack(index), SAMPLE_AUDIO_RATE, SAMPLE_AUDIO_KBPS);
+  await writeFileAtomic(path.join(mediaDir, key), mp3);
+  // a cache that cannot be written is no reason to fail: the next data folder encodes again
+  if (cacheDir) await writeFileAtomic(path.join(cacheDir, key), mp3).catch(() => undefined);
   parentPort?.postMessage({ written: key } satisfies AudioWorkerMessage);
 }

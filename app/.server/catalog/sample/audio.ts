@@ -1,8 +1,9 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { clipKey } from "./generate.ts";
-import { SAMPLE_TRACKS } from "./tracks.ts";
+import { SAMPLE_AUDIO_KBPS, SAMPLE_AUDIO_RATE, SAMPLE_TRACKS } from "./tracks.ts";
 import type { AudioWorkerData, AudioWorkerMessage } from "./audio-worker.ts";
 
 /**
@@ -23,6 +24,55 @@ export function audioWorkerFilename(from = import.meta.dirname): string {
     if (fs.existsSync(candidate)) return candidate;
     if (path.dirname(dir) === dir) throw new Error(`sample audio worker not found above ${from} (app/.server/catalog/sample/audio-worker.ts)`);
   }
+}
+
+/**
+ * The pieces are the same bytes for every DATA_DIR (seeded synthesis, fixed encoder settings),
+ * so they are also kept in the project's `node_modules/.cache`: a second data folder (a test's
+ * or a benchmark's server, a reset `./data`) copies them instead of spending ~15 s of CPU
+ * encoding them again. The folder is named by a hash of what the bytes depend on; anything
+ * that changes the synthesis should change SAMPLE_TRACKS, the rate or the bitrate, or bump
+ * CACHE_GENERATION. Without a writable node_modules the cache is simply not used.
+ */
+const CACHE_GENERATION = 1;
+
+export function sampleAudioCacheDir(): string | undefined {
+  // SAMPLE_AUDIO_CACHE: "off", or another folder for the cache (tests)
+  const setting = process.env.SAMPLE_AUDIO_CACHE;
+  if (setting === "off") return undefined;
+  let root: string;
+  try {
+    root = setting ? path.resolve(setting) : path.join(path.resolve(path.dirname(audioWorkerFilename()), "../../../.."), "node_modules", ".cache", "sample-audio");
+  } catch {
+    return undefined;
+  }
+  const hash = crypto
+    .createHash("sha256")
+    .update(JSON.stringify({ CACHE_GENERATION, SAMPLE_TRACKS, SAMPLE_AUDIO_RATE, SAMPLE_AUDIO_KBPS }))
+    .digest("hex")
+    .slice(0, 12);
+  return path.join(root, hash);
+}
+
+/** Copies the pieces the cache holds into `mediaDir`, each atomically; returns the ones it had. */
+function copyFromCache(cacheDir: string | undefined, mediaDir: string, indexes: number[]): Set<number> {
+  const copied = new Set<number>();
+  if (!cacheDir) return copied;
+  for (const index of indexes) {
+    const key = clipKey(index + 1);
+    const cached = path.join(cacheDir, key);
+    if (!fs.existsSync(cached)) continue;
+    const tmp = path.join(mediaDir, `${key}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`);
+    try {
+      fs.mkdirSync(mediaDir, { recursive: true });
+      fs.copyFileSync(cached, tmp);
+      fs.renameSync(tmp, path.join(mediaDir, key));
+      copied.add(index);
+    } catch {
+      fs.rmSync(tmp, { force: true });
+    }
+  }
+  return copied;
 }
 
 /** Audio being written, by media directory: one run per directory at a time. */
@@ -48,19 +98,23 @@ export interface SampleAudioOptions {
 export function writeSampleAudio(mediaDir: string, opts: SampleAudioOptions = {}): Promise<number> {
   const current = running.get(mediaDir);
   if (current) return current;
-  const tracks = SAMPLE_TRACKS.map((track, index) => ({ index, seconds: track.seconds }))
+  const missing = SAMPLE_TRACKS.map((track, index) => ({ index, seconds: track.seconds }))
     .filter(({ index }) => opts.force || !fs.existsSync(path.join(mediaDir, clipKey(index + 1))))
     .sort((a, b) => a.seconds - b.seconds)
     .map(({ index }) => index);
-  if (!tracks.length) return Promise.resolve(0);
+  const cacheDir = sampleAudioCacheDir();
+  const copied = opts.force ? new Set<number>() : copyFromCache(cacheDir, mediaDir, missing);
+  for (const index of copied) opts.onFile?.(clipKey(index + 1));
+  const tracks = missing.filter((index) => !copied.has(index));
+  if (!tracks.length) return Promise.resolve(copied.size);
   const run = new Promise<number>((resolve, reject) => {
     const worker = new Worker(audioWorkerFilename(), {
-      workerData: { mediaDir, tracks } satisfies AudioWorkerData,
+      workerData: { mediaDir, tracks, cacheDir } satisfies AudioWorkerData,
       // one piece's PCM and MP3 at a time (audio-worker.ts): a small heap is plenty
       resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 32 },
     });
     if (opts.background) worker.unref();
-    let written = 0;
+    let written = copied.size;
     worker.on("message", (message: AudioWorkerMessage) => {
       written++;
       opts.onFile?.(message.written);
