@@ -1,12 +1,12 @@
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { albumEntry } from "../support/catalog-fixtures.ts";
 import { writeBeat } from "../support/analysis-stage.ts";
 import { waitFor } from "../support/wait.ts";
+import { projectNode as node, projectRoot as root, runScript } from "../support/commands.ts";
 
 /**
  * `npm run analyzer` and `npm run catalog -- analysis` as the operator runs them (issue #9,
@@ -14,9 +14,6 @@ import { waitFor } from "../support/wait.ts";
  * albums into a snapshot (it never analyses), the analyzer follows that snapshot, analyses
  * its tracks and stops cleanly on SIGTERM; the report lists counts, rate and failures.
  */
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, "../..");
-const node = path.join(root, "node_modules/.bin/node");
 
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
@@ -33,15 +30,7 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-const catalog = async (...args: string[]) => {
-  try {
-    const { stdout } = await run(node, ["scripts/catalog.ts", ...args], { cwd: root, env });
-    return { code: 0, stdout };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout + e.stderr };
-  }
-};
+const catalog = (...args: string[]) => runScript("catalog.ts", args, env);
 
 describe("npm run analyzer and npm run catalog -- analysis", () => {
   it("the analyzer analyses the synced albums' tracks and stops on SIGTERM; the report shows counts, rate and failures", async () => {

@@ -1,10 +1,9 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeServer, type FakeServer } from "../fakes/http-fake.ts";
+import { runScript } from "../support/commands.ts";
 import { parseConfig } from "../../app/.server/config.ts";
 import { createLogger } from "../../app/.server/logger.ts";
 import { startCatalog } from "../../app/.server/catalog/service.ts";
@@ -14,9 +13,6 @@ import { startCatalog } from "../../app/.server/catalog/service.ts";
  * them: a separate process with the server's environment (issue #7: the operator can force
  * an answer the sync holds back).
  */
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, "../..");
-const node = path.join(root, "node_modules/.bin/node");
 
 const album = (i: number) => ({ name: `Album ${i}`, artist: "A", genre: "Jazz", artwork: "c.webp", keywords: ["jazz"], featured: false, tracks: [] });
 
@@ -34,16 +30,8 @@ afterEach(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-const catalog = async (...args: string[]) => {
-  const env = { ...process.env, DATA_DIR: dataDir, ALBUMS_URL: `${upstream.url}merged.json`, LOG_LEVEL: "silent" };
-  try {
-    const { stdout } = await run(node, ["scripts/catalog.ts", ...args], { cwd: root, env });
-    return { code: 0, stdout };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout + e.stderr };
-  }
-};
+const catalog = (...args: string[]) =>
+  runScript("catalog.ts", args, { ...process.env, DATA_DIR: dataDir, ALBUMS_URL: `${upstream.url}merged.json`, LOG_LEVEL: "silent" });
 const snapshotNames = () =>
   (JSON.parse(fs.readFileSync(path.join(dataDir, "catalog", "snapshots", "albums.json"), "utf8")) as { data: { name: string }[] }).data.map(
     (a) => a.name,

@@ -1,4 +1,5 @@
-import pg from "pg";
+import type pg from "pg";
+import { openPostgresPool } from "./postgres-pool.ts";
 import {
   OUTBOX_COLUMNS,
   rekeyedIdempotencyKey,
@@ -53,22 +54,7 @@ export class PostgresOutboxRepository implements OutboxRepository {
   }
 
   static async open(connectionString: string, opts: { max?: number } = {}) {
-    const pool = new pg.Pool({ connectionString, max: opts.max ?? 10, connectionTimeoutMillis: 10_000 });
-    // An idle client that loses its connection must not crash the process.
-    pool.on("error", () => {});
-    const client = await pool.connect();
-    try {
-      await client.query("BEGIN");
-      await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-      await client.query(SCHEMA);
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      client.release();
-      await pool.end();
-      throw error;
-    }
-    client.release();
+    const pool = await openPostgresPool({ connectionString, max: opts.max ?? 10, migrationLock: MIGRATION_LOCK, schema: SCHEMA });
     return new PostgresOutboxRepository(pool);
   }
 

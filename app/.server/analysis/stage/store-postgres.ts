@@ -1,4 +1,4 @@
-import pg from "pg";
+import { openPostgresPool } from "../../db/postgres-pool.ts";
 import { SCHEMA, type SqlDatabase } from "./store.ts";
 
 /** Any fixed number (the outbox uses another): serialises the schema creation of processes that start together. */
@@ -11,22 +11,7 @@ const MIGRATION_LOCK = 4_009_001;
  * different rows (issue #9).
  */
 export async function openPostgresDatabase(connectionString: string, opts: { max?: number } = {}): Promise<SqlDatabase> {
-  const pool = new pg.Pool({ connectionString, max: opts.max ?? 4, connectionTimeoutMillis: 10_000 });
-  // An idle client that loses its connection must not crash the process.
-  pool.on("error", () => {});
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-    await client.query(SCHEMA);
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    client.release();
-    await pool.end();
-    throw error;
-  }
-  client.release();
+  const pool = await openPostgresPool({ connectionString, max: opts.max ?? 4, migrationLock: MIGRATION_LOCK, schema: SCHEMA });
   let location = "postgres";
   try {
     const u = new URL(connectionString);
