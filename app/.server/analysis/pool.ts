@@ -1,6 +1,6 @@
-import fs from "node:fs";
 import path from "node:path";
 import { Piscina } from "piscina";
+import { sourceWorkerFile } from "../worker-file.ts";
 import { AnalysisError, type AnalyzeOptions, type TrackAnalysis } from "./analyze.ts";
 import type { AnalysisOutcome, AnalysisTask } from "./worker.ts";
 
@@ -47,11 +47,7 @@ export class QueueFullError extends Error {
  * sit beside build/, as it does wherever `npm start` runs.
  */
 export function workerFilename(from = import.meta.dirname): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, "app", ".server", "analysis", "worker.ts");
-    if (fs.existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) throw new Error(`analysis worker not found above ${from} (app/.server/analysis/worker.ts)`);
-  }
+  return sourceWorkerFile(path.join("app", ".server", "analysis", "worker.ts"), from);
 }
 
 export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { sourceWorkerFile } from "../../worker-file.ts";
 import { clipKey } from "./generate.ts";
 import { SAMPLE_AUDIO_KBPS, SAMPLE_AUDIO_RATE, SAMPLE_TRACKS } from "./tracks.ts";
 import type { AudioWorkerData, AudioWorkerMessage } from "./audio-worker.ts";
@@ -19,11 +20,7 @@ import type { AudioWorkerData, AudioWorkerMessage } from "./audio-worker.ts";
  * app/.server/analysis/pool.ts).
  */
 export function audioWorkerFilename(from = import.meta.dirname): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, "app", ".server", "catalog", "sample", "audio-worker.ts");
-    if (fs.existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) throw new Error(`sample audio worker not found above ${from} (app/.server/catalog/sample/audio-worker.ts)`);
-  }
+  return sourceWorkerFile(path.join("app", ".server", "catalog", "sample", "audio-worker.ts"), from);
 }
 
 /**
