@@ -5,8 +5,11 @@ import { catalogIndexFor } from "./catalog/index.ts";
 import { startLeads, type LeadsOptions, type LeadsService } from "./leads/service.ts";
 import { startAnalyzer, type Analyzer, type AnalyzerOptions } from "./analysis/stage/analyzer.ts";
 import { createAnalysisLookup, type AnalysisService } from "./analysis/stage/lookup.ts";
+import { deferredAnalysis } from "./analysis/stage/deferred.ts";
 import { openAnalysisStore } from "./analysis/stage/open.ts";
 import { sampleMediaReady } from "./catalog/sample/ensure.ts";
+import { errorMessage } from "./catalog/errors.ts";
+import { describeOutbox } from "./db/open.ts";
 
 /**
  * The one composition root (issue #7): the web server and every command (`worker`, `outbox`,
@@ -113,25 +116,49 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   let analysis: AnalysisService | undefined;
   let analyzer: Analyzer | undefined;
   let removeStage: (() => void) | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let closed = false;
   if (catalog) {
-    const store = await openAnalysisStore(config);
-    analysis = await createAnalysisLookup(store, { logger });
-    if (roles.analyzer ?? (!roles.followCatalog && config.ANALYSIS_WORKER)) {
-      analyzer = startAnalyzer({ config, logger, store, ...opts.analyzer });
+    const catalogService = catalog;
+    const analyse = roles.analyzer ?? (!roles.followCatalog && config.ANALYSIS_WORKER);
+    const open = async () => {
+      const store = await openAnalysisStore(config);
+      const service = await createAnalysisLookup(store, { logger });
+      if (!analyse) return { service };
+      const started = startAnalyzer({ config, logger, store, ...opts.analyzer });
       // The sample audio is written in a worker thread after start-up (so the first page does
       // not wait for it): the stage starts once it is there, instead of recording every sample
       // track as unreadable and retrying a minute later. At once when nothing is being written.
-      const stage = analyzer.stage;
-      const catalogService = catalog;
-      let closed = false;
-      removeStage = () => {
-        closed = true;
-      };
       void sampleMediaReady(config.DATA_DIR)
         .catch(() => undefined)
         .then(() => {
-          if (!closed) removeStage = catalogService.addStage(stage);
+          if (!closed) removeStage = catalogService.addStage(started.stage);
         });
+      return { service, analyzer: started };
+    };
+    try {
+      ({ service: analysis, analyzer } = await open());
+    } catch (error) {
+      // The results' database cannot be reached (DATABASE_URL down at start): the site serves
+      // without analysis (sheets show no tempo or key) and tries again every 30 s, as the
+      // outbox opens lazily. A start never fails for it.
+      const unavailable = deferredAnalysis(config.DATABASE_URL ? describeOutbox(config) : "analysis.sqlite");
+      analysis = unavailable;
+      logger.error({ err: errorMessage(error), retryInSeconds: 30 }, "audio analysis unavailable: its store cannot be opened");
+      const retry = () => {
+        retryTimer = setTimeout(() => {
+          open()
+            .then((opened) => {
+              if (closed) return void opened.analyzer?.stop({ deadlineMs: 0 }).finally(() => opened.service.close());
+              unavailable.attach(opened.service);
+              analyzer = opened.analyzer;
+              logger.info("audio analysis available: its store is open");
+            })
+            .catch(retry);
+        }, 30_000);
+        retryTimer.unref();
+      };
+      retry();
     }
   }
 
@@ -153,6 +180,8 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
       (closing ??= (async () => {
         stopWarming?.();
         clearImmediate(indexWarmer);
+        closed = true;
+        clearTimeout(retryTimer);
         removeStage?.();
         await Promise.allSettled([catalog?.close(), leads?.close({ deadlineMs: closeOpts?.deadlineMs }), analyzer?.stop({ deadlineMs: closeOpts?.deadlineMs })]);
         await analysis?.close();

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -55,6 +56,20 @@ describe("analysis in the composition root", () => {
     const follower = await start({}, { followCatalog: true });
     expect(follower.analyzer).toBeUndefined();
     expect((await follower.analysis!.lookup(["track-1.wav"])).get("track-1.wav")).toMatchObject({ durationSeconds: 3 });
+  });
+
+  it("a results database that cannot be reached at start does not stop the site: no results, the summary says why", async () => {
+    const deadPort = await new Promise<number>((resolve) => {
+      const srv = net.createServer().listen(0, "127.0.0.1", () => {
+        const port = (srv.address() as net.AddressInfo).port;
+        srv.close(() => resolve(port));
+      });
+    });
+    const services = await start({ DATABASE_URL: `postgres://nobody@127.0.0.1:${deadPort}/site` });
+    expect(services.catalog).toBeDefined();
+    expect(services.analyzer).toBeUndefined();
+    expect(await services.analysis!.lookup(["track-1.wav"])).toEqual(new Map());
+    await expect(services.analysis!.summary()).rejects.toThrow(/cannot be opened yet/);
   });
 
   it("ANALYSIS_WORKER=false leaves the analysis to `npm run analyzer`", async () => {

@@ -1,0 +1,26 @@
+import type { AnalysisSummary } from "./store.ts";
+import type { AnalysisService } from "./lookup.ts";
+
+/**
+ * The analysis service of a process whose results' store could not be opened at start
+ * (services.ts retries): until `attach`, pages find no results (the sheet shows no tempo or
+ * key) and the operator's summary says why; afterwards every call goes to the real service.
+ */
+export function deferredAnalysis(location: string): AnalysisService & { attach(service: AnalysisService): void } {
+  let inner: AnalysisService | undefined;
+  return {
+    get location() {
+      return inner?.location ?? location;
+    },
+    get version() {
+      return inner?.version ?? 0;
+    },
+    lookup: (keys) => (inner ? inner.lookup(keys) : Promise.resolve(new Map())),
+    summary: (opts): Promise<AnalysisSummary> =>
+      inner ? inner.summary(opts) : Promise.reject(new Error(`the analysis store (${location}) cannot be opened yet`)),
+    close: () => inner?.close() ?? Promise.resolve(),
+    attach(service) {
+      inner = service;
+    },
+  };
+}
