@@ -30,8 +30,12 @@ export interface TrackAnalysis {
   analyzerVersion: number;
 }
 
-/** Bump when results for the same audio would change, so stored analyses are redone. */
-export const ANALYZER_VERSION = 1;
+/**
+ * Bump when results for the same audio would change, so stored analyses are redone.
+ * 2: a tempo only where percussive onsets fall on the beat (ADR 0090, amended), so ambient
+ * pieces analysed by version 1 at 96–192 BPM lose it.
+ */
+export const ANALYZER_VERSION = 2;
 
 export type AnalysisFailure = "unreadable" | "unsupported" | "too-large" | "decode-failed";
 
