@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { analyzeAudio, type TrackAnalysis } from "../../analysis/analyze.ts";
-import { sampleAudioReady, writeSampleAudio } from "./audio.ts";
+import { sampleAudioCacheDir, sampleAudioReady, writeSampleAudio } from "./audio.ts";
 import { CLIP_COUNT, clipKey, sampleAlbums } from "./generate.ts";
 import { renderSampleTrack, SAMPLE_AUDIO_RATE, SAMPLE_TRACKS } from "./tracks.ts";
 
@@ -46,7 +46,17 @@ describe("the sample pieces", () => {
 
 describe("the sample audio files", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sample-audio-"));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // an empty cache of our own (audio.ts): the pieces are encoded here, not copied from the
+  // project's cache that earlier runs filled
+  const cacheBase = fs.mkdtempSync(path.join(os.tmpdir(), "sample-audio-cache-"));
+  const savedCache = process.env.SAMPLE_AUDIO_CACHE;
+  process.env.SAMPLE_AUDIO_CACHE = cacheBase;
+  afterAll(() => {
+    if (savedCache === undefined) delete process.env.SAMPLE_AUDIO_CACHE;
+    else process.env.SAMPLE_AUDIO_CACHE = savedCache;
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(cacheBase, { recursive: true, force: true });
+  });
   const results = new Map<number, TrackAnalysis>();
 
   it("are written by a worker thread as small MP3s, whole, once", { timeout: 120_000 }, async () => {
@@ -72,6 +82,10 @@ describe("the sample audio files", () => {
     console.log(`sample audio: ${SAMPLE_TRACKS.length} files, ${Math.round(seconds / 60)} min, ${(bytes / 1e6).toFixed(1)} MB`);
     // nothing missing: nothing to do
     expect(await writeSampleAudio(dir)).toBe(0);
+    // and the next data folder gets the same bytes from the cache
+    const cache = sampleAudioCacheDir()!;
+    expect(cache.startsWith(cacheBase)).toBe(true);
+    for (const file of files) expect(fs.readFileSync(path.join(cache, file)).equals(fs.readFileSync(path.join(dir, file)))).toBe(true);
   });
 
   it("measure as made: the length to the second, the tempo within 4 % (none for ambient pieces), the key", () => {
