@@ -6,10 +6,9 @@ import { startLeads, type LeadsOptions, type LeadsService } from "./leads/servic
 import { startAnalyzer, type Analyzer, type AnalyzerOptions } from "./analysis/stage/analyzer.ts";
 import { createAnalysisLookup, type AnalysisService } from "./analysis/stage/lookup.ts";
 import { deferredAnalysis } from "./analysis/stage/deferred.ts";
-import { openAnalysisStore } from "./analysis/stage/open.ts";
+import { describeAnalysisStore, openAnalysisStore } from "./analysis/stage/open.ts";
 import { sampleMediaReady } from "./catalog/sample/ensure.ts";
 import { errorMessage } from "./catalog/errors.ts";
-import { describeOutbox } from "./db/open.ts";
 
 /**
  * The one composition root (issue #7): the web server and every command (`worker`, `outbox`,
@@ -142,7 +141,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
       // The results' database cannot be reached (DATABASE_URL down at start): the site serves
       // without analysis (sheets show no tempo or key) and tries again every 30 s, as the
       // outbox opens lazily. A start never fails for it.
-      const unavailable = deferredAnalysis(config.DATABASE_URL ? describeOutbox(config) : "analysis.sqlite");
+      const unavailable = deferredAnalysis(describeAnalysisStore(config));
       analysis = unavailable;
       logger.error({ err: errorMessage(error), retryInSeconds: 30 }, "audio analysis unavailable: its store cannot be opened");
       const retry = () => {
@@ -175,7 +174,10 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     catalog,
     leads,
     analysis,
-    analyzer,
+    // a getter: an analyzer started later (the store was down at start) is the one returned
+    get analyzer() {
+      return analyzer;
+    },
     close: (closeOpts) =>
       (closing ??= (async () => {
         stopWarming?.();

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { describePostgresUrl } from "./postgres-pool.ts";
 import type { Config } from "../config.ts";
 import type { OutboxRepository } from "./outbox.ts";
 import { SqliteOutboxRepository } from "./sqlite-outbox.ts";
@@ -13,10 +14,5 @@ export async function openOutbox(config: Pick<Config, "DATABASE_URL" | "DATA_DIR
 /** Where the outbox lives, for logs (never the password). */
 export function describeOutbox(config: Pick<Config, "DATABASE_URL" | "DATA_DIR">): string {
   if (!config.DATABASE_URL) return path.join(config.DATA_DIR, "leads.sqlite");
-  try {
-    const u = new URL(config.DATABASE_URL);
-    return `postgres://${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}`;
-  } catch {
-    return "postgres";
-  }
+  return describePostgresUrl(config.DATABASE_URL);
 }

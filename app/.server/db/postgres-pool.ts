@@ -30,3 +30,14 @@ export async function openPostgresPool(opts: {
   client.release();
   return pool;
 }
+
+/** A PostgreSQL URL as logs and operators see it: host, port and database, never the user or password. */
+export function describePostgresUrl(connectionString: string): string {
+  try {
+    const u = new URL(connectionString);
+    return `postgres://${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}`;
+  } catch {
+    // a URL the pool accepts but URL does not: the bare name
+    return "postgres";
+  }
+}

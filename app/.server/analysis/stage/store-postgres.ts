@@ -1,4 +1,4 @@
-import { openPostgresPool } from "../../db/postgres-pool.ts";
+import { describePostgresUrl, openPostgresPool } from "../../db/postgres-pool.ts";
 import { SCHEMA, type SqlDatabase } from "./store.ts";
 
 /** Any fixed number (the outbox uses another): serialises the schema creation of processes that start together. */
@@ -12,17 +12,10 @@ const MIGRATION_LOCK = 4_009_001;
  */
 export async function openPostgresDatabase(connectionString: string, opts: { max?: number } = {}): Promise<SqlDatabase> {
   const pool = await openPostgresPool({ connectionString, max: opts.max ?? 4, migrationLock: MIGRATION_LOCK, schema: SCHEMA });
-  let location = "postgres";
-  try {
-    const u = new URL(connectionString);
-    location = `postgres://${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}`;
-  } catch {
-    // a URL the pool accepted but URL does not: keep the bare name
-  }
   let ended: Promise<void> | undefined;
   return {
     kind: "postgres",
-    location,
+    location: describePostgresUrl(connectionString),
     lockClause: "FOR UPDATE SKIP LOCKED",
     keysIn: (n) => `key IN (SELECT jsonb_array_elements_text($${n}::jsonb))`,
     async query<R>(sql: string, params: readonly unknown[]) {
