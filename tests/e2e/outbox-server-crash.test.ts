@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startSmtpServer, type TestSmtpServer } from "../support/mail-peers.ts";
 import { waitFor } from "../support/wait.ts";
-import { freePort, startSite, type RunningSite } from "./support/server-process.ts";
+import { freePort, startMailingSite, type RunningSite } from "./support/server-process.ts";
 
 // Issue #4 "Faults": kill -9 of the web server (which runs the delivery worker) while it is
 // delivering; after a restart every accepted lead is delivered exactly once. Uses the build
@@ -16,21 +16,13 @@ let smtp: TestSmtpServer;
 const sites: RunningSite[] = [];
 
 function startCrashSite(port: number) {
-  return startSite({
+  return startMailingSite({
     port,
     dataDir,
-    output: { file: path.join(dataDir, "server.log") },
-    env: {
-      SKIP_BUILD: "1",
-      MAIL_TRANSPORT: "smtp",
-      SMTP_URL: smtp.url,
-      // A short lease so the restarted server takes the killed one's messages soon; the mail
-      // timeout must stay under half of it (a send always ends inside its lease).
-      OUTBOX_LEASE_SECONDS: "6",
-      MAIL_TIMEOUT_SECONDS: "2",
-      LEADS_RATE_LIMIT: "1000",
-    },
-    timeoutMs: 120_000,
+    smtpUrl: smtp.url,
+    // A short lease so the restarted server takes the killed one's messages soon; the mail
+    // timeout must stay under half of it (a send always ends inside its lease).
+    env: { OUTBOX_LEASE_SECONDS: "6", MAIL_TIMEOUT_SECONDS: "2" },
   });
 }
 

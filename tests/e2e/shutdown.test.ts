@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startSmtpServer, type TestSmtpServer } from "../support/mail-peers.ts";
 import { waitFor } from "../support/wait.ts";
-import { freePort, startSite, type RunningSite } from "./support/server-process.ts";
+import { freePort, startMailingSite, type RunningSite } from "./support/server-process.ts";
 
 // Issue #7 "Graceful shutdown": SIGTERM while the server's worker is delivering a lead. The
 // delivery finishes, the mail arrives exactly once, and the process exits 0 within
@@ -19,19 +19,7 @@ let smtp: TestSmtpServer;
 const sites: RunningSite[] = [];
 
 function startShutdownSite(port: number) {
-  return startSite({
-    port,
-    dataDir,
-    output: { file: path.join(dataDir, "server.log") },
-    env: {
-      SKIP_BUILD: "1",
-      MAIL_TRANSPORT: "smtp",
-      SMTP_URL: smtp.url,
-      SHUTDOWN_TIMEOUT_SECONDS: String(SHUTDOWN_TIMEOUT_SECONDS),
-      LEADS_RATE_LIMIT: "1000",
-    },
-    timeoutMs: 120_000,
-  });
+  return startMailingSite({ port, dataDir, smtpUrl: smtp.url, env: { SHUTDOWN_TIMEOUT_SECONDS: String(SHUTDOWN_TIMEOUT_SECONDS) } });
 }
 
 afterAll(async () => {

@@ -110,3 +110,18 @@ export async function startSite(opts: SiteOptions = {}): Promise<RunningSite> {
   };
   return { base, port, dataDir, child, stop };
 }
+
+/**
+ * The built site delivering its leads over SMTP to a test peer, on a data folder a test keeps
+ * across restarts (the crash and shutdown tests): its log in that folder, generous form rate
+ * limits, and `env` on top.
+ */
+export function startMailingSite(opts: { port: number; dataDir: string; smtpUrl: string; env?: Record<string, string> }) {
+  return startSite({
+    port: opts.port,
+    dataDir: opts.dataDir,
+    output: { file: path.join(opts.dataDir, "server.log") },
+    env: { SKIP_BUILD: "1", MAIL_TRANSPORT: "smtp", SMTP_URL: opts.smtpUrl, LEADS_RATE_LIMIT: "1000", ...opts.env },
+    timeoutMs: 120_000,
+  });
+}
