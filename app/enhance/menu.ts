@@ -1,14 +1,26 @@
 import { initialMenuState, lockScroll, menuReducer, type MenuAction, type MenuState } from "~/lib/menu-state";
 
+/** What a page can ask of the wired menu. */
+export interface MenuControl {
+  /** The page changed under the menu (a client navigation, Back): close it, focus stays. */
+  navigate(): void;
+  /** Removes every listener (React unmounting the header) and closes the menu. */
+  destroy(): void;
+}
+
 /**
- * Spec §2/§4 "Navigation menu" on document pages (ADR 0083): the same rules as the React
- * header (app/components/layout/site-header.tsx), from the same reducer, on the server's markup.
+ * Spec §2/§4 "Navigation menu", on the server's markup (app/components/layout/): the toggle,
+ * the overlay and the panel, run by the rules of app/lib/menu-state.ts. The one implementation
+ * for both kinds of page (ADR 0083): document pages call it from app/enhance/document-page.ts,
+ * the React header from an effect.
  */
-export function enhanceMenu(doc: Document = document): void {
+export function enhanceMenu(doc: Document = document): MenuControl | undefined {
   const toggle = doc.querySelector<HTMLButtonElement>("button.menu-toggle[aria-controls]");
   const panel = toggle ? doc.getElementById(toggle.getAttribute("aria-controls")!) : null;
   const overlay = doc.querySelector<HTMLElement>(".menu-overlay");
-  if (!toggle || !panel || !overlay) return;
+  if (!toggle || !panel || !overlay) return undefined;
+  const listening = new AbortController();
+  const { signal } = listening;
 
   let state: MenuState = initialMenuState;
   let unlockScroll: (() => void) | undefined;
@@ -41,10 +53,21 @@ export function enhanceMenu(doc: Document = document): void {
     }
   }
 
-  toggle.addEventListener("click", () => dispatch({ type: "toggle" }));
-  overlay.addEventListener("click", () => dispatch({ type: "close" }));
-  // A menu link loads its page; closing first means Back (bfcache) shows the page, not the menu.
-  panel.addEventListener("click", (event) => {
-    if (event.target instanceof Element && event.target.closest("a[href]")) dispatch({ type: "navigate" });
-  });
+  toggle.addEventListener("click", () => dispatch({ type: "toggle" }), { signal });
+  overlay.addEventListener("click", () => dispatch({ type: "close" }), { signal });
+  // A menu link leaves the page; closing first means Back (bfcache) shows the page, not the menu.
+  panel.addEventListener(
+    "click",
+    (event) => {
+      if (event.target instanceof Element && event.target.closest("a[href]")) dispatch({ type: "navigate" });
+    },
+    { signal },
+  );
+  return {
+    navigate: () => dispatch({ type: "navigate" }),
+    destroy() {
+      dispatch({ type: "navigate" });
+      listening.abort();
+    },
+  };
 }

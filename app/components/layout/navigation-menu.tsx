@@ -1,4 +1,3 @@
-import type { Ref } from "react";
 import type { NavigationItem } from "~/content/navigation";
 import { cn } from "~/lib/cn";
 import { isCurrentPath } from "~/lib/menu-state";
@@ -7,12 +6,8 @@ import { SiteLink } from "./site-link";
 export const NAVIGATION_MENU_ID = "site-menu";
 
 interface NavigationMenuProps {
-  ref?: Ref<HTMLDivElement>;
   items: readonly NavigationItem[];
-  open: boolean;
   pathname: string;
-  onNavigate: () => void;
-  onOverlayClick: () => void;
 }
 
 /**
@@ -21,12 +16,12 @@ interface NavigationMenuProps {
  * `visibility: hidden`, which also takes its links out of the tab order. Timings (0.4 s open,
  * 0.3 s close and overlay) are CSS transitions in app.css; reduced motion turns them off.
  */
-export function NavigationMenu({ ref, items, open, pathname, onNavigate, onOverlayClick }: NavigationMenuProps) {
-  const state = open ? "open" : "closed";
+export function NavigationMenu({ items, pathname }: NavigationMenuProps) {
+  // Rendered closed; app/enhance/menu.ts opens and closes it (data-state).
   return (
     <>
-      <div className="menu-overlay" data-state={state} aria-hidden="true" onClick={onOverlayClick} />
-      <div ref={ref} id={NAVIGATION_MENU_ID} className="menu-panel" data-state={state}>
+      <div className="menu-overlay" data-state="closed" aria-hidden="true" />
+      <div id={NAVIGATION_MENU_ID} className="menu-panel" data-state="closed">
         <nav aria-label="Main" className="mx-auto max-w-7xl px-4 pt-4 pb-8 sm:px-6 sm:pt-6 lg:px-8 lg:pb-10">
           <ul className="grid gap-1 sm:grid-cols-2 sm:gap-x-6 lg:grid-cols-3">
             {items.map((item, index) => {
@@ -36,7 +31,6 @@ export function NavigationMenu({ ref, items, open, pathname, onNavigate, onOverl
                   <SiteLink
                     to={item.href}
                     aria-current={current ? "page" : undefined}
-                    onClick={onNavigate}
                     className={cn("menu-link", current && "menu-link-current")}
                   >
                     <span aria-hidden="true" className="menu-link-index">

@@ -1,9 +1,9 @@
 import { Menu, X } from "lucide-react";
-import { useEffect, useReducer, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef } from "react";
 import { useLocation } from "react-router";
 import { mainNavigation } from "~/content/navigation";
 import { site } from "~/content/site";
-import { initialMenuState, lockScroll, menuReducer } from "~/lib/menu-state";
+import { enhanceMenu, type MenuControl } from "~/enhance/menu";
 import { Logo } from "./logo";
 import { NavigationMenu, NAVIGATION_MENU_ID } from "./navigation-menu";
 import { SiteLink } from "./site-link";
@@ -13,42 +13,18 @@ import { SiteLink } from "./site-link";
  * toggle, plus the slide-down navigation menu it controls.
  */
 export function SiteHeader() {
-  const [menu, dispatch] = useReducer(menuReducer, initialMenuState);
   const { pathname } = useLocation();
-  const toggleRef = useRef<HTMLButtonElement>(null);
-  const menuRef = useRef<HTMLDivElement>(null);
+  const menu = useRef<MenuControl>(undefined);
 
-  // Any route change (a menu link, Back, a link elsewhere) closes the menu. Adjusting state
-  // during render, not in an effect, avoids a frame with the menu open on the new page.
-  const [renderedPath, setRenderedPath] = useState(pathname);
-  if (renderedPath !== pathname) {
-    setRenderedPath(pathname);
-    dispatch({ type: "navigate" });
-  }
-
+  // The menu's behaviour is the document pages' (app/enhance/menu.ts, ADR 0083), wired on this
+  // markup once hydrated; React renders it closed and never re-renders its state attributes.
   useEffect(() => {
-    if (!menu.open) return;
-    // Spec §4: no vertical page scrolling while the menu is open.
-    const unlockScroll = lockScroll(document.documentElement, document.body);
-    // The page behind the overlay leaves the tab order and the accessibility tree, so Tab
-    // cycles through the header and the menu only.
-    const behind = [...document.querySelectorAll<HTMLElement>("[data-behind-menu]")];
-    behind.forEach((el) => (el.inert = true));
-    menuRef.current?.querySelector<HTMLElement>("a")?.focus({ preventScroll: true });
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === "Escape") dispatch({ type: "escape" });
-    };
-    document.addEventListener("keydown", onKeyDown);
-    return () => {
-      unlockScroll();
-      behind.forEach((el) => (el.inert = false));
-      document.removeEventListener("keydown", onKeyDown);
-    };
-  }, [menu.open]);
-
-  useEffect(() => {
-    if (!menu.open && menu.restoreFocus) toggleRef.current?.focus();
-  }, [menu]);
+    menu.current = enhanceMenu();
+    return () => menu.current?.destroy();
+  }, []);
+  // Any route change (a menu link, Back, a link elsewhere) closes the menu, before the new
+  // page is painted.
+  useLayoutEffect(() => menu.current?.navigate(), [pathname]);
 
   return (
     <>
@@ -62,32 +38,22 @@ export function SiteHeader() {
               Contact Us
             </SiteLink>
             <button
-              ref={toggleRef}
               type="button"
               className="menu-toggle"
-              aria-expanded={menu.open}
+              aria-expanded={false}
               aria-controls={NAVIGATION_MENU_ID}
               // One stable name; aria-expanded tells whether it is open.
               aria-label="Menu"
-              data-state={menu.open ? "open" : "closed"}
-              onClick={() => dispatch({ type: "toggle" })}
+              data-state="closed"
             >
-              {/* Both icons, shown by data-state (app.css), so the document pages' script (ADR 0083)
-                  switches them the same way. */}
+              {/* Both icons, shown by data-state (app.css). */}
               <Menu aria-hidden="true" className="menu-icon-closed size-6" />
               <X aria-hidden="true" className="menu-icon-open size-6" />
             </button>
           </div>
         </div>
       </header>
-      <NavigationMenu
-        ref={menuRef}
-        items={mainNavigation}
-        open={menu.open}
-        pathname={pathname}
-        onNavigate={() => dispatch({ type: "navigate" })}
-        onOverlayClick={() => dispatch({ type: "close" })}
-      />
+      <NavigationMenu items={mainNavigation} pathname={pathname} />
     </>
   );
 }
