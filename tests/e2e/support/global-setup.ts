@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { samplePaths, writeSampleMedia } from "../../../app/.server/catalog/sample/ensure.ts";
 import { startSite } from "./server-process.ts";
 
 declare module "vitest" {
@@ -19,6 +20,10 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "site-e2e-"));
   const serverLog = path.join(dataDir, "server.log");
+  // A first start encodes the sample audio in the background after it is healthy (issue #9);
+  // on a clean machine (CI) that takes tens of seconds, and a preview test that ran meanwhile
+  // found its track's file missing. Write the media first, as a second `npm start` finds it.
+  await writeSampleMedia(samplePaths(dataDir).media);
   const site = await startSite({
     dataDir,
     output: { file: serverLog },
