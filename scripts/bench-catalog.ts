@@ -201,7 +201,7 @@ async function benchSize(albums: number): Promise<Row> {
     const t = performance.now();
     const state = parseCatalogState(new URLSearchParams(q));
     index.query(state);
-    index.musicLevels(state.filters.genres, state.filters.subGenres);
+    if (state.view === "albums") index.musicLevels(state.genre, state.subGenres);
     samples.push(performance.now() - t);
   }
   // album sheets for the load burst and the page comparison (ids are stable: ADR 0060)

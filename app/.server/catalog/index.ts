@@ -304,12 +304,12 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
     query(state) {
       const b = current();
       const words = searchWords(state.q);
-      switch (state.type) {
-        case "music": {
-          const positions = musicMatches(b, musicTerms(state.filters), words);
+      switch (state.view) {
+        case "albums": {
+          const positions = musicMatches(b, musicTerms(state), words);
           return page(b.albums.length, positions, state.page, (i) => albumCard(b.albums, i));
         }
-        case "film": {
+        case "films": {
           // spec §5: films are not filtered (the search field still applies)
           const positions = words.length
             ? remember(b.cache, `f|${words.join(" ")}`, () => collect(b.films.length, null, (i) => matchesSearch(b.filmSearch[i], words)))
@@ -317,23 +317,25 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
           return page(b.films.length, positions, state.page, (i) => filmCard(b.films[i]));
         }
         case "singles": {
-          const f = state.filters;
-          const active = Boolean(f.genres || f.subGenres.length || words.length);
+          const active = Boolean(state.genre || state.subGenre || words.length);
           const positions = active
-            ? remember(b.cache, `s|${f.genres}|${f.subGenres.join("\u0001")}|${words.join(" ")}`.toLowerCase(), () =>
-                collect(b.singles.length, null, (i) => singleMatches(b.singles[i], f) && matchesSearch(b.singleSearch[i], words)),
+            ? remember(b.cache, `s|${state.genre}|${state.subGenre}|${words.join(" ")}`.toLowerCase(), () =>
+                collect(b.singles.length, null, (i) => singleMatches(b.singles[i], state) && matchesSearch(b.singleSearch[i], words)),
               )
             : null;
           return page(b.singles.length, positions, state.page, (i) => singleCard(b.singles[i]));
         }
         case "channels": {
-          const f = state.filters;
-          const key = `c|${f.genres}|${f.countries.join(",")}|${f.keywords.join(",")}|${f.regions.join(",")}|${words.join(" ")}`;
+          const key = `c|${state.category}|${state.countries.join(",")}|${state.languages.join(",")}|${state.subscriberRanges.join(",")}|${words.join(" ")}`;
           const positions = remember(b.cache, key, () =>
-            collect(b.channels.length, null, (i) => channelMatches(b.channels[i], b.channelHay[i], f) && matchesSearch(b.channelHay[i], words)),
+            collect(b.channels.length, null, (i) => channelMatches(b.channels[i], b.channelHay[i], state) && matchesSearch(b.channelHay[i], words)),
           );
           return page(b.channels.length, positions, state.page, (i) => channelCard(b.channels[i]));
         }
+        case "tracks":
+          // The track view's rows come from the track index (app/.server/catalog/tracks/), not
+          // from these cards; the page stays as asked, for that index to clamp.
+          return { total: 0, page: state.page, pageCount: 0, items: [] };
         default:
           // Compilations are "Coming Soon!" (spec §2): no items.
           return { total: 0, page: 1, pageCount: 0, items: [] };

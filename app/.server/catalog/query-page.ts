@@ -121,11 +121,10 @@ async function loadDetail(
 export async function loadCatalogPage(catalog: CatalogService, state: CatalogState, analysis?: AnalysisLookup): Promise<CatalogPageData> {
   const index = catalogIndexFor(catalog);
   const result = index.query(state);
-  const { filters } = state;
 
   let subGenres: CatalogPageData["subGenres"] = null;
-  if (state.type === "singles" && filters.genres) {
-    const pending = catalog.subGenres(filters.genres).catch(() => [] as string[]);
+  if (state.view === "singles" && state.genre) {
+    const pending = catalog.subGenres(state.genre).catch(() => [] as string[]);
     const settled = await withTimeout(pending, SUB_GENRES_WAIT_MS);
     subGenres = settled.done ? settled.value : pending;
   }
@@ -134,7 +133,7 @@ export async function loadCatalogPage(catalog: CatalogService, state: CatalogSta
   return {
     ...result,
     state: { ...state, page: result.page },
-    musicLevels: state.type === "music" ? index.musicLevels(filters.genres, filters.subGenres) : [],
+    musicLevels: state.type === "music" ? index.musicLevels(state.genre, state.subGenres) : [],
     singlesGenres: state.type === "singles" ? index.singlesGenres() : [],
     subGenres,
     detail: detail.data,

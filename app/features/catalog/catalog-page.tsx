@@ -4,10 +4,14 @@ import { Link, useLocation, useNavigate, useNavigation } from "react-router";
 import type { CatalogCardData, CatalogDetailData } from "~/lib/catalog/cards";
 import type { GenreLevel } from "~/lib/catalog/genre-tree";
 import { catalogEmoji, catalogNoun, catalogTitle } from "~/lib/catalog/nouns";
-import { catalogHref, clearedState, parseCatalogState, withItem, withPage, type CatalogState } from "~/lib/catalog/url-state";
+import type { CatalogState } from "~/lib/catalog/types";
+import { catalogHref, clearedState, defaultCatalogState, parseCatalogState, withItem, withPage } from "~/lib/catalog/url-state";
 import { AlbumCard, ChannelCard, FilmCard, SingleCard, type ImageLoading } from "./cards";
 import { DetailSheet } from "./detail-sheet";
-import { ChannelFilters, FilterBar, MusicFilter, SinglesFilter } from "./filters";
+import { AlbumFilters } from "./filters/album-filters";
+import { ChannelFilters } from "./filters/channel-filters";
+import { FilterBar } from "./filters/filter-bar";
+import { SinglesFilters } from "./filters/singles-filters";
 import { Pagination } from "./pagination";
 import { TypeSwitcher } from "./type-switcher";
 
@@ -133,22 +137,28 @@ export function CatalogPage(props: CatalogPageProps) {
           </div>
           {state.type === shownType && shownType !== "film" ? (
             <section aria-label="Filters" className="mt-5 flex flex-col gap-3">
-              {shownType === "music" ? <MusicFilter state={state} levels={props.musicLevels} /> : null}
-              {shownType === "singles" ? (
-                <SinglesFilter
+              {state.view === "albums" ? <AlbumFilters state={state} levels={props.musicLevels} /> : null}
+              {state.view === "singles" ? (
+                <SinglesFilters
                   state={state}
                   genres={props.singlesGenres}
                   subGenres={props.subGenres}
                   genresLoading={false}
-                  subGenresLoading={Boolean(pending?.filters.genres) && pending!.filters.genres !== state.filters.genres}
+                  subGenresLoading={pending?.view === "singles" && Boolean(pending.genre) && pending.genre !== state.genre}
                 />
               ) : null}
-              {shownType === "channels" ? <ChannelFilters state={state} /> : null}
+              {state.view === "channels" ? <ChannelFilters state={state} /> : null}
             </section>
           ) : shownType === "singles" ? (
             // Switching to Singles: the genre list is on its way (spec §2: 5 skeleton badges).
             <section aria-label="Filters" className="mt-5">
-              <SinglesFilter state={pending!} genres={[]} subGenres={null} genresLoading subGenresLoading={false} />
+              <SinglesFilters
+                state={pending?.view === "singles" ? pending : (defaultCatalogState("singles") as Extract<CatalogState, { view: "singles" }>)}
+                genres={[]}
+                subGenres={null}
+                genresLoading
+                subGenresLoading={false}
+              />
             </section>
           ) : null}
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EMPTY_FILTERS, type CatalogFilters } from "./types.ts";
+import type { ChannelsState, SinglesState } from "./types.ts";
 import {
   albumMatches,
   albumTermsMatch,
@@ -15,57 +15,65 @@ import {
   singleMatches,
 } from "./matching.ts";
 
-const f = (over: Partial<CatalogFilters>): CatalogFilters => ({ ...EMPTY_FILTERS, ...over });
+const path = (genre: string, ...subGenres: string[]) => ({ genre, subGenres });
+const channelFilters = (over: Partial<Pick<ChannelsState, "category" | "countries" | "languages" | "subscriberRanges">>) => ({
+  category: "",
+  countries: [],
+  languages: [],
+  subscriberRanges: [],
+  ...over,
+});
+const singleFilters = (genre = "", subGenre = ""): Pick<SinglesState, "genre" | "subGenre"> => ({ genre, subGenre });
 const album = (name: string, ...keywords: string[]) => ({ name, keywords });
 
 describe("music matching (spec §5)", () => {
   it("lower-cases and trims terms", () => {
     expect(normalizeTerms(["  House ", "EDM House", " "])).toEqual(["house", "edm house"]);
-    expect(musicTerms(f({ genres: " Jazz ", subGenres: ["Oldies Jazz"] }))).toEqual(["jazz", "oldies jazz"]);
-    expect(musicTerms(f({ subGenres: ["orphan"] }))).toEqual([]);
+    expect(musicTerms(path(" Jazz ", "Oldies Jazz"))).toEqual(["jazz", "oldies jazz"]);
+    expect(musicTerms(path("", "orphan"))).toEqual([]);
   });
 
   it("matches everything without terms", () => {
-    expect(albumMatches(album("Any", "jazz"), EMPTY_FILTERS)).toBe(true);
+    expect(albumMatches(album("Any", "jazz"), path(""))).toBe(true);
   });
 
   it("requires the first keyword to equal the first term", () => {
-    expect(albumMatches(album("Blue", "Jazz", "Oldies Jazz"), f({ genres: "jazz" }))).toBe(true);
-    expect(albumMatches(album("Blue", "House"), f({ genres: "Jazz" }))).toBe(false);
+    expect(albumMatches(album("Blue", "Jazz", "Oldies Jazz"), path("jazz"))).toBe(true);
+    expect(albumMatches(album("Blue", "House"), path("Jazz"))).toBe(false);
     // equality, not containment
-    expect(albumMatches(album("Blue", "Jazz Fusion"), f({ genres: "Jazz" }))).toBe(false);
-    expect(albumMatches(album("Blue"), f({ genres: "Jazz" }))).toBe(false);
+    expect(albumMatches(album("Blue", "Jazz Fusion"), path("Jazz"))).toBe(false);
+    expect(albumMatches(album("Blue"), path("Jazz"))).toBe(false);
   });
 
   it("requires each further term to equal the keyword at the same position", () => {
     const a = album("Lullabies", "Children", "Religion", "Christian Holidays", "Christmas");
-    expect(albumMatches(a, f({ genres: "Children", subGenres: ["Religion"] }))).toBe(true);
-    expect(albumMatches(a, f({ genres: "Children", subGenres: ["Religion", "Christian Holidays"] }))).toBe(true);
-    expect(albumMatches(a, f({ genres: "Children", subGenres: ["Religion", "Christian Holidays", "christmas"] }))).toBe(true);
-    expect(albumMatches(a, f({ genres: "Children", subGenres: ["Religion", "Jewish Holidays"] }))).toBe(false);
+    expect(albumMatches(a, path("Children", "Religion"))).toBe(true);
+    expect(albumMatches(a, path("Children", "Religion", "Christian Holidays"))).toBe(true);
+    expect(albumMatches(a, path("Children", "Religion", "Christian Holidays", "christmas"))).toBe(true);
+    expect(albumMatches(a, path("Children", "Religion", "Jewish Holidays"))).toBe(false);
     // position matters: the right word at the wrong level does not match
-    expect(albumMatches(a, f({ genres: "Children", subGenres: ["Christian Holidays"] }))).toBe(false);
-    expect(albumMatches(a, f({ genres: "Children", subGenres: ["Religion", "Christian Holidays", "Easter"] }))).toBe(false);
+    expect(albumMatches(a, path("Children", "Christian Holidays"))).toBe(false);
+    expect(albumMatches(a, path("Children", "Religion", "Christian Holidays", "Easter"))).toBe(false);
   });
 
   it.each(["African", "Asian", "Latin"])("for %s, matches the sub-genre inside the album name", (genre) => {
     const inName = album(`Sounds of Ghana Korea Cuba`, genre, "Something Else");
-    expect(albumMatches(inName, f({ genres: genre, subGenres: ["Ghana"] }))).toBe(true);
-    expect(albumMatches(inName, f({ genres: genre, subGenres: ["korea"] }))).toBe(true);
-    expect(albumMatches(inName, f({ genres: genre, subGenres: ["Mali"] }))).toBe(false);
+    expect(albumMatches(inName, path(genre, "Ghana"))).toBe(true);
+    expect(albumMatches(inName, path(genre, "korea"))).toBe(true);
+    expect(albumMatches(inName, path(genre, "Mali"))).toBe(false);
     // the keyword at position 1 is not what decides
-    expect(albumMatches(inName, f({ genres: genre, subGenres: ["Something Else"] }))).toBe(false);
+    expect(albumMatches(inName, path(genre, "Something Else"))).toBe(false);
   });
 
   it("keeps the positional rule below the name-matched level", () => {
     const a = album("Ghana Highlife", "African", "Ghana", "Highlife");
     expect(albumTermsMatch("ghana highlife", ["african", "ghana", "highlife"], ["african", "ghana", "highlife"])).toBe(true);
-    expect(albumMatches(a, f({ genres: "African", subGenres: ["Ghana", "Palm Wine"] }))).toBe(false);
+    expect(albumMatches(a, path("African", "Ghana", "Palm Wine"))).toBe(false);
   });
 
   it("does not apply the name rule to other genres", () => {
     const a = album("Jazz in Paris", "French", "French Chanson & Jazz");
-    expect(albumMatches(a, f({ genres: "French", subGenres: ["Paris"] }))).toBe(false);
+    expect(albumMatches(a, path("French", "Paris"))).toBe(false);
   });
 });
 
@@ -91,36 +99,36 @@ describe("channel matching (spec §5, deviation 4 for ranges)", () => {
   });
 
   it("combines category, countries and languages, each any-of", () => {
-    expect(channelMatches(channel, hay, f({ genres: "Music" }))).toBe(true);
-    expect(channelMatches(channel, hay, f({ genres: "Gaming" }))).toBe(false);
-    expect(channelMatches(channel, hay, f({ countries: ["UK", "USA"] }))).toBe(true);
-    expect(channelMatches(channel, hay, f({ countries: ["Japan"] }))).toBe(false);
-    expect(channelMatches(channel, hay, f({ keywords: ["English"] }))).toBe(true);
-    expect(channelMatches(channel, hay, f({ genres: "Music", keywords: ["German"] }))).toBe(false);
+    expect(channelMatches(channel, hay, channelFilters({ category: "Music" }))).toBe(true);
+    expect(channelMatches(channel, hay, channelFilters({ category: "Gaming" }))).toBe(false);
+    expect(channelMatches(channel, hay, channelFilters({ countries: ["UK", "USA"] }))).toBe(true);
+    expect(channelMatches(channel, hay, channelFilters({ countries: ["Japan"] }))).toBe(false);
+    expect(channelMatches(channel, hay, channelFilters({ languages: ["English"] }))).toBe(true);
+    expect(channelMatches(channel, hay, channelFilters({ category: "Music", languages: ["German"] }))).toBe(false);
   });
 
   it("filters subscriber ranges by the count", () => {
-    expect(channelMatches(channel, hay, f({ regions: ["10K-100K"] }))).toBe(true);
-    expect(channelMatches(channel, hay, f({ regions: ["1K-10K", "1M-10M"] }))).toBe(false);
-    expect(channelMatches({ subscriberCount: 10_000 }, hay, f({ regions: ["10K-100K"] }))).toBe(true);
-    expect(channelMatches({ subscriberCount: 10_000 }, hay, f({ regions: ["1K-10K"] }))).toBe(false);
-    expect(channelMatches({ subscriberCount: 50_000_000 }, hay, f({ regions: ["10M+"] }))).toBe(true);
-    expect(channelMatches(channel, hay, f({ regions: ["bogus"] }))).toBe(false);
+    expect(channelMatches(channel, hay, channelFilters({ subscriberRanges: ["10K-100K"] }))).toBe(true);
+    expect(channelMatches(channel, hay, channelFilters({ subscriberRanges: ["1K-10K", "1M-10M"] }))).toBe(false);
+    expect(channelMatches({ subscriberCount: 10_000 }, hay, channelFilters({ subscriberRanges: ["10K-100K"] }))).toBe(true);
+    expect(channelMatches({ subscriberCount: 10_000 }, hay, channelFilters({ subscriberRanges: ["1K-10K"] }))).toBe(false);
+    expect(channelMatches({ subscriberCount: 50_000_000 }, hay, channelFilters({ subscriberRanges: ["10M+"] }))).toBe(true);
+    expect(channelMatches(channel, hay, channelFilters({ subscriberRanges: ["bogus"] }))).toBe(false);
   });
 });
 
 describe("singles matching (deviation 4)", () => {
   const single = { genre: "Pop", subGenre: "K-Pop" };
   it("matches the chosen genre by case-insensitive equality", () => {
-    expect(singleMatches(single, EMPTY_FILTERS)).toBe(true);
-    expect(singleMatches(single, f({ genres: "pop" }))).toBe(true);
-    expect(singleMatches(single, f({ genres: "Pop Rock" }))).toBe(false);
-    expect(singleMatches({ genre: "K-Pop", subGenre: "" }, f({ genres: "Pop" }))).toBe(false);
+    expect(singleMatches(single, singleFilters())).toBe(true);
+    expect(singleMatches(single, singleFilters("pop"))).toBe(true);
+    expect(singleMatches(single, singleFilters("Pop Rock"))).toBe(false);
+    expect(singleMatches({ genre: "K-Pop", subGenre: "" }, singleFilters("Pop"))).toBe(false);
   });
   it("matches the chosen sub-genre by equality", () => {
-    expect(singleMatches(single, f({ genres: "Pop", subGenres: ["k-pop"] }))).toBe(true);
-    expect(singleMatches(single, f({ genres: "Pop", subGenres: ["Pop"] }))).toBe(false);
-    expect(singleMatches({ genre: "Pop", subGenre: "" }, f({ genres: "Pop", subGenres: ["K-Pop"] }))).toBe(false);
+    expect(singleMatches(single, singleFilters("Pop", "k-pop"))).toBe(true);
+    expect(singleMatches(single, singleFilters("Pop", "Pop"))).toBe(false);
+    expect(singleMatches({ genre: "Pop", subGenre: "" }, singleFilters("Pop", "K-Pop"))).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Album, CatalogFilters, Channel, Single } from "./types.ts";
+import type { Album, Channel, ChannelsState, GenrePath, Single, SinglesState } from "./types.ts";
 import { subscriberRangeBounds } from "./channel-options.ts";
 
 /** Spec §5: for these top genres the second term is looked for in the album name. */
@@ -10,9 +10,9 @@ export function normalizeTerms(terms: readonly string[]): string[] {
 }
 
 /** The music filter's terms: the top genre, then the sub-genre levels in order. */
-export function musicTerms(filters: CatalogFilters): string[] {
-  if (!filters.genres.trim()) return [];
-  return normalizeTerms([filters.genres, ...filters.subGenres]);
+export function musicTerms(path: { readonly genre: string; readonly subGenres: readonly string[] }): string[] {
+  if (!path.genre.trim()) return [];
+  return normalizeTerms([path.genre, ...path.subGenres]);
 }
 
 /**
@@ -38,8 +38,8 @@ export function albumTermsMatch(nameLower: string, keywordsLower: readonly strin
   return true;
 }
 
-export function albumMatches(album: Pick<Album, "name" | "keywords">, filters: CatalogFilters): boolean {
-  return albumTermsMatch(album.name.toLowerCase(), normalizeTerms(album.keywords), musicTerms(filters));
+export function albumMatches(album: Pick<Album, "name" | "keywords">, path: Pick<GenrePath, "genre" | "subGenres">): boolean {
+  return albumTermsMatch(album.name.toLowerCase(), normalizeTerms(album.keywords), musicTerms(path));
 }
 
 /** The channel fields spec §5 searches, lower-cased and joined (one string per channel). */
@@ -64,13 +64,13 @@ export function channelMatchesAnyTerm(haystackLower: string, terms: readonly str
 export function channelMatches(
   channel: Pick<Channel, "subscriberCount">,
   haystackLower: string,
-  filters: CatalogFilters,
+  filters: Pick<ChannelsState, "category" | "countries" | "languages" | "subscriberRanges">,
 ): boolean {
-  if (filters.genres && !channelMatchesAnyTerm(haystackLower, [filters.genres])) return false;
+  if (filters.category && !channelMatchesAnyTerm(haystackLower, [filters.category])) return false;
   if (filters.countries.length && !channelMatchesAnyTerm(haystackLower, filters.countries)) return false;
-  if (filters.keywords.length && !channelMatchesAnyTerm(haystackLower, filters.keywords)) return false;
-  if (filters.regions.length) {
-    const inRange = filters.regions.some((label) => {
+  if (filters.languages.length && !channelMatchesAnyTerm(haystackLower, filters.languages)) return false;
+  if (filters.subscriberRanges.length) {
+    const inRange = filters.subscriberRanges.some((label) => {
       const bounds = subscriberRangeBounds(label);
       return bounds !== null && channel.subscriberCount >= bounds[0] && channel.subscriberCount < bounds[1];
     });
@@ -85,10 +85,10 @@ export function channelMatches(
  * artist, genre, …) would show "Pop" singles under "K-Pop" and a song titled "Jazz Hands"
  * under Jazz.
  */
-export function singleMatches(single: Pick<Single, "genre" | "subGenre">, filters: CatalogFilters): boolean {
-  const genre = filters.genres.trim().toLowerCase();
+export function singleMatches(single: Pick<Single, "genre" | "subGenre">, filters: Pick<SinglesState, "genre" | "subGenre">): boolean {
+  const genre = filters.genre.trim().toLowerCase();
   if (genre && single.genre.trim().toLowerCase() !== genre) return false;
-  const sub = (filters.subGenres[0] ?? "").trim().toLowerCase();
+  const sub = filters.subGenre.trim().toLowerCase();
   if (sub && single.subGenre.trim().toLowerCase() !== sub) return false;
   return true;
 }

@@ -4,6 +4,8 @@
  * in app/.server/catalog/.
  */
 
+import type { NumberRange, TrackSort } from "./track-query.ts";
+
 export type CatalogType = "music" | "film" | "singles" | "channels" | "compilations";
 
 export interface Track {
@@ -102,22 +104,79 @@ export interface ReleaseDetail {
   contactEmail: string;
 }
 
-/** Spec §3 "Catalog filter state". */
-export interface CatalogFilters {
-  genres: string;
-  /** positional levels */
-  subGenres: string[];
-  /** channel languages */
-  keywords: string[];
-  countries: string[];
-  /** channel subscriber ranges */
-  regions: string[];
+/**
+ * Spec §3 "Catalog filter state", one variant per view (issue #10). The spec keeps one record
+ * for every view and reuses its fields: `genres` holds the channel category, `keywords` the
+ * channel languages and `regions` the subscriber ranges. Each view here has its own honestly
+ * named fields; the URL parameters are unchanged (url-state.ts parses and writes them).
+ *
+ * `view` tells the variants apart; `type` is the content-type switcher's tab (spec §2), shared
+ * by the music view's two variants (albums and tracks).
+ */
+interface CatalogViewCommon {
+  /** the search field */
+  q: string;
+  /** 1-based; the loader clamps it to the page count */
+  page: number;
+  /** id of the item whose sheet is open, or "" */
+  item: string;
 }
 
-export const EMPTY_FILTERS: CatalogFilters = {
-  genres: "",
-  subGenres: [],
-  keywords: [],
-  countries: [],
-  regions: [],
-};
+/** The music genre path: the top genre ("" for none) and its positional sub-genre levels. */
+export interface GenrePath {
+  genre: string;
+  subGenres: string[];
+}
+
+/** `/catalog` (music, the default): albums by genre. */
+export interface AlbumsState extends CatalogViewCommon, GenrePath {
+  type: "music";
+  view: "albums";
+}
+
+/** `/catalog?view=tracks` (issue #10, DESIGN.md §3b): every album track, with tempo, length and key filters. */
+export interface TracksState extends CatalogViewCommon, GenrePath {
+  type: "music";
+  view: "tracks";
+  /** `bpm=LO-HI`, whole BPM, inclusive; null: any tempo */
+  bpm: NumberRange | null;
+  /** `duration=LO-HI`, whole seconds, inclusive; null: any length */
+  duration: NumberRange | null;
+  /** `key=`, canonical names from KEY_NAMES ("A minor", "C# major"), in KEY_NAMES order */
+  keys: string[];
+  sort: TrackSort;
+}
+
+/** `?type=singles`: a genre from the genre list and one of its sub-genres. */
+export interface SinglesState extends CatalogViewCommon {
+  type: "singles";
+  view: "singles";
+  genre: string;
+  subGenre: string;
+}
+
+/** `?type=channels`: one category; countries, languages and subscriber ranges toggle. */
+export interface ChannelsState extends CatalogViewCommon {
+  type: "channels";
+  view: "channels";
+  category: string;
+  countries: string[];
+  languages: string[];
+  /** labels of SUBSCRIBER_RANGES ("1K-10K", "10M+") */
+  subscriberRanges: string[];
+}
+
+/** `?type=film`: no filters (spec §2), the search still applies. */
+export interface FilmsState extends CatalogViewCommon {
+  type: "film";
+  view: "films";
+}
+
+/** `?type=compilations`: "Coming Soon!" (spec §2), nothing to filter, search or open. */
+export interface CompilationsState extends CatalogViewCommon {
+  type: "compilations";
+  view: "compilations";
+}
+
+export type CatalogState = AlbumsState | TracksState | SinglesState | ChannelsState | FilmsState | CompilationsState;
+export type CatalogView = CatalogState["view"];

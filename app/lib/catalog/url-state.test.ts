@@ -1,8 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { EMPTY_FILTERS } from "./types.ts";
-import { catalogHref, clearedState, defaultCatalogState, parseCatalogState, serializeCatalogState, withFilters, withType } from "./url-state.ts";
+import type { AlbumsState, ChannelsState, SinglesState, TracksState } from "./types.ts";
+import {
+  catalogHref,
+  clearedState,
+  defaultCatalogState,
+  defaultTracksState,
+  parseCatalogState,
+  serializeCatalogState,
+  trackQueryOf,
+  withFilters,
+  withMusicView,
+  withSearch,
+  withType,
+} from "./url-state.ts";
 
 const parse = (q: string) => parseCatalogState(new URLSearchParams(q));
+const albums = (q: string) => parse(q) as AlbumsState;
+const tracks = (q: string) => parse(`view=tracks&${q}`) as TracksState;
+const channels = (q: string) => parse(`type=channels&${q}`) as ChannelsState;
 
 describe("catalog URL state (DESIGN.md §3 deviation 5)", () => {
   it("defaults to page 1 of music", () => {
@@ -27,14 +42,14 @@ describe("catalog URL state (DESIGN.md §3 deviation 5)", () => {
 
   it("ignores unknown types and values, never throws", () => {
     expect(parse("type=podcasts").type).toBe("music");
-    expect(parse("genre=Techno").filters).toEqual(EMPTY_FILTERS);
-    expect(parse("genre=jazz").filters.genres).toBe("Jazz");
-    expect(parse("type=channels&category=Cooking&country=Mars&country=usa&lang=Klingon&subs=lots").filters).toEqual({
-      ...EMPTY_FILTERS,
+    expect(parse("genre=Techno")).toEqual(defaultCatalogState());
+    expect(albums("genre=jazz").genre).toBe("Jazz");
+    expect(channels("category=Cooking&country=Mars&country=usa&lang=Klingon&subs=lots")).toEqual({
+      ...defaultCatalogState("channels"),
       countries: ["USA"],
     });
-    expect(parse("type=channels&country=USA&country=USA").filters.countries).toEqual(["USA"]);
-    expect(parse("sub=Religion").filters.subGenres).toEqual([]);
+    expect(channels("country=USA&country=USA").countries).toEqual(["USA"]);
+    expect(albums("sub=Religion").subGenres).toEqual([]);
     expect(parse(`q=${"x".repeat(500)}`).q).toBe("");
     expect(parse("q=%00%01hi").q).toBe("hi");
     expect(() => parse("page=%E0%A4%A")).not.toThrow();
@@ -49,21 +64,99 @@ describe("catalog URL state (DESIGN.md §3 deviation 5)", () => {
   });
 
   it("keeps at most three positional sub-genres and stops at a gap", () => {
-    expect(parse("genre=Children&sub=a&sub=b&sub=c&sub=d").filters.subGenres).toEqual(["a", "b", "c"]);
-    expect(parse("genre=Children&sub=a&sub=&sub=c").filters.subGenres).toEqual(["a"]);
-    expect(parse("type=singles&genre=Pop&sub=a&sub=b").filters.subGenres).toEqual(["a"]);
+    expect(albums("genre=Children&sub=a&sub=b&sub=c&sub=d").subGenres).toEqual(["a", "b", "c"]);
+    expect(albums("genre=Children&sub=a&sub=&sub=c").subGenres).toEqual(["a"]);
+    expect((parse("type=singles&genre=Pop&sub=a&sub=b") as SinglesState).subGenre).toBe("a");
   });
 
   it("drops filters that do not belong to the type", () => {
-    expect(parse("type=film&genre=Jazz&category=Music").filters).toEqual(EMPTY_FILTERS);
-    expect(parse("genre=Jazz&category=Music&country=USA").filters).toEqual({ ...EMPTY_FILTERS, genres: "Jazz" });
+    expect(parse("type=film&genre=Jazz&category=Music")).toEqual(defaultCatalogState("film"));
+    expect(parse("genre=Jazz&category=Music&country=USA&bpm=90-120&key=Am")).toEqual({ ...defaultCatalogState(), genre: "Jazz" });
+    expect(parse("type=singles&bpm=90-120&view=tracks")).toEqual(defaultCatalogState("singles"));
   });
 
   it("a filter change goes back to page 1 and closes the sheet; a type change resets all", () => {
-    const s = parse("genre=Jazz&page=4&item=x&q=blue");
-    const next = withFilters(s, { ...s.filters, subGenres: ["Oldies Jazz"] });
+    const s = albums("genre=Jazz&page=4&item=x&q=blue");
+    const next = withFilters(s, { ...s, subGenres: ["Oldies Jazz"] });
     expect(catalogHref(next)).toBe("/catalog?genre=Jazz&sub=Oldies+Jazz&q=blue");
     expect(catalogHref(withType("film"))).toBe("/catalog?type=film");
     expect(catalogHref(clearedState(parse("type=singles&genre=Pop&q=x")))).toBe("/catalog?type=singles");
+  });
+});
+
+describe("one state per view (issue #10)", () => {
+  it("parses each view into its own variant, with its own field names", () => {
+    expect(parse("")).toMatchObject({ type: "music", view: "albums", genre: "", subGenres: [] });
+    expect(parse("view=albums&genre=Jazz")).toMatchObject({ type: "music", view: "albums", genre: "Jazz" });
+    expect(parse("view=tracks")).toEqual(defaultTracksState());
+    expect(parse("view=TRACKS&genre=jazz")).toMatchObject({ type: "music", view: "tracks", genre: "Jazz" });
+    expect(parse("view=videos")).toMatchObject({ view: "albums" });
+    expect(parse("type=singles&genre=Pop&sub=K-Pop")).toMatchObject({ type: "singles", view: "singles", genre: "Pop", subGenre: "K-Pop" });
+    expect(parse("type=channels&category=music&lang=French&subs=10m%2B")).toMatchObject({
+      type: "channels",
+      view: "channels",
+      category: "Music",
+      languages: ["French"],
+      subscriberRanges: ["10M+"],
+    });
+    expect(parse("type=film&q=x")).toMatchObject({ type: "film", view: "films", q: "x" });
+    expect(parse("type=compilations&q=x&item=y&page=3")).toEqual(defaultCatalogState("compilations"));
+  });
+
+  it("round-trips the track view's parameters", () => {
+    const cases = [
+      "view=tracks",
+      "view=tracks&genre=Jazz&sub=Oldies+Jazz&bpm=90-120&duration=60-119&key=C+major&key=A+minor&sort=-bpm&q=blue&page=2&item=alb-3",
+      "view=tracks&bpm=-89&duration=241-",
+      "view=tracks&sort=duration",
+      "view=tracks&q=ocean",
+      "view=tracks&sort=title&q=ocean",
+    ];
+    for (const q of cases) {
+      const state = parse(q);
+      expect(serializeCatalogState(state).toString()).toBe(q);
+      expect(parse(serializeCatalogState(state).toString())).toEqual(state);
+    }
+  });
+
+  it("normalises ranges, keys and the sort so one filter has one URL", () => {
+    expect(tracks("bpm=120-90").bpm).toEqual({ min: 90, max: 120 });
+    expect(tracks("bpm=-90").bpm).toEqual({ min: null, max: 90 });
+    expect(tracks("bpm=120-").bpm).toEqual({ min: 120, max: null });
+    expect(tracks("bpm=abc").bpm).toBeNull();
+    expect(tracks("bpm=99999999999999999999-").bpm).toEqual({ min: 400, max: null });
+    expect(tracks("duration=30-99999999").duration).toEqual({ min: 30, max: null });
+    expect(tracks("key=a+minor&key=Am&key=Bb+major&key=A%23m&key=H&key=x").keys).toEqual(["A# major", "A minor", "A# minor"]);
+    expect(serializeCatalogState(tracks("bpm=120-90&key=am&sort=BPM")).toString()).toBe("view=tracks&bpm=90-120&key=A+minor&sort=bpm");
+    expect(tracks("sort=relevance").sort).toBe("title");
+    expect(tracks("sort=relevance&q=x").sort).toBe("relevance");
+    expect(tracks("q=x").sort).toBe("relevance");
+    expect(tracks("sort=loudness").sort).toBe("title");
+    expect(() => parse("view=tracks&bpm=%E0%A4%A&duration=--&key=%00")).not.toThrow();
+  });
+
+  it("the Albums | Tracks choice keeps the genre path and the search, not the track filters", () => {
+    const t = tracks("genre=Jazz&bpm=90-120&key=Am&q=blue&page=3");
+    expect(catalogHref(withMusicView(t, "albums"))).toBe("/catalog?genre=Jazz&q=blue");
+    expect(catalogHref(withMusicView(albums("genre=Jazz&page=2"), "tracks"))).toBe("/catalog?view=tracks&genre=Jazz");
+    expect(catalogHref(clearedState(t))).toBe("/catalog?view=tracks");
+  });
+
+  it("dropping the search drops a relevance sort with it", () => {
+    expect(catalogHref(withSearch(tracks("q=blue&sort=-bpm"), ""))).toBe("/catalog?view=tracks&sort=-bpm");
+    expect(catalogHref(withSearch(tracks("q=blue"), ""))).toBe("/catalog?view=tracks");
+  });
+
+  it("is the track index's query", () => {
+    expect(trackQueryOf(tracks("genre=Jazz&bpm=90-&key=Am&page=2"))).toEqual({
+      q: "",
+      genre: "Jazz",
+      subGenres: [],
+      bpm: { min: 90, max: null },
+      duration: null,
+      keys: ["A minor"],
+      sort: "title",
+      page: 2,
+    });
   });
 });

@@ -1,36 +1,70 @@
-import { EMPTY_FILTERS, type CatalogFilters, type CatalogType } from "./types.ts";
+import type {
+  AlbumsState,
+  CatalogState,
+  CatalogType,
+  ChannelsState,
+  CompilationsState,
+  FilmsState,
+  SinglesState,
+  TracksState,
+} from "./types.ts";
 import { canonicalTopGenre, MAX_SUB_LEVELS } from "./genre-tree.ts";
 import { canonicalOption, CHANNEL_CATEGORIES, CHANNEL_COUNTRIES, CHANNEL_LANGUAGES, SUBSCRIBER_RANGES } from "./channel-options.ts";
+import {
+  defaultTrackSort,
+  MAX_BPM,
+  MAX_DURATION_SECONDS,
+  normalizeKeys,
+  parseRange,
+  parseTrackSort,
+  serializeRange,
+} from "./track-filters.ts";
+import type { TrackQuery } from "./track-query.ts";
+
+export type { CatalogState } from "./types.ts";
 
 /**
  * DESIGN.md §3 deviation 5: all catalog state lives in the URL, e.g.
  * `/catalog?type=singles&genre=Pop&page=2`. Parsing never throws: unknown types fall back to
  * music, unknown options are dropped, lengths are capped and the page is clamped.
  *
- * Parameters: type, genre, sub (repeated, positional), category, country, lang, subs
- * (repeated), q, page, item.
+ * Parameters: type, view (music: albums or tracks), genre, sub (repeated, positional),
+ * category, country, lang, subs (repeated), bpm, duration, key (repeated), sort, q, page,
+ * item. Each view reads only its own (types.ts CatalogState).
  */
-export interface CatalogState {
-  type: CatalogType;
-  filters: CatalogFilters;
-  /** the search field */
-  q: string;
-  /** 1-based; the loader clamps it to the page count */
-  page: number;
-  /** id of the item whose sheet is open, or "" */
-  item: string;
-}
 
 export const CATALOG_TYPES: readonly CatalogType[] = ["music", "film", "singles", "channels", "compilations"];
 export const MAX_TEXT_LENGTH = 100;
 export const MAX_ITEM_ID_LENGTH = 200;
 export const MAX_PAGE = 1_000_000;
 
-export function defaultCatalogState(type: CatalogType = "music"): CatalogState {
-  return { type, filters: emptyFilters(), q: "", page: 1, item: "" };
+const common = () => ({ q: "", page: 1, item: "" });
+
+export function defaultAlbumsState(): AlbumsState {
+  return { type: "music", view: "albums", genre: "", subGenres: [], ...common() };
 }
 
-const emptyFilters = (): CatalogFilters => ({ ...EMPTY_FILTERS, subGenres: [], keywords: [], countries: [], regions: [] });
+export function defaultTracksState(): TracksState {
+  return { type: "music", view: "tracks", genre: "", subGenres: [], bpm: null, duration: null, keys: [], sort: "title", ...common() };
+}
+
+/** The state of a content type with nothing chosen (music: the album view). */
+export function defaultCatalogState(type?: "music"): AlbumsState;
+export function defaultCatalogState(type: CatalogType): CatalogState;
+export function defaultCatalogState(type: CatalogType = "music"): CatalogState {
+  switch (type) {
+    case "music":
+      return defaultAlbumsState();
+    case "singles":
+      return { type, view: "singles", genre: "", subGenre: "", ...common() } satisfies SinglesState;
+    case "channels":
+      return { type, view: "channels", category: "", countries: [], languages: [], subscriberRanges: [], ...common() } satisfies ChannelsState;
+    case "film":
+      return { type, view: "films", ...common() } satisfies FilmsState;
+    case "compilations":
+      return { type, view: "compilations", ...common() } satisfies CompilationsState;
+  }
+}
 
 /** Trimmed, without control characters, within the length cap; "" when too long. */
 function cleanText(value: string | null, max = MAX_TEXT_LENGTH): string {
@@ -49,59 +83,96 @@ function uniqueOptions(values: string[], options: readonly string[]): string[] {
   return out;
 }
 
+/** The music genre path: a genre of the static tree, then up to three positional sub-genres. */
+function parseGenrePath(params: URLSearchParams): { genre: string; subGenres: string[] } {
+  const genre = canonicalTopGenre(cleanText(params.get("genre")));
+  if (!genre) return { genre: "", subGenres: [] };
+  const subGenres: string[] = [];
+  for (const raw of params.getAll("sub").slice(0, MAX_SUB_LEVELS)) {
+    const s = cleanText(raw);
+    if (!s) break; // positional: a gap ends the path
+    subGenres.push(s);
+  }
+  return { genre, subGenres };
+}
+
 export function parseCatalogState(params: URLSearchParams): CatalogState {
   const rawType = (params.get("type") ?? "").trim().toLowerCase();
   const type = (CATALOG_TYPES as readonly string[]).includes(rawType) ? (rawType as CatalogType) : "music";
-  const filters = emptyFilters();
+  if (type === "compilations") return defaultCatalogState(type);
 
-  if (type === "music") {
-    const genre = canonicalTopGenre(cleanText(params.get("genre")));
-    if (genre) {
-      filters.genres = genre;
-      const subs: string[] = [];
-      for (const raw of params.getAll("sub").slice(0, MAX_SUB_LEVELS)) {
-        const s = cleanText(raw);
-        if (!s) break; // positional: a gap ends the path
-        subs.push(s);
-      }
-      filters.subGenres = subs;
-    }
-  } else if (type === "singles") {
-    const genre = cleanText(params.get("genre"));
-    if (genre) {
-      filters.genres = genre;
-      const sub = cleanText(params.get("sub"));
-      if (sub) filters.subGenres = [sub];
-    }
-  } else if (type === "channels") {
-    filters.genres = canonicalOption(CHANNEL_CATEGORIES, cleanText(params.get("category"))) ?? "";
-    filters.countries = uniqueOptions(params.getAll("country"), CHANNEL_COUNTRIES);
-    filters.keywords = uniqueOptions(params.getAll("lang"), CHANNEL_LANGUAGES);
-    filters.regions = uniqueOptions(params.getAll("subs"), SUBSCRIBER_RANGES);
-  }
-
-  const q = type === "compilations" ? "" : cleanText(params.get("q"));
   const pageNumber = Number.parseInt(params.get("page") ?? "", 10);
-  const page = Number.isFinite(pageNumber) ? Math.min(Math.max(1, pageNumber), MAX_PAGE) : 1;
-  const item = type === "compilations" ? "" : cleanText(params.get("item"), MAX_ITEM_ID_LENGTH);
-  return { type, filters, q, page, item };
+  const shared = {
+    q: cleanText(params.get("q")),
+    page: Number.isFinite(pageNumber) ? Math.min(Math.max(1, pageNumber), MAX_PAGE) : 1,
+    item: cleanText(params.get("item"), MAX_ITEM_ID_LENGTH),
+  };
+
+  switch (type) {
+    case "music": {
+      const path = parseGenrePath(params);
+      if ((params.get("view") ?? "").trim().toLowerCase() !== "tracks") return { type, view: "albums", ...path, ...shared };
+      return {
+        type,
+        view: "tracks",
+        ...path,
+        bpm: parseRange(params.get("bpm"), MAX_BPM),
+        duration: parseRange(params.get("duration"), MAX_DURATION_SECONDS),
+        keys: normalizeKeys(params.getAll("key")),
+        sort: parseTrackSort(params.get("sort"), shared.q),
+        ...shared,
+      };
+    }
+    case "singles": {
+      const genre = cleanText(params.get("genre"));
+      return { type, view: "singles", genre, subGenre: genre ? cleanText(params.get("sub")) : "", ...shared };
+    }
+    case "channels":
+      return {
+        type,
+        view: "channels",
+        category: canonicalOption(CHANNEL_CATEGORIES, cleanText(params.get("category"))) ?? "",
+        countries: uniqueOptions(params.getAll("country"), CHANNEL_COUNTRIES),
+        languages: uniqueOptions(params.getAll("lang"), CHANNEL_LANGUAGES),
+        subscriberRanges: uniqueOptions(params.getAll("subs"), SUBSCRIBER_RANGES),
+        ...shared,
+      };
+    case "film":
+      return { type, view: "films", ...shared };
+  }
 }
 
 /** The URL parameters of a state, defaults omitted, in a stable order. */
 export function serializeCatalogState(state: CatalogState): URLSearchParams {
   const p = new URLSearchParams();
-  const { type, filters } = state;
-  if (type !== "music") p.set("type", type);
-  if (type === "music" || type === "singles") {
-    if (filters.genres) {
-      p.set("genre", filters.genres);
-      for (const s of filters.subGenres) if (s) p.append("sub", s);
-    }
-  } else if (type === "channels") {
-    if (filters.genres) p.set("category", filters.genres);
-    for (const c of filters.countries) p.append("country", c);
-    for (const l of filters.keywords) p.append("lang", l);
-    for (const r of filters.regions) p.append("subs", r);
+  if (state.type !== "music") p.set("type", state.type);
+  switch (state.view) {
+    case "albums":
+    case "tracks":
+      if (state.view === "tracks") p.set("view", "tracks");
+      if (state.genre) {
+        p.set("genre", state.genre);
+        for (const s of state.subGenres) if (s) p.append("sub", s);
+      }
+      if (state.view === "tracks") {
+        if (state.bpm) p.set("bpm", serializeRange(state.bpm));
+        if (state.duration) p.set("duration", serializeRange(state.duration));
+        for (const k of state.keys) p.append("key", k);
+        if (state.sort !== defaultTrackSort(state.q)) p.set("sort", state.sort);
+      }
+      break;
+    case "singles":
+      if (state.genre) {
+        p.set("genre", state.genre);
+        if (state.subGenre) p.set("sub", state.subGenre);
+      }
+      break;
+    case "channels":
+      if (state.category) p.set("category", state.category);
+      for (const c of state.countries) p.append("country", c);
+      for (const l of state.languages) p.append("lang", l);
+      for (const r of state.subscriberRanges) p.append("subs", r);
+      break;
   }
   if (state.q) p.set("q", state.q);
   if (state.page > 1) p.set("page", String(state.page));
@@ -115,9 +186,9 @@ export function catalogHref(state: CatalogState): string {
   return query ? `/catalog?${query}` : "/catalog";
 }
 
-/** The state after a filter change: back to page 1, no open sheet. */
-export function withFilters(state: CatalogState, filters: CatalogFilters): CatalogState {
-  return { ...state, filters, page: 1, item: "" };
+/** The state after a filter change (the new state of the same view): back to page 1, no open sheet. */
+export function withFilters<S extends CatalogState>(state: S, next: S): S {
+  return { ...next, page: 1, item: "" };
 }
 
 /** Spec §4: changing the type resets all filters (and the search, page and open sheet). */
@@ -125,15 +196,46 @@ export function withType(type: CatalogType): CatalogState {
   return defaultCatalogState(type);
 }
 
-export function withPage(state: CatalogState, page: number): CatalogState {
+/**
+ * Issue #10 "Albums | Tracks": the music view's two lists. The genre path and the search carry
+ * over (the same music, listed another way); the track filters start empty.
+ */
+export function withMusicView(state: AlbumsState | TracksState, view: "albums" | "tracks"): AlbumsState | TracksState {
+  if (state.view === view) return { ...state, page: 1, item: "" };
+  const base = view === "tracks" ? defaultTracksState() : defaultAlbumsState();
+  return { ...base, genre: state.genre, subGenres: state.subGenres, q: state.q, ...(view === "tracks" ? { sort: defaultTrackSort(state.q) } : {}) };
+}
+
+/** The same view with another search (page 1, no sheet); a track sort by relevance needs one. */
+export function withSearch<S extends CatalogState>(state: S, q: string): S {
+  const next = { ...state, q, page: 1, item: "" };
+  if (next.view === "tracks" && next.sort === "relevance" && !q) next.sort = "title";
+  return next;
+}
+
+export function withPage<S extends CatalogState>(state: S, page: number): S {
   return { ...state, page, item: "" };
 }
 
-export function withItem(state: CatalogState, item: string): CatalogState {
+export function withItem<S extends CatalogState>(state: S, item: string): S {
   return { ...state, item };
 }
 
-/** Clear Filters / Clear All Filters: the type stays, everything else resets. */
+/** Clear Filters / Clear All Filters: the view stays, everything else resets. */
 export function clearedState(state: CatalogState): CatalogState {
-  return defaultCatalogState(state.type);
+  return state.view === "tracks" ? defaultTracksState() : defaultCatalogState(state.type);
+}
+
+/** What the track view asks the server's track index (track-query.ts). */
+export function trackQueryOf(state: TracksState): TrackQuery {
+  return {
+    q: state.q,
+    genre: state.genre,
+    subGenres: state.subGenres,
+    bpm: state.bpm,
+    duration: state.duration,
+    keys: state.keys,
+    sort: state.sort,
+    page: state.page,
+  };
 }

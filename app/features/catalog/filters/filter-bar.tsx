@@ -1,0 +1,88 @@
+import { Search, X } from "lucide-react";
+import { useId } from "react";
+import { Form, Link } from "react-router";
+import { activeChips, removeChip, type FilterChip } from "~/lib/catalog/filters";
+import type { CatalogState } from "~/lib/catalog/types";
+import { catalogHref, clearedState, serializeCatalogState, withFilters, withSearch } from "~/lib/catalog/url-state";
+
+const chipClass =
+  "inline-flex min-h-8 items-center gap-1.5 rounded-full bg-white/10 py-1 pr-2 pl-3 text-sm font-medium hover:bg-white/15";
+
+/** A removable chip (spec §4 "Active filter chips"): a link to the same view without that filter. */
+function Chip({ href, label, removeLabel }: { href: string; label: string; removeLabel: string }) {
+  return (
+    <li>
+      <Link to={href} preventScrollReset aria-label={removeLabel} className={chipClass}>
+        {label}
+        <X className="size-3.5" aria-hidden="true" />
+      </Link>
+    </li>
+  );
+}
+
+/** Spec §4: one chip per active filter of any view (activeChips), and one for the search. */
+export function FilterChips({ state }: { state: CatalogState }) {
+  const chips = activeChips(state);
+  if (!chips.length && !state.q) return null;
+  const key = (chip: FilterChip) => `${chip.kind}-${chip.level ?? ""}-${chip.value}`;
+  return (
+    <ul aria-label="Active filters" className="mt-2.5 flex flex-wrap gap-2">
+      {chips.map((chip) => (
+        <Chip
+          key={key(chip)}
+          href={catalogHref(withFilters(state, removeChip(state, chip)))}
+          label={chip.label}
+          removeLabel={`Remove filter ${chip.label}`}
+        />
+      ))}
+      {state.q ? <Chip href={catalogHref(withSearch(state, ""))} label={`“${state.q}”`} removeLabel={`Remove search ${state.q}`} /> : null}
+    </ul>
+  );
+}
+
+/**
+ * Spec §2 "Filter bar": fixed below the 80 px header while scrolling, with the search field,
+ * a removable chip per active filter and "Clear Filters". The search is a GET form carrying
+ * the current filters, so it works without JavaScript.
+ */
+export function FilterBar({ state, searchable }: { state: CatalogState; searchable: boolean }) {
+  const hidden = [...serializeCatalogState({ ...state, q: "", page: 1, item: "" }).entries()];
+  const searchId = useId();
+  return (
+    <div className="sticky top-[var(--header-height)] z-30 -mx-5 border-y border-border bg-bg/85 px-5 py-3 backdrop-blur-md sm:mx-0 sm:rounded-2xl sm:border">
+      <div className="flex flex-wrap items-center gap-2">
+        {searchable ? (
+          <Form method="get" action="/catalog" role="search" preventScrollReset className="flex min-w-0 flex-1 basis-48 items-center gap-2">
+            {hidden.map(([name, value], i) => (
+              <input key={`${name}-${i}`} type="hidden" name={name} value={value} />
+            ))}
+            <label htmlFor={searchId} className="sr-only">
+              Search the catalog
+            </label>
+            <div className="relative min-w-0 flex-1">
+              <Search className="pointer-events-none absolute top-1/2 left-3.5 size-4 -translate-y-1/2 text-muted" aria-hidden="true" />
+              <input
+                id={searchId}
+                key={state.q}
+                type="search"
+                name="q"
+                defaultValue={state.q}
+                maxLength={100}
+                placeholder="Search title, artist, album or genre"
+                className="min-h-10 w-full rounded-full border border-border bg-white/5 pr-4 pl-10 text-sm placeholder:text-muted/80 focus:border-ring focus:outline-none"
+              />
+            </div>
+            <button type="submit" className="btn-secondary min-h-10 px-3 py-0 text-sm sm:px-5">
+              <Search className="size-4 sm:hidden" aria-hidden="true" />
+              <span className="sr-only sm:not-sr-only">Search</span>
+            </button>
+          </Form>
+        ) : null}
+        <Link to={catalogHref(clearedState(state))} preventScrollReset className="btn-secondary min-h-10 px-4 py-0 text-sm">
+          Clear Filters
+        </Link>
+      </div>
+      <FilterChips state={state} />
+    </div>
+  );
+}
