@@ -2,6 +2,7 @@ import { ConfigError, parseConfig, type Config } from "./config.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { startCatalog, type CatalogDeps, type CatalogService } from "./catalog/service.ts";
 import { catalogIndexFor } from "./catalog/index.ts";
+import { trackIndexFor } from "./catalog/tracks/track-index.ts";
 import { startLeads, type LeadsOptions, type LeadsService } from "./leads/service.ts";
 import { startAnalyzer, type Analyzer, type AnalyzerOptions } from "./analysis/stage/analyzer.ts";
 import { createAnalysisLookup, type AnalysisService } from "./analysis/stage/lookup.ts";
@@ -161,6 +162,20 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     }
   }
 
+  // The track view's index (issue #10) is built in the background at start and after each
+  // catalog change, off the request path (seconds at 2.5 million tracks), with the analysis
+  // results this process reads.
+  let stopTracks: (() => void) | undefined;
+  if (catalog && roles.catalogIndex !== false) {
+    const tracks = trackIndexFor(catalog, analysis, { logger });
+    void tracks.ready();
+    const unsubscribe = catalog.onChange(() => void tracks.ready());
+    stopTracks = () => {
+      unsubscribe();
+      tracks.stop();
+    };
+  }
+
   let leads: LeadsService | undefined;
   if (roles.leads) {
     const worker = roles.worker ?? config.OUTBOX_WORKER;
@@ -181,6 +196,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     close: (closeOpts) =>
       (closing ??= (async () => {
         stopWarming?.();
+        stopTracks?.();
         clearImmediate(indexWarmer);
         closed = true;
         clearTimeout(retryTimer);

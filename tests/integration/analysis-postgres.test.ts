@@ -9,6 +9,7 @@ import { startAnalyzer } from "../../app/.server/analysis/stage/analyzer.ts";
 import { openAnalysisStore } from "../../app/.server/analysis/stage/open.ts";
 import { catalogWith, countingPool, walkAndDrain, writeBeat } from "../support/analysis-stage.ts";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
+import { expectFiguresRead } from "../../app/.server/analysis/testing/figures.ts";
 
 /**
  * Several analyzers on one PostgreSQL (issue #9: `npm run analyzer` scales out; ADR 0091):
@@ -78,6 +79,16 @@ describe("analysis on PostgreSQL", () => {
       expect(back.every((c) => c.attempts === 2)).toBe(true);
     } finally {
       await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+
+  it("reads the figures of every result in pages, then only what changed (the track index's bulk read, issue #10)", async () => {
+    const config = parseConfig({ DATA_DIR: dataDir, DATABASE_URL: await pg.createDatabase("figures"), LOG_LEVEL: "silent" });
+    const store = await openAnalysisStore(config);
+    try {
+      await expectFiguresRead(store);
+    } finally {
+      await store.close();
     }
   });
 });

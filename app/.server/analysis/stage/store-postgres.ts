@@ -18,6 +18,7 @@ export async function openPostgresDatabase(connectionString: string, opts: { max
     location: describePostgresUrl(connectionString),
     lockClause: "FOR UPDATE SKIP LOCKED",
     keysIn: (n) => `key IN (SELECT jsonb_array_elements_text($${n}::jsonb))`,
+    jsonField: (column, field) => `(${column}::json ->> '${field}')`,
     async query<R>(sql: string, params: readonly unknown[]) {
       const result = await pool.query(sql, [...params]);
       return result.rows as R[];

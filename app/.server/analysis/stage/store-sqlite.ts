@@ -22,6 +22,7 @@ export function openSqliteDatabase(file: string): SqlDatabase {
     location: file,
     lockClause: "",
     keysIn: (n) => `key IN (SELECT value FROM json_each($${n}))`,
+    jsonField: (column, field) => `json_extract(${column}, '$.${field}')`,
     async query<R>(sql: string, params: readonly unknown[]) {
       return prepare(sql).all(...values(params)) as R[];
     },

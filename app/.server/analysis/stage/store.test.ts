@@ -4,6 +4,7 @@ import { ANALYZER_VERSION, type TrackAnalysis } from "../analyze.ts";
 import { audioSource, fileIdentity, httpIdentity } from "./source.ts";
 import { AnalysisStore, reconcileAction, retryDelayMs, RETRY_MAX_MS, truncateReason } from "./store.ts";
 import { openSqliteDatabase } from "./store-sqlite.ts";
+import { expectFiguresRead } from "../testing/figures.ts";
 
 // The analysis store's rules (ADR 0091): what a walk queues, the retry schedule, claims and
 // leases. The SQL runs on an in-memory SQLite database; the PostgreSQL side runs the same
@@ -138,6 +139,10 @@ describe("AnalysisStore (SQLite)", () => {
     expect(await store.reconcile([{ key: "b", identity: "j1" }], 30, ANALYZER_VERSION + 1)).toBe(1);
     expect((await store.results(["b"])).map((r) => r.analysis.durationSeconds)).toEqual([5]);
     expect(await store.summary({ now: 30 })).toMatchObject({ pending: 2, done: 0 });
+  });
+
+  it("reads the figures of every result in pages, then only what changed, a withdrawn result with no seconds", async () => {
+    await expectFiguresRead(store);
   });
 
   it("leaves a held row alone when its audio changes, and gives back released claims at once", async () => {

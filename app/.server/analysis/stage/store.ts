@@ -1,4 +1,5 @@
 import { ANALYZER_VERSION, type TrackAnalysis } from "../analyze.ts";
+import type { AnalysisFigures, FiguresCursor } from "./types.ts";
 
 /**
  * Where track analyses are kept (issue #9 "Results persist", ADR 0091): one row per audio key
@@ -52,6 +53,8 @@ export interface SqlDatabase {
   keysIn(n: number): string;
   /** Appended to the claim's inner SELECT: `FOR UPDATE SKIP LOCKED` on PostgreSQL. */
   readonly lockClause: string;
+  /** A field of a JSON text column, as SQL (`json_extract` on SQLite, `->>` on PostgreSQL). */
+  jsonField(column: string, field: string): string;
   close(): Promise<void>;
 }
 
@@ -303,6 +306,30 @@ export class AnalysisStore {
       for (const r of rows) out.push({ key: r.key, analysis: JSON.parse(r.analysis) as TrackAnalysis, bytes: r.analysis.length });
     }
     return out;
+  }
+
+  /**
+   * The figures of the results stored or withdrawn after `cursor`, in result order (issue #10:
+   * the track index reads them all at start, then what changed). Read in SQL from the stored
+   * JSON, so the peaks (most of each result's bytes) never reach the process. A withdrawn
+   * result (other audio under the key) has no analysis and comes back with `seconds` null.
+   */
+  async figuresAfter(cursor: FiguresCursor | null, limit: number): Promise<{ rows: AnalysisFigures[]; next: FiguresCursor | null }> {
+    const field = (name: string) => this.db.jsonField("analysis", name);
+    const rows = await this.db.query<{ key: string; at: unknown; seconds: unknown; bpm: unknown; musical_key: string | null }>(
+      `SELECT key, result_at AS at, ${field("durationSeconds")} AS seconds, ${field("bpm")} AS bpm, ${field("key")} AS musical_key
+         FROM track_analysis
+        WHERE result_at IS NOT NULL AND (result_at > $1 OR (result_at = $1 AND key > $2))
+        ORDER BY result_at, key
+        LIMIT $3`,
+      [cursor?.at ?? -1, cursor?.key ?? "", Math.max(1, limit)],
+    );
+    const value = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+    const last = rows.at(-1);
+    return {
+      rows: rows.map((r) => ({ key: r.key, seconds: value(r.seconds), bpm: value(r.bpm), musicalKey: r.musical_key ?? null })),
+      next: last ? { at: num(last.at), key: last.key } : null,
+    };
   }
 
   /** Changes whenever a shown result is stored or withdrawn, in any process (the lookup's version). */

@@ -9,4 +9,25 @@ export interface AnalysisLookup {
   lookup(keys: readonly string[]): Promise<Map<string, TrackAnalysis>>;
   /** moves when new results are stored (at most about once every 5 s), so page caches can drop pages that showed older ones */
   readonly version: number;
+  /**
+   * The figures the track view filters on (issue #10), for every result stored or withdrawn
+   * after `cursor` (null: from the first), oldest first, at most `limit` rows; `next` is the
+   * cursor of the last row (null when there were none). Bulk reads for the track index
+   * (app/.server/catalog/tracks/), never per page.
+   */
+  figuresAfter(cursor: FiguresCursor | null, limit: number): Promise<{ rows: AnalysisFigures[]; next: FiguresCursor | null }>;
+}
+
+/** A track analysis's figures, by audio key; `seconds` null when the result was withdrawn (other audio under the key). */
+export interface AnalysisFigures {
+  key: string;
+  seconds: number | null;
+  bpm: number | null;
+  musicalKey: string | null;
+}
+
+/** Where a bulk read of figures stopped: the last row's result time (ms) and key. */
+export interface FiguresCursor {
+  at: number;
+  key: string;
 }

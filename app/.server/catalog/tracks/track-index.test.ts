@@ -1,0 +1,233 @@
+import { describe, expect, it } from "vitest";
+import type { Album } from "../../../lib/catalog/types.ts";
+import type { TrackQuery } from "../../../lib/catalog/track-query.ts";
+import type { TrackAnalysis } from "../../analysis/analyze.ts";
+import type { AnalysisFigures, AnalysisLookup, FiguresCursor } from "../../analysis/stage/types.ts";
+import type { CatalogSource } from "../index.ts";
+import type { CatalogSnapshot } from "../service.ts";
+import { createTrackIndex } from "./track-index.ts";
+import { NO_YIELD } from "./yielding.ts";
+
+// The track view's index (issue #10): filters, key counts, orders, rows, and its rebuilds.
+
+const track = (title: string, key: string) => ({ s3Path: key, Filename: `${title}.mp3` });
+const album = (id: string, name: string, artist: string, genre: string, keywords: string[], tracks: Album["tracks"]): Album => ({
+  id,
+  name,
+  artist,
+  genre,
+  artwork: "",
+  keywords,
+  featured: false,
+  tracks,
+});
+
+const ALBUMS: Album[] = [
+  album("a0", "Ocean Mind Healing", "Ana Costa", "Relaxing", ["relaxing", "mind healing"], [track("Ocean Mind Healing", "k1.mp3"), track("Deep Sleep", "k2.mp3")]),
+  album("a1", "Bossa Nova Nights", "Diego Silva", "Brazilian", ["brazilian", "bossa nova & samba"], [track("Samba Sunrise", "k3.mp3"), track("Ocean Drive", "k4.mp3")]),
+  album("a2", "Mind Games", "The Quiet Trio", "Jazz", ["jazz", "oldies jazz"], [track("Minded", "k5.mp3"), { s3Path: "", Filename: "No Audio.mp3" }]),
+  album("a3", "Ghana Nights", "Kofi Mensah", "African", ["african", "ghana"], [track("Highlife", "k1.mp3")]),
+];
+
+const analysisOf = (seconds: number, bpm: number | null, key: string | null): TrackAnalysis => ({
+  durationSeconds: seconds,
+  bpm,
+  bpmConfidence: 0.9,
+  key,
+  keyConfidence: 0.9,
+  loudnessLufs: -14,
+  previewPeaks: [0.5, 1],
+  overviewPeaks: [0.5],
+  analyzerVersion: 2,
+});
+
+/** An analysis lookup over a map, with figures in result order (as the store gives them). */
+function fakeAnalysis(initial: Record<string, TrackAnalysis>) {
+  const results = new Map<string, { analysis: TrackAnalysis | null; at: number }>();
+  let clock = 1000;
+  let version = 1;
+  const set = (key: string, analysis: TrackAnalysis | null) => results.set(key, { analysis, at: clock++ });
+  for (const [k, a] of Object.entries(initial)) set(k, a);
+  const lookup: AnalysisLookup & { set: typeof set; bump(): void; reads: number } = {
+    reads: 0,
+    get version() {
+      return version;
+    },
+    async lookup(keys) {
+      const out = new Map<string, TrackAnalysis>();
+      for (const k of keys) {
+        const r = results.get(k)?.analysis;
+        if (r) out.set(k, r);
+      }
+      return out;
+    },
+    async figuresAfter(cursor: FiguresCursor | null, limit: number) {
+      lookup.reads++;
+      const rows = [...results.entries()]
+        .map(([key, r]) => ({ key, ...r }))
+        .filter((r) => !cursor || r.at > cursor.at || (r.at === cursor.at && r.key > cursor.key))
+        .sort((x, y) => x.at - y.at || (x.key < y.key ? -1 : 1))
+        .slice(0, limit);
+      const figures: AnalysisFigures[] = rows.map((r) => ({
+        key: r.key,
+        seconds: r.analysis?.durationSeconds ?? null,
+        bpm: r.analysis?.bpm ?? null,
+        musicalKey: r.analysis?.key ?? null,
+      }));
+      const last = rows.at(-1);
+      return { rows: figures, next: last ? { at: last.at, key: last.key } : null };
+    },
+    set,
+    bump: () => void version++,
+  };
+  return lookup;
+}
+
+function source(albums: Album[]) {
+  let snap: CatalogSnapshot = { albums, films: [], singles: [], channels: [], genres: [], version: 1, updatedAt: "2026-11-23T00:00:00Z" };
+  const s: CatalogSource & { replace(albums: Album[]): void } = {
+    snapshot: () => snap,
+    mediaUrl: (key) => `/media/${encodeURIComponent(key)}`,
+    replace(next) {
+      snap = { ...snap, albums: next, version: snap.version + 1 };
+    },
+  };
+  return s;
+}
+
+const Q = (over: Partial<TrackQuery> = {}): TrackQuery => ({ q: "", genre: "", subGenres: [], bpm: null, duration: null, keys: [], sort: "title", page: 1, ...over });
+
+function setup(albums = ALBUMS) {
+  const analysis = fakeAnalysis({
+    "k1.mp3": analysisOf(90.4, 119.6, "A minor"),
+    "k2.mp3": analysisOf(200, null, "C major"),
+    "k3.mp3": analysisOf(150, 95, "A minor"),
+    "k5.mp3": analysisOf(300, 140, "F# major"),
+  });
+  const catalog = source(albums);
+  const index = createTrackIndex(catalog, analysis, { yielder: () => NO_YIELD, figuresPage: 2 });
+  return { analysis, catalog, index };
+}
+
+const titles = async (index: ReturnType<typeof createTrackIndex>, q: Partial<TrackQuery>) => (await index.query(Q(q))).rows.map((r) => r.title);
+
+describe("the track index", () => {
+  it("lists every track with audio, in title order, with its album, artist, genre path and figures", async () => {
+    const { index } = setup();
+    const result = await index.query(Q());
+    expect(result.total).toBe(6);
+    expect(result.rows.map((r) => r.title)).toEqual(["Deep Sleep", "Highlife", "Minded", "Ocean Drive", "Ocean Mind Healing", "Samba Sunrise"]);
+    expect(result.rows[4]).toEqual({
+      id: "a0:0",
+      title: "Ocean Mind Healing",
+      artist: "Ana Costa",
+      album: "Ocean Mind Healing",
+      albumId: "a0",
+      genre: "Relaxing / Mind Healing",
+      audioUrl: "/media/k1.mp3",
+      seconds: 90,
+      bpm: 120,
+      key: "A minor",
+      peaks: [50, 100],
+    });
+    // not analysed: listed, without figures
+    expect(result.rows[3]).toEqual({ id: "a1:1", title: "Ocean Drive", artist: "Diego Silva", album: "Bossa Nova Nights", albumId: "a1", genre: "Brazilian / Bossa Nova & Samba", audioUrl: "/media/k4.mp3" });
+    // no steady beat: a length and a key, no tempo
+    expect(result.rows[0]).toMatchObject({ title: "Deep Sleep", seconds: 200, key: "C major" });
+    expect(result.rows[0].bpm).toBeUndefined();
+  });
+
+  it("filters by tempo and length, inclusive; tracks without the figure never match", async () => {
+    const { index } = setup();
+    expect(await titles(index, { bpm: { min: 95, max: 120 } })).toEqual(["Highlife", "Ocean Mind Healing", "Samba Sunrise"]);
+    expect(await titles(index, { bpm: { min: 121, max: null } })).toEqual(["Minded"]);
+    expect(await titles(index, { bpm: { min: null, max: 94 } })).toEqual([]);
+    expect(await titles(index, { duration: { min: 0, max: 90 } })).toEqual(["Highlife", "Ocean Mind Healing"]);
+    expect(await titles(index, { duration: { min: 150, max: 200 } })).toEqual(["Deep Sleep", "Samba Sunrise"]);
+    // an open range asks nothing
+    expect((await index.query(Q({ duration: { min: null, max: null } }))).total).toBe(6);
+  });
+
+  it("filters by keys (any of them), and counts the keys of the results without the key filter", async () => {
+    const { index } = setup();
+    const result = await index.query(Q({ keys: ["A minor"] }));
+    expect(result.rows.map((r) => r.title)).toEqual(["Highlife", "Ocean Mind Healing", "Samba Sunrise"]);
+    expect(result.keyCounts).toEqual([
+      { key: "C major", count: 1 },
+      { key: "F# major", count: 1 },
+      { key: "A minor", count: 3 },
+    ]);
+    expect(await titles(index, { keys: ["c major", "F# major", "H major"] })).toEqual(["Deep Sleep", "Minded"]);
+    // with another filter, the counts follow it
+    expect((await index.query(Q({ keys: ["C major"], bpm: { min: 90, max: 130 } }))).keyCounts).toEqual([{ key: "A minor", count: 3 }]);
+  });
+
+  it("sorts by tempo and length both ways, tracks without the figure last, ties in title order", async () => {
+    const { index } = setup();
+    expect(await titles(index, { sort: "bpm" })).toEqual(["Samba Sunrise", "Highlife", "Ocean Mind Healing", "Minded", "Deep Sleep", "Ocean Drive"]);
+    expect(await titles(index, { sort: "-bpm" })).toEqual(["Minded", "Highlife", "Ocean Mind Healing", "Samba Sunrise", "Deep Sleep", "Ocean Drive"]);
+    expect(await titles(index, { sort: "duration" })).toEqual(["Highlife", "Ocean Mind Healing", "Samba Sunrise", "Deep Sleep", "Minded", "Ocean Drive"]);
+    expect(await titles(index, { sort: "-duration" })).toEqual(["Minded", "Deep Sleep", "Samba Sunrise", "Highlife", "Ocean Mind Healing", "Ocean Drive"]);
+    // a subset sorts the same way
+    expect(await titles(index, { sort: "-bpm", keys: ["A minor", "C major"] })).toEqual(["Highlife", "Ocean Mind Healing", "Samba Sunrise", "Deep Sleep"]);
+  });
+
+  it("matches the album's genre path with the spec's rules, as the album view does", async () => {
+    const { index } = setup();
+    expect(await titles(index, { genre: "Relaxing" })).toEqual(["Deep Sleep", "Ocean Mind Healing"]);
+    expect(await titles(index, { genre: "relaxing", subGenres: ["Mind Healing"] })).toEqual(["Deep Sleep", "Ocean Mind Healing"]);
+    expect(await titles(index, { genre: "Relaxing", subGenres: ["Nature Sounds"] })).toEqual([]);
+    // African, Asian, Latin: the second term is looked for in the album name (spec §5)
+    expect(await titles(index, { genre: "African", subGenres: ["Ghana"] })).toEqual(["Highlife"]);
+    expect(await titles(index, { genre: "African", subGenres: ["Mali"] })).toEqual([]);
+    expect(await titles(index, { genre: "Jazz", bpm: { min: 100, max: 200 } })).toEqual(["Minded"]);
+  });
+
+  it("pages by 12 and clamps the page", async () => {
+    const many = Array.from({ length: 3 }, (_, a) =>
+      album(`b${a}`, `Album ${a}`, "X", "Jazz", ["jazz"], Array.from({ length: 10 }, (_, i) => track(`T ${String(a * 10 + i).padStart(2, "0")}`, `b${a}-${i}.mp3`))),
+    );
+    const { index } = setup(many);
+    const last = await index.query(Q({ page: 9 }));
+    expect(last).toMatchObject({ total: 30, page: 3, pageCount: 3 });
+    expect(last.rows.map((r) => r.title)).toEqual(["T 24", "T 25", "T 26", "T 27", "T 28", "T 29"]);
+    expect((await index.query(Q({ page: 2 }))).rows[0].title).toBe("T 12");
+  });
+
+  it("is built again when the catalog changes", async () => {
+    const { index, catalog } = setup();
+    expect((await index.query(Q())).total).toBe(6);
+    catalog.replace([...ALBUMS, album("a4", "Late Add", "New", "Jazz", ["jazz"], [track("Zebra Walk", "k9.mp3")])]);
+    // the previous table answers while the next one is built
+    await index.ready();
+    const result = await index.query(Q());
+    expect(result.total).toBe(7);
+    expect(result.rows.at(-1)?.title).toBe("Zebra Walk");
+  });
+
+  it("reads what changed in the analysis when its version moves, and forgets withdrawn results", async () => {
+    const { index, analysis } = setup();
+    expect(await titles(index, { bpm: { min: 60, max: 200 } })).toEqual(["Highlife", "Minded", "Ocean Mind Healing", "Samba Sunrise"]);
+    analysis.set("k4.mp3", analysisOf(61, 180, "B minor"));
+    analysis.set("k1.mp3", null);
+    // same version: nothing is read again
+    const reads = analysis.reads;
+    await index.ready();
+    expect(analysis.reads).toBe(reads);
+    analysis.bump();
+    await index.query(Q());
+    await index.ready();
+    expect(await titles(index, { bpm: { min: 60, max: 200 } })).toEqual(["Minded", "Ocean Drive", "Samba Sunrise"]);
+    expect((await index.query(Q({ keys: ["B minor"] }))).rows.map((r) => r.title)).toEqual(["Ocean Drive"]);
+    expect(index.stats()).toMatchObject({ tracks: 6, analysed: 4, analysisVersion: 2 });
+  });
+
+  it("lists every track unanalysed when the process has no analysis", async () => {
+    const index = createTrackIndex(source(ALBUMS), undefined, { yielder: () => NO_YIELD });
+    const result = await index.query(Q({ sort: "bpm" }));
+    expect(result.total).toBe(6);
+    expect(result.keyCounts).toEqual([]);
+    expect(result.rows.every((r) => r.seconds === undefined)).toBe(true);
+    expect((await index.query(Q({ bpm: { min: 0, max: 500 } }))).total).toBe(0);
+  });
+});

@@ -1,0 +1,302 @@
+/**
+ * The music track view's index (issue #10, DESIGN.md §3b; ADR 0100). Usage, from a loader:
+ *
+ *   import { trackIndexFor } from "~/.server/catalog/tracks/track-index";
+ *   const result = await trackIndexFor(catalog, analysis).query(trackQuery);
+ *   // result: TrackQueryResult (app/lib/catalog/track-query.ts): 12 rows of the page asked
+ *   // (clamped), total, pageCount, keyCounts
+ *
+ * `catalog` is the CatalogService, `analysis` the services' AnalysisLookup (undefined when the
+ * process has none: every track is then unanalysed). One index per catalog service, shared by
+ * every request; it is built in the background after each catalog change (services.ts warms it)
+ * and its figures are refreshed in the background when `analysis.version` moves. Until the first
+ * build is done a query waits for it; afterwards the previous table answers while the next one
+ * is built.
+ */
+import type { CatalogSource } from "../index.ts";
+import type { AnalysisLookup } from "../../analysis/stage/types.ts";
+import type { TrackAnalysis } from "../../analysis/analyze.ts";
+import type { Logger } from "../../logger.ts";
+import { errorMessage } from "../errors.ts";
+import { withAnalysis } from "../query-page.ts";
+import type { AlbumTable } from "../album-table.ts";
+import { AlbumTable as AlbumTableClass } from "../album-table.ts";
+import type { Track } from "../../../lib/catalog/types.ts";
+import { clampPage, pageCountFor } from "../../../lib/catalog/pagination.ts";
+import { KEY_NAMES, TRACKS_PER_PAGE, type TrackQuery, type TrackQueryResult, type TrackRowData } from "../../../lib/catalog/track-query.ts";
+import { FiguresBuilder, NO_BPM, NO_KEY, NO_SECONDS, TrackFigures } from "./figures.ts";
+import { createTrackCache, matchTracks, type TrackQueryContext } from "./query.ts";
+import { buildTrackTable, listedTracks, trackTitle, type TrackTable } from "./table.ts";
+import { createTrackSearch, type TrackSearch } from "./search.ts";
+import { Slicer, type Yielder } from "./yielding.ts";
+import type { FiguresCursor } from "../../analysis/stage/types.ts";
+
+export interface TrackIndex {
+  query(q: TrackQuery): Promise<TrackQueryResult>;
+  /** Builds for the current catalog and analysis now (the warm-up; tests await it). */
+  ready(): Promise<void>;
+  /** What the index holds, for the operator and the bench. */
+  stats(): TrackIndexStats | null;
+  /** No further builds or refreshes (shutdown); a running one stops at its next slice. */
+  stop(): void;
+}
+
+export interface TrackIndexStats {
+  catalogVersion: number;
+  tracks: number;
+  analysed: number;
+  analysisVersion: number;
+  /** ms of work (yields excluded) of the last table build and the last figures refresh */
+  buildMs: number;
+  figuresMs: number;
+  cache: { entries: number; bytes: number };
+}
+
+export interface TrackIndexOptions {
+  /** bytes of cached match lists (default: the catalog's CATALOG_CACHE_MAX_BYTES, else 64 MiB) */
+  maxCacheBytes?: number;
+  /** figures read per statement from the analysis store (default 5,000) */
+  figuresPage?: number;
+  /** how long the page's rows wait for their analysis (peaks) before being sent without */
+  analysisWaitMs?: number;
+  /** the builds' time slices (tests: NO_YIELD) */
+  yielder?: () => Yielder;
+  logger?: Logger;
+}
+
+const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+/** As the album sheet's ANALYSIS_WAIT_MS (query-page.ts): a page never waits long on the analysis. */
+const ANALYSIS_WAIT_MS = 500;
+/**
+ * Each figures refresh reads again the results of the minute before the last one it saw: a
+ * result stamped by another process whose clock is a little behind is not missed.
+ */
+const CLOCK_MARGIN_MS = 60_000;
+
+interface Generation {
+  table: TrackTable;
+  search: TrackSearch;
+  catalogVersion: number;
+  buildMs: number;
+}
+
+interface FiguresState {
+  figures: TrackFigures;
+  /** the table they were built for */
+  table: TrackTable;
+  analysisVersion: number;
+  cursor: FiguresCursor | null;
+  ms: number;
+}
+
+export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup | undefined, opts: TrackIndexOptions = {}): TrackIndex {
+  const cache = createTrackCache(opts.maxCacheBytes ?? source.cacheBytes ?? DEFAULT_CACHE_BYTES);
+  const pageSize = opts.figuresPage ?? 5_000;
+  const waitMs = opts.analysisWaitMs ?? ANALYSIS_WAIT_MS;
+  let current: Generation | null = null;
+  let figures: FiguresState | null = null;
+  let building: Promise<void> | null = null;
+  let refreshing: Promise<void> | null = null;
+  let generation = 0;
+  let stopped = false;
+
+  const log = (error: unknown, msg: string) => {
+    if (!stopped) opts.logger?.error({ err: errorMessage(error) }, msg);
+  };
+  /** The builds' slices; after stop() the next slice ends the build. */
+  const makeYielder = (): Yielder => {
+    const inner = (opts.yielder ?? (() => new Slicer()))();
+    const check = () => {
+      if (stopped) throw new Error("the track index was stopped");
+    };
+    return {
+      maybeYield: async () => (await inner.maybeYield(), check()),
+      yield: async () => (await inner.yield(), check()),
+      get waitedMs() {
+        return inner.waitedMs;
+      },
+    };
+  };
+
+  /**
+   * The figures for `table`: every stored result when `previous` is of another table (or
+   * none), else `previous` and what changed since its cursor. Page by page, each applied as it
+   * comes; the figures in use are untouched until the new ones are whole.
+   */
+  const loadFigures = async (table: TrackTable, previous: FiguresState | null, version: number): Promise<FiguresState> => {
+    const started = performance.now();
+    const yielder = makeYielder();
+    const same = previous?.table === table ? previous : null;
+    const builder = new FiguresBuilder(table, same?.figures ?? null);
+    let cursor = same?.cursor ?? null;
+    if (analysis) {
+      let after = cursor ? { at: cursor.at - CLOCK_MARGIN_MS, key: "" } : null;
+      for (;;) {
+        const page = await analysis.figuresAfter(after, pageSize);
+        builder.apply(page.rows);
+        if (page.next && (!cursor || page.next.at >= cursor.at)) cursor = page.next;
+        if (page.rows.length < pageSize || !page.next) break;
+        after = page.next;
+        await yielder.yield();
+      }
+    }
+    const built = await TrackFigures.from(builder, yielder);
+    return { figures: built, table, analysisVersion: version, cursor, ms: performance.now() - started - yielder.waitedMs };
+  };
+
+  const rebuild = async (): Promise<void> => {
+    const snapshot = source.snapshot();
+    const albums: AlbumTable = snapshot.albums instanceof AlbumTableClass ? snapshot.albums : AlbumTableClass.fromAlbums(snapshot.albums);
+    const version = analysis?.version ?? 0;
+    const started = performance.now();
+    const yielder = makeYielder();
+    const search = createTrackSearch();
+    const table = await buildTrackTable(albums, yielder, search.sink);
+    await search.finish(table, yielder);
+    const buildMs = performance.now() - started - yielder.waitedMs;
+    const nextFigures = await loadFigures(table, null, version);
+    // the previous table and its figures go together; cached lists of the old generation are
+    // never read again (their keys carry the generation) and age out of the LRU
+    current = { table, search, catalogVersion: snapshot.version, buildMs };
+    figures = nextFigures;
+    generation++;
+    cache.clear();
+  };
+
+  const refreshFigures = async (): Promise<void> => {
+    const gen = current;
+    const state = figures;
+    if (!gen || !state) return;
+    const version = analysis?.version ?? 0;
+    const next = await loadFigures(gen.table, state, version);
+    if (current !== gen) return; // a catalog rebuild won: it read the figures itself
+    figures = next;
+    generation++;
+  };
+
+  /** Starts a rebuild or a refresh when the catalog or the analysis moved; never waits for it. */
+  const look = () => {
+    if (stopped) return;
+    const snapshot = source.snapshot();
+    if (!building && (!current || current.catalogVersion !== snapshot.version)) {
+      building = rebuild()
+        .catch((error: unknown) => log(error, "could not build the track index"))
+        .finally(() => (building = null));
+    }
+    if (!building && !refreshing && analysis && figures && figures.analysisVersion !== analysis.version) {
+      refreshing = refreshFigures()
+        .catch((error: unknown) => log(error, "could not refresh the track index's analysis figures"))
+        .finally(() => (refreshing = null));
+    }
+  };
+
+  const ready = async () => {
+    look();
+    while (building || refreshing) {
+      await building;
+      await refreshing;
+      look();
+    }
+  };
+
+  /** The album's listed tracks, read from the table that indexed them, else from the current one by album id. */
+  const readTracks = (albums: AlbumTable, a: number): Track[] | null => {
+    try {
+      return listedTracks(albums.tracks(a));
+    } catch {
+      // that table was replaced (its file closed, ADR 0082) while the next index is built
+      const now = source.snapshot().albums;
+      const table = now instanceof AlbumTableClass ? now : null;
+      const i = table ? table.indexOf(albums.id(a)) : -1;
+      return table && i >= 0 ? listedTracks(table.tracks(i)) : null;
+    }
+  };
+
+  const rows = async (ctx: TrackQueryContext, positions: Int32Array): Promise<TrackRowData[]> => {
+    const { table, figures: f } = ctx;
+    const albums = table.albums;
+    const listed = new Map<number, Track[] | null>();
+    const found: { t: number; track: Track }[] = [];
+    for (const t of positions) {
+      const a = table.trackAlbum[t];
+      if (!listed.has(a)) listed.set(a, readTracks(albums, a));
+      const track = listed.get(a)?.[t - table.albumStart[a]];
+      if (track) found.push({ t, track });
+    }
+    // the peaks are not in memory (100 bars a track): the analysis lookup has them, as for the sheet
+    let results: Map<string, TrackAnalysis> | null = null;
+    if (analysis && found.length) {
+      results = await Promise.race([
+        analysis.lookup(found.map((x) => x.track.s3Path)).catch(() => null),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), waitMs).unref?.()),
+      ]);
+    }
+    return found.map(({ t, track }) => {
+      const a = table.trackAlbum[t];
+      const base = { name: trackTitle(track), audioUrl: source.mediaUrl(track.s3Path, "music") };
+      const result = results?.get(track.s3Path);
+      const data = result
+        ? withAnalysis(base, result)
+        : {
+            ...base,
+            ...(f.seconds[t] !== NO_SECONDS ? { seconds: f.seconds[t] } : {}),
+            ...(f.bpm[t] !== NO_BPM ? { bpm: f.bpm[t] } : {}),
+            ...(f.key[t] !== NO_KEY ? { key: KEY_NAMES[f.key[t]] } : {}),
+          };
+      const row: TrackRowData = {
+        id: `${albums.id(a)}:${t - table.albumStart[a]}`,
+        title: data.name,
+        artist: albums.artist(a),
+        album: albums.name(a),
+        albumId: albums.id(a),
+        genre: table.albumGenre[a],
+        audioUrl: data.audioUrl,
+      };
+      if (data.seconds !== undefined) row.seconds = data.seconds;
+      if (data.bpm !== undefined) row.bpm = data.bpm;
+      if (data.key !== undefined) row.key = data.key;
+      if (data.peaks !== undefined) row.peaks = data.peaks;
+      return row;
+    });
+  };
+
+  return {
+    async query(q) {
+      look();
+      if (!current || !figures) await ready();
+      if (!current || !figures) return { rows: [], total: 0, page: 1, pageCount: 0, keyCounts: [] };
+      const ctx: TrackQueryContext = { table: current.table, figures: figures.figures, search: current.search, cache, generation };
+      const { order, keyCounts } = matchTracks(ctx, q);
+      const total = order.length;
+      const pageCount = pageCountFor(total, TRACKS_PER_PAGE);
+      const page = clampPage(q.page, pageCount);
+      const start = (page - 1) * TRACKS_PER_PAGE;
+      return { rows: await rows(ctx, order.subarray(start, start + TRACKS_PER_PAGE)), total, page, pageCount, keyCounts };
+    },
+    ready,
+    stats() {
+      if (!current || !figures) return null;
+      return {
+        catalogVersion: current.catalogVersion,
+        tracks: current.table.count,
+        analysed: figures.figures.analysed,
+        analysisVersion: figures.analysisVersion,
+        buildMs: current.buildMs,
+        figuresMs: figures.ms,
+        cache: { entries: cache.size, bytes: cache.calculatedSize },
+      };
+    },
+    stop() {
+      stopped = true;
+    },
+  };
+}
+
+const indexes = new WeakMap<object, TrackIndex>();
+
+/** The one track index of a catalog service (its analysis: the first one passed). */
+export function trackIndexFor(catalog: CatalogSource, analysis: AnalysisLookup | undefined, opts?: TrackIndexOptions): TrackIndex {
+  let index = indexes.get(catalog);
+  if (!index) indexes.set(catalog, (index = createTrackIndex(catalog, analysis, opts)));
+  return index;
+}
