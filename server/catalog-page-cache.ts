@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { catalogIndexFor, type CatalogSource } from "../app/.server/catalog/index.ts";
-import { parseCatalogState, serializeCatalogState } from "../app/lib/catalog/url-state.ts";
+import { catalogHref, defaultCatalogState, parseCatalogState, serializeCatalogState } from "../app/lib/catalog/url-state.ts";
+import { CATALOG_TYPE_OF, catalogReturnHref, parseItemPageKind } from "../app/lib/catalog/item-url.ts";
 import { NONCE_PLACEHOLDER, sendCachedPage, type PageStore } from "./page-cache.ts";
 import { sendResponse } from "./react-router-handler.ts";
 
@@ -61,6 +62,33 @@ export function catalogPageKey(pathname: string, search: URLSearchParams, catalo
   return { key: `${PREFIX}${url}`, url };
 }
 
+/**
+ * An item page (issue #11, ADR 0096): `/catalog/{albums|singles|films}/{id}[/{slug}][.data]`.
+ * The slug does not change the page (any slug answers it, its canonical link names the right
+ * one), so it is not part of the key; `from=` is, normalised as the page's back link reads it
+ * (and left out when it is the default). Null for any other path.
+ */
+export function itemPageKey(pathname: string, search: URLSearchParams): { key: string; url: string; album: boolean } | null {
+  const m = /^\/catalog\/([a-z]+)\/([^/]+?)(?:\/[^/]*?)?(\.data)?$/.exec(pathname);
+  const kind = parseItemPageKind(m?.[1]);
+  if (!m || !kind) return null;
+  let id: string;
+  try {
+    id = decodeURIComponent(m[2]!);
+  } catch {
+    return null;
+  }
+  const data = m[3] === ".data";
+  const query = new URLSearchParams();
+  const back = catalogReturnHref(search.get("from"), kind);
+  if (back !== catalogHref(defaultCatalogState(CATALOG_TYPE_OF[kind]))) query.set("from", back);
+  const routes = search.get("_routes");
+  if (data && routes) query.set("_routes", [...new Set(routes.split(","))].sort().join(","));
+  const q = query.toString();
+  const url = `/catalog/${kind}/${encodeURIComponent(id)}${data ? ".data" : ""}${q ? `?${q}` : ""}`;
+  return { key: `${PREFIX}${url}`, url, album: kind === "albums" };
+}
+
 export function createCatalogPageCache(opts: CatalogPageCacheOptions) {
   const { store, catalog } = opts;
   const ttlMs = opts.ttlMs ?? DEFAULT_TTL_MS;
@@ -75,9 +103,12 @@ export function createCatalogPageCache(opts: CatalogPageCacheOptions) {
       seenVersion = version;
     }
     const target = new URL(String(res.locals.requestUrl ?? `http://localhost${req.originalUrl}`));
-    const { key, url } = catalogPageKey(target.pathname, target.searchParams, catalog);
-    // an open sheet shows analysis results: its entry also carries their version
-    const showsAnalysis = opts.analysisVersion !== undefined && target.searchParams.has("item");
+    const item = itemPageKey(target.pathname, target.searchParams);
+    // another path under /catalog/ is the 404 page: rendered, not cached
+    if (!item && target.pathname !== "/catalog" && target.pathname !== "/catalog.data") return next();
+    const { key, url } = item ?? catalogPageKey(target.pathname, target.searchParams, catalog);
+    // an open sheet and an album's page show analysis results: their entries also carry its version
+    const showsAnalysis = opts.analysisVersion !== undefined && (item ? item.album : target.searchParams.has("item"));
     const tagNow = () => (showsAnalysis ? `${index.version}/${opts.analysisVersion!()}` : index.version);
     const tag = tagNow();
     const found = await store.lookup(key, () => opts.render(url, req), {
@@ -105,7 +136,7 @@ export function createCatalogPageCache(opts: CatalogPageCacheOptions) {
 
   function middleware(req: Request, res: Response, next: NextFunction) {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
-    if (req.path !== "/catalog" && req.path !== "/catalog.data") return next();
+    if (req.path !== "/catalog" && req.path !== "/catalog.data" && !req.path.startsWith("/catalog/")) return next();
     handle(req, res, next).catch(next);
   }
 

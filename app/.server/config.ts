@@ -132,6 +132,8 @@ export const configSchema = z
     CATALOG_CACHE_MAX_BYTES: positiveInt.default(64 * 1024 * 1024),
     /** Bytes of rendered pages (static and catalog, with their brotli and gzip variants) kept in memory. */
     PAGE_CACHE_MAX_BYTES: positiveInt.default(32 * 1024 * 1024),
+    /** Bytes of gzipped sitemap files kept in memory (issue #11, ADR 0097); an evicted file is built again. */
+    SITEMAP_CACHE_MAX_BYTES: positiveInt.default(16 * 1024 * 1024),
     /** Largest upstream catalog response body. */
     UPSTREAM_MAX_BYTES: positiveInt.default(256 * 1024 * 1024),
     /** Per-request timeout for upstream catalog reads. */

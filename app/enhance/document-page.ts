@@ -9,6 +9,7 @@ import { enhanceDialogs } from "./dialog";
 import { enhanceExpandableText } from "./expandable-text";
 import { enhanceMenu } from "./menu";
 import { enhanceNotifications } from "./notifications";
+import { enhanceShortlistCount } from "./shortlist-count";
 import { enhanceTooltips } from "./tooltip";
 
 enhanceMenu();
@@ -16,6 +17,7 @@ enhanceDialogs();
 enhanceTooltips();
 enhanceExpandableText();
 enhanceNotifications();
+enhanceShortlistCount();
 // Spec §1: register /sw.js on load.
 registerServiceWorker();
 // The same signal the React pages give once hydrated: end-to-end tests wait for it.

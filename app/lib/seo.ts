@@ -7,7 +7,7 @@ export interface PageSeo {
   /** Path of the page, e.g. "/mission" (used for the canonical link and og:url). */
   path: string;
   image?: string;
-  type?: "website" | "article" | "music.album" | "video.movie";
+  type?: "website" | "article" | "music.album" | "music.song" | "video.movie";
 }
 
 interface RootData {
@@ -40,5 +40,19 @@ export function seo(page: PageSeo, matches: Parameters<typeof siteUrlFrom>[0]): 
     { name: "twitter:title", content: title },
     { name: "twitter:description", content: page.description },
     { name: "twitter:image", content: image },
+  ];
+}
+
+/**
+ * Tags of the 404 page (spec §2): its own title, no canonical link (an error page is not a page
+ * to point canonical links at) and `noindex`. Shared by the catch-all route and the routes whose
+ * URL names something unknown (an item page's id, issue #11).
+ */
+export function notFoundSeo(path: string, matches: Parameters<typeof siteUrlFrom>[0]): MetaDescriptor[] {
+  return [
+    ...seo({ title: "Page not found", description: "The page you were looking for does not exist.", path }, matches).filter(
+      (tag) => !("tagName" in tag && tag.tagName === "link"),
+    ),
+    { name: "robots", content: "noindex" },
   ];
 }

@@ -5,8 +5,9 @@ import { loadCatalogPage } from "~/.server/catalog/query-page";
 import { CatalogPage } from "~/features/catalog/catalog-page";
 import { JsonLd } from "~/components/seo/json-ld";
 import { albumJsonLd, catalogItemList } from "~/features/catalog/json-ld";
+import { itemPagePath } from "~/lib/catalog/item-url";
 import { catalogTitle } from "~/lib/catalog/nouns";
-import { catalogHref, parseCatalogState, withItem } from "~/lib/catalog/url-state";
+import { catalogHref, parseCatalogState } from "~/lib/catalog/url-state";
 import { seo } from "~/lib/seo";
 
 /**
@@ -41,11 +42,18 @@ const descriptions: Record<string, string> = {
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   const type = loaderData?.state.type ?? "music";
+  // A `?item=` view's canonical page is the item's own page (issue #11).
+  const detail = loaderData?.detail;
+  const canonical = detail
+    ? detail.kind === "album"
+      ? itemPagePath("albums", detail.id, detail.name)
+      : itemPagePath("singles", detail.id, detail.title)
+    : null;
   return seo(
     {
       title: catalogTitle(type),
       description: descriptions[type] ?? descriptions.music,
-      path: type === "music" ? "/catalog" : `/catalog?type=${type}`,
+      path: canonical ?? (type === "music" ? "/catalog" : `/catalog?type=${type}`),
     },
     matches,
   );
@@ -55,13 +63,12 @@ export default function CatalogRoute({ loaderData }: Route.ComponentProps) {
   const root = useRouteLoaderData("root") as { siteUrl?: string } | undefined;
   const origin = root?.siteUrl ?? "";
   const { state } = loaderData;
-  const itemHref = (id: string) => catalogHref(withItem({ ...state, page: state.page }, id));
-  const jsonLd = catalogItemList(loaderData.items, origin, origin + catalogHref({ ...state, item: "" }), itemHref);
+  const jsonLd = catalogItemList(loaderData.items, origin, origin + catalogHref({ ...state, item: "" }));
   const { detail } = loaderData;
   return (
     <>
       {jsonLd.itemListElement.length ? <JsonLd data={jsonLd} /> : null}
-      {detail?.kind === "album" ? <JsonLd data={albumJsonLd(detail, origin, origin + itemHref(detail.id))} /> : null}
+      {detail?.kind === "album" ? <JsonLd data={albumJsonLd(detail, origin, origin + itemPagePath("albums", detail.id, detail.name))} /> : null}
       <CatalogPage
         state={state}
         total={loaderData.total}

@@ -1,6 +1,7 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { requestInfo } from "~/.server/context";
-import { seo } from "~/lib/seo";
+import { notFoundSeo } from "~/lib/seo";
+import { NotFoundMessage } from "~/components/layout/not-found-message";
 import type { Route } from "./+types/not-found";
 import { documentPage, loadAsDocument } from "~/lib/static-pages";
 
@@ -19,30 +20,8 @@ export function loader({ request, context }: Route.LoaderArgs) {
   return data({ path: pathname }, { status: 404 });
 }
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
-  ...seo(
-    {
-      title: "Page not found",
-      description: "The page you were looking for does not exist.",
-      path: loaderData?.path ?? "/",
-    },
-    matches,
-  ).filter((tag) => !("tagName" in tag && tag.tagName === "link")),
-  // An error page is not a page to index, nor one to point canonical links at.
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => notFoundSeo(loaderData?.path ?? "/", matches);
 
 export default function NotFound() {
-  return (
-    <section className="mx-auto flex min-h-[calc(100dvh-var(--header-height)-12rem)] max-w-2xl flex-col items-center justify-center px-4 py-24 text-center">
-      <p className="not-found-code text-gradient">404</p>
-      <h1 className="mt-2 text-2xl font-bold tracking-tight sm:text-3xl">Oops! Page not found</h1>
-      <p className="mt-4 max-w-md text-muted">
-        The page you are looking for may have moved, or never existed. Everything we do starts from the home page.
-      </p>
-      <Link to="/" className="btn-primary mt-8">
-        Return to Home
-      </Link>
-    </section>
-  );
+  return <NotFoundMessage />;
 }

@@ -11,6 +11,7 @@ import type {
   FilmCardData,
   SingleCardData,
 } from "../../lib/catalog/cards.ts";
+import type { ItemPageKind } from "../../lib/catalog/item-url.ts";
 import { trackDisplayName } from "../../lib/catalog/cards.ts";
 import { thumbnailSrcSet, thumbnailUrl } from "../../lib/catalog/media.ts";
 import {
@@ -57,11 +58,20 @@ export interface CatalogQueryResult {
   items: CatalogCardData[];
 }
 
+/** Every item with a page of its own (issue #11): albums, then singles, then films. */
+export interface ItemPageList {
+  readonly length: number;
+  /** the item at a position, 0 ≤ i < length */
+  at(i: number): { kind: ItemPageKind; id: string; name: string };
+}
+
 export interface CatalogIndex {
   query(state: CatalogState): CatalogQueryResult;
   /** the music filter's levels for the chosen path, deeper levels derived from keywords */
   musicLevels(genre: string, subGenres: readonly string[]): GenreLevel[];
   album(id: string): AlbumDetailData | null;
+  /** an album's card (no tracks: nothing read from the snapshot file), or null */
+  albumCard(id: string): AlbumCardData | null;
   /**
    * The same, with each track's audio key (its s3Path) in `keys[i]` for `album.tracks[i]`:
    * the server looks up analysis results by key (issue #9); keys never reach the browser.
@@ -69,6 +79,10 @@ export interface CatalogIndex {
   albumWithKeys(id: string): { album: AlbumDetailData; keys: string[] } | null;
   single(id: string): Single | null;
   singleCard(single: Single): SingleCardData;
+  /** a film's card with the item page's larger image, or null (issue #11) */
+  film(id: string): FilmCardData | null;
+  /** the item pages, for the sitemap (issue #11) */
+  itemPages(): ItemPageList;
   /** spec §2 Home: up to 6 featured albums */
   featuredAlbums(limit?: number): AlbumCardData[];
   /** the singles genre list (spec §7 api/Genre/) */
@@ -101,6 +115,7 @@ interface Built {
   singles: Single[];
   singleSearch: string[];
   singleById: Map<string, number>;
+  filmById: Map<string, number>;
   channels: Channel[];
   channelHay: string[];
   genres: string[];
@@ -151,6 +166,8 @@ function build(snapshot: CatalogSnapshot, maxCacheBytes: number): Built {
 
   const singleById = new Map<string, number>();
   singles.forEach((s, i) => singleById.set(s.id, i));
+  const filmById = new Map<string, number>();
+  films.forEach((f, i) => filmById.set(f.film_id, i));
   return {
     version: snapshot.version,
     updatedAt: snapshot.updatedAt,
@@ -164,6 +181,7 @@ function build(snapshot: CatalogSnapshot, maxCacheBytes: number): Built {
     singles,
     singleSearch: singles.map((s) => [s.title, s.artist, s.genre, s.subGenre].join("\u0000").toLowerCase()),
     singleById,
+    filmById,
     channels,
     channelHay: channels.map(channelHaystack),
     genres: snapshot.genres,
@@ -217,13 +235,13 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
     genre: albums.genre(i),
     image: image(albums.artwork(i), "music"),
   });
-  const filmCard = (f: Film): FilmCardData => ({
+  const filmCard = (f: Film, max?: 640 | 960): FilmCardData => ({
     kind: "film",
     id: f.film_id,
     title: f.title,
     format: f.format ?? "",
     // spec §2 Film card: the first available of portrait, landscape or artwork
-    image: image(f.portrait || f.landscape || f.artwork?.find(Boolean), "film"),
+    image: image(f.portrait || f.landscape || f.artwork?.find(Boolean), "film", max),
   });
   const singleCard = (s: Single): SingleCardData => ({
     kind: "single",
@@ -364,6 +382,12 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
 
     album: (id) => albumWithKeys(id)?.album ?? null,
 
+    albumCard(id) {
+      const { albums } = current();
+      const i = albums.indexOf(id);
+      return i < 0 ? null : albumCard(albums, i);
+    },
+
     albumWithKeys,
 
     single(id) {
@@ -373,6 +397,27 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
     },
 
     singleCard,
+
+    film(id) {
+      const b = current();
+      const i = b.filmById.get(id);
+      return i === undefined ? null : filmCard(b.films[i], 960);
+    },
+
+    itemPages() {
+      const { albums, singles, films } = current();
+      const a = albums.length;
+      const s = a + singles.length;
+      return {
+        length: s + films.length,
+        at(i) {
+          if (i < a) return { kind: "albums", id: albums.id(i), name: albums.name(i) };
+          if (i < s) return { kind: "singles", id: singles[i - a].id, name: singles[i - a].title };
+          const f = films[i - s];
+          return { kind: "films", id: f.film_id, name: f.title };
+        },
+      };
+    },
 
     featuredAlbums(limit = 6) {
       const b = current();

@@ -29,12 +29,13 @@ describe("an album sheet's track rows (issue #9)", () => {
   });
   it("list the tracks in the album's JSON-LD as MusicRecording with ISO 8601 durations", () => {
     const album = { kind: "album" as const, id: "a1", name: "Blue Tides", artist: "Ana Costa", genre: "Jazz", image: null, tracks: [withAnalysis(track, result({})), { name: "Not yet", audioUrl: "/media/x.mp3" }] };
-    const ld = albumJsonLd(album, "https://example.com", "https://example.com/catalog?item=a1");
+    const ld = albumJsonLd(album, "https://example.com", "https://example.com/catalog/albums/a1/blue-tides");
+    const inAlbum = { "@type": "MusicAlbum", name: "Blue Tides", url: "https://example.com/catalog/albums/a1/blue-tides" };
     expect(ld["@type"]).toBe("MusicAlbum");
     expect(ld.numTracks).toBe(2);
     expect(JSON.parse(JSON.stringify(ld.track))).toEqual([
-      { "@type": "MusicRecording", position: 1, name: "Golden Roads", byArtist: { "@type": "MusicGroup", name: "Ana Costa" }, duration: "PT2M5S" },
-      { "@type": "MusicRecording", position: 2, name: "Not yet", byArtist: { "@type": "MusicGroup", name: "Ana Costa" } },
+      { "@type": "MusicRecording", position: 1, name: "Golden Roads", byArtist: { "@type": "MusicGroup", name: "Ana Costa" }, inAlbum, duration: "PT2M5S" },
+      { "@type": "MusicRecording", position: 2, name: "Not yet", byArtist: { "@type": "MusicGroup", name: "Ana Costa" }, inAlbum },
     ]);
   });
 });

@@ -47,7 +47,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<{ done: true; 
   ]);
 }
 
-async function singleDetail(catalog: CatalogService, id: string): Promise<{ data: SingleDetailData | null; complete: boolean }> {
+/** A single's sheet or page (spec §2 release details); `complete` is false when its release detail could not be fetched. */
+export async function singleDetail(catalog: CatalogService, id: string): Promise<{ data: SingleDetailData | null; complete: boolean }> {
   const index = catalogIndexFor(catalog);
   const single = index.single(id);
   if (!single) return { data: null, complete: true };
@@ -87,7 +88,8 @@ export function withAnalysis(track: TrackData, result: TrackAnalysis | undefined
   };
 }
 
-async function albumDetail(catalog: CatalogService, id: string, analysis: AnalysisLookup | undefined): Promise<{ data: AlbumDetailData | null; complete: boolean }> {
+/** An album's sheet or page, its tracks with their analysis when it answers within ANALYSIS_WAIT_MS. */
+export async function albumDetail(catalog: CatalogService, id: string, analysis: AnalysisLookup | undefined): Promise<{ data: AlbumDetailData | null; complete: boolean }> {
   const found = catalogIndexFor(catalog).albumWithKeys(id);
   if (!found) return { data: null, complete: true };
   if (!analysis || !found.keys.length) return { data: found.album, complete: true };

@@ -27,11 +27,11 @@ export function LogoMark({ className }: { className?: string }) {
 }
 
 /** Mark plus company name; the name is the link's accessible text. */
-export function Logo({ name, className }: { name: string; className?: string }) {
+export function Logo({ name, className, nameClassName }: { name: string; className?: string; nameClassName?: string }) {
   return (
     <span className={cn("inline-flex items-center gap-2.5", className)}>
       <LogoMark />
-      <span className="text-[1.0625rem] font-bold tracking-tight whitespace-nowrap">{name}</span>
+      <span className={cn("text-[1.0625rem] font-bold tracking-tight whitespace-nowrap", nameClassName)}>{name}</span>
     </span>
   );
 }

@@ -6,6 +6,7 @@ import { site } from "~/content/site";
 import { enhanceMenu, type MenuControl } from "~/enhance/menu";
 import { Logo } from "./logo";
 import { NavigationMenu, NAVIGATION_MENU_ID } from "./navigation-menu";
+import { ShortlistLink } from "./shortlist-link";
 import { SiteLink } from "./site-link";
 
 /**
@@ -31,12 +32,15 @@ export function SiteHeader() {
       <header className="site-header fixed inset-x-0 top-0 z-50 h-[var(--header-height)]">
         <div className="mx-auto flex h-full max-w-7xl items-center justify-between gap-3 px-4 sm:px-6 lg:px-8">
           <SiteLink to="/" className="rounded-lg" aria-label={`${site.companyName} home`}>
-            <Logo name={site.companyName} />
+            {/* Below 420 px the name makes room for the shortlist counter (issue #11); the mark stays
+                and the link keeps its name. */}
+            <Logo name={site.companyName} nameClassName="max-[419px]:sr-only" />
           </SiteLink>
           <div className="flex items-center gap-2 sm:gap-3">
             <SiteLink to="/contact" className="btn-primary header-cta">
               Contact Us
             </SiteLink>
+            <ShortlistLink />
             <button
               type="button"
               className="menu-toggle"

@@ -4,6 +4,9 @@ import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import type { AlbumCardData, CardImage, ChannelCardData, FilmCardData, SingleCardData } from "~/lib/catalog/cards";
 import { formatCount, formatReleaseDate, formatSubscribers } from "~/lib/catalog/format";
+import type { ShortlistEntry } from "~/lib/shortlist/shortlist";
+import { ShortlistButton } from "~/features/shortlist/shortlist-button";
+import { albumShortlistEntry, singleShortlistEntry } from "~/lib/shortlist/catalog-entries";
 import { LocalUpdatedDate } from "./local-date";
 
 /** Spec §8: a film image that fails to load shows a placeholder image (also when none exists). */
@@ -86,65 +89,87 @@ export function AlbumCard({
   href,
   headingLevel = 2,
   loading,
+  shortlist = false,
 }: {
   album: AlbumCardData;
   href: string;
   headingLevel?: 2 | 3;
   loading?: ImageLoading;
+  /** "Add to shortlist" over the cover (issue #11); not on document pages, which have no React to run it */
+  shortlist?: boolean;
 }) {
   const Heading = headingLevel === 3 ? "h3" : "h2";
   return (
-    <Link to={href} preventScrollReset state={{ fromList: true }} className={cardLink} data-item-id={album.id}>
-      <div className="aspect-square overflow-hidden bg-surface-2">
-        <Artwork image={album.image} alt="" loading={loading} fallback={<MusicPlaceholder />} className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.03]" />
-      </div>
-      <div className="flex flex-1 flex-col gap-1.5 p-4">
-        <Heading className="line-clamp-2 leading-snug font-semibold">{album.name}</Heading>
-        <p className="truncate text-sm text-muted">{album.artist}</p>
-        {album.genre ? (
-          <Badge variant="accent" className="mt-auto self-start">
-            {album.genre}
-          </Badge>
-        ) : null}
-      </div>
-    </Link>
+    <CardWithShortlist entry={shortlist ? albumShortlistEntry(album) : null}>
+      <Link to={href} preventScrollReset state={{ fromList: true }} className={cardLink} data-item-id={album.id}>
+        <div className="aspect-square overflow-hidden bg-surface-2">
+          <Artwork image={album.image} alt="" loading={loading} fallback={<MusicPlaceholder />} className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.03]" />
+        </div>
+        <div className="flex flex-1 flex-col gap-1.5 p-4">
+          <Heading className="line-clamp-2 leading-snug font-semibold">{album.name}</Heading>
+          <p className="truncate text-sm text-muted">{album.artist}</p>
+          {album.genre ? (
+            <Badge variant="accent" className="mt-auto self-start">
+              {album.genre}
+            </Badge>
+          ) : null}
+        </div>
+      </Link>
+    </CardWithShortlist>
   );
 }
 
-export function SingleCard({ single, href, loading }: { single: SingleCardData; href: string; loading?: ImageLoading }) {
+/**
+ * A card link with "Add to shortlist" laid over its cover's corner: a sibling of the link, not
+ * inside it (a button inside a link is not allowed, and would open the sheet).
+ */
+function CardWithShortlist({ entry, children }: { entry: ShortlistEntry | null; children: React.ReactNode }) {
+  if (!entry) return <>{children}</>;
+  return (
+    <div className="relative h-full">
+      {children}
+      <ShortlistButton compact entry={entry} className="absolute top-2 right-2" />
+    </div>
+  );
+}
+
+export function SingleCard({ single, href, loading, shortlist = false }: { single: SingleCardData; href: string; loading?: ImageLoading; shortlist?: boolean }) {
   const date = formatReleaseDate(single.releaseDate);
   return (
-    <Link to={href} preventScrollReset state={{ fromList: true }} className={cardLink} data-item-id={single.id}>
-      <div className="aspect-square overflow-hidden bg-surface-2">
-        <Artwork
-          image={single.image}
-          loading={loading}
-          alt=""
-          fallback={
-            <div aria-hidden="true" data-placeholder="single" className="grid size-full place-items-center bg-[linear-gradient(135deg,#1d2a44,#141424)] text-white/40">
-              <Music2 className="size-12" aria-hidden="true" />
-            </div>
-          }
-          className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.03]"
-        />
-      </div>
-      <div className="flex flex-1 flex-col gap-1.5 p-4">
-        <h2 className="line-clamp-2 leading-snug font-semibold">{single.title}</h2>
-        <p className="truncate text-sm text-muted">{single.artist}</p>
-        <div className="mt-auto flex flex-wrap items-center gap-2 pt-1">
-          {single.genre ? <Badge variant="accent">{single.genre}</Badge> : null}
-          {date ? <time dateTime={single.releaseDate} className="text-xs text-muted">{date}</time> : null}
+    <CardWithShortlist entry={shortlist ? singleShortlistEntry(single) : null}>
+      <Link to={href} preventScrollReset state={{ fromList: true }} className={cardLink} data-item-id={single.id}>
+        <div className="aspect-square overflow-hidden bg-surface-2">
+          <Artwork
+            image={single.image}
+            loading={loading}
+            alt=""
+            fallback={
+              <div aria-hidden="true" data-placeholder="single" className="grid size-full place-items-center bg-[linear-gradient(135deg,#1d2a44,#141424)] text-white/40">
+                <Music2 className="size-12" aria-hidden="true" />
+              </div>
+            }
+            className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.03]"
+          />
         </div>
-      </div>
-    </Link>
+        <div className="flex flex-1 flex-col gap-1.5 p-4">
+          <h2 className="line-clamp-2 leading-snug font-semibold">{single.title}</h2>
+          <p className="truncate text-sm text-muted">{single.artist}</p>
+          <div className="mt-auto flex flex-wrap items-center gap-2 pt-1">
+            {single.genre ? <Badge variant="accent">{single.genre}</Badge> : null}
+            {date ? <time dateTime={single.releaseDate} className="text-xs text-muted">{date}</time> : null}
+          </div>
+        </div>
+      </Link>
+    </CardWithShortlist>
   );
 }
 
-export function FilmCard({ film, loading = "lazy" }: { film: FilmCardData; loading?: ImageLoading }) {
+/** Spec §2 Film card; it links to the film's page (issue #11, docs/spec-deviations.md: the spec has no film detail view). */
+export function FilmCard({ film, href, loading = "lazy" }: { film: FilmCardData; href: string; loading?: ImageLoading }) {
   const { ref, failed, onError } = useImageFailure(film.image?.src);
   const usePlaceholder = !film.image || failed;
   return (
-    <article className="card flex h-full flex-col overflow-hidden" data-item-id={film.id}>
+    <Link to={href} className={cardLink} data-item-id={film.id}>
       <div className="aspect-[2/3] overflow-hidden bg-surface-2">
         {usePlaceholder ? (
           <img src={FILM_PLACEHOLDER} alt="" data-placeholder="film" className="size-full object-cover" />
@@ -170,7 +195,7 @@ export function FilmCard({ film, loading = "lazy" }: { film: FilmCardData; loadi
           </Badge>
         ) : null}
       </div>
-    </article>
+    </Link>
   );
 }
 

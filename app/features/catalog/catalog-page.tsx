@@ -3,6 +3,7 @@ import { useCallback } from "react";
 import { Link, useLocation, useNavigate, useNavigation } from "react-router";
 import type { CatalogCardData, CatalogDetailData } from "~/lib/catalog/cards";
 import type { GenreLevel } from "~/lib/catalog/genre-tree";
+import { itemPageHref } from "~/lib/catalog/item-url";
 import { catalogEmoji, catalogNoun, catalogTitle } from "~/lib/catalog/nouns";
 import type { CatalogState } from "~/lib/catalog/types";
 import { catalogHref, clearedState, defaultCatalogState, parseCatalogState, withItem, withPage } from "~/lib/catalog/url-state";
@@ -75,11 +76,12 @@ function Card({ card, state, index }: { card: CatalogCardData; state: CatalogSta
   const loading: ImageLoading = index === 0 ? "priority" : index < EAGER_CARDS ? "eager" : "lazy";
   switch (card.kind) {
     case "album":
-      return <AlbumCard album={card} href={catalogHref(withItem(state, card.id))} loading={loading} />;
+      return <AlbumCard album={card} href={catalogHref(withItem(state, card.id))} loading={loading} shortlist />;
     case "single":
-      return <SingleCard single={card} href={catalogHref(withItem(state, card.id))} loading={loading} />;
+      return <SingleCard single={card} href={catalogHref(withItem(state, card.id))} loading={loading} shortlist />;
     case "film":
-      return <FilmCard film={card} loading={loading} />;
+      // issue #11: a film's page, which links back to this view
+      return <FilmCard film={card} href={itemPageHref("films", card.id, card.title, catalogHref(withItem(state, "")))} loading={loading} />;
     case "channel":
       return <ChannelCard channel={card} loading={loading} />;
   }

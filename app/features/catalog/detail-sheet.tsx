@@ -1,12 +1,16 @@
-import { FileText, XIcon } from "lucide-react";
+import { ArrowUpRight, FileText, XIcon } from "lucide-react";
 import { createContext, useContext, type ReactNode } from "react";
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "~/components/ui/sheet";
 import type { AlbumDetailData, CardImage, CatalogDetailData, SingleDetailData, TrackData } from "~/lib/catalog/cards";
+import { albumShortlistEntry, singleShortlistEntry } from "~/lib/shortlist/catalog-entries";
 import { genreWithSubGenre, licensingHref } from "~/lib/catalog/cards";
 import { formatDuration, formatReleaseDate, isoDuration } from "~/lib/catalog/format";
+import { itemPageHref } from "~/lib/catalog/item-url";
+import { trackShortlistId } from "~/lib/shortlist/shortlist";
 import { useHydrated } from "~/lib/use-hydrated";
+import { ShortlistButton } from "~/features/shortlist/shortlist-button";
 import { AudioPreview } from "./audio-preview";
 
 /**
@@ -31,11 +35,12 @@ function DetailDescription({ children }: { children: ReactNode }) {
   return useContext(StaticSheet) ? <p className="text-sm text-muted">{children}</p> : <SheetDescription>{children}</SheetDescription>;
 }
 
-function Cover({ image }: { image: CardImage | null }) {
+/** The cover; `priority` on an item page, where it is the largest paint. */
+export function Cover({ image, priority = false }: { image: CardImage | null; priority?: boolean }) {
   return (
     <div className="aspect-square w-full max-w-sm self-center overflow-hidden rounded-2xl border border-border bg-surface-2 shadow-[0_24px_60px_-30px_rgb(0_0_0/0.9)]">
       {image ? (
-        <img src={image.src} srcSet={image.srcSet} sizes="(min-width: 640px) 464px, 92vw" alt="" className="size-full object-cover" />
+        <img src={image.src} srcSet={image.srcSet} sizes="(min-width: 640px) 464px, 92vw" alt="" fetchPriority={priority ? "high" : undefined} className="size-full object-cover" />
       ) : (
         <div aria-hidden="true" className="size-full bg-[linear-gradient(135deg,#2b1a3a,#141424)]" />
       )}
@@ -43,12 +48,28 @@ function Cover({ image }: { image: CardImage | null }) {
   );
 }
 
-function LicenseLink({ title, artist }: { title: string; artist: string }) {
+export function LicenseLink({ title, artist, children = "License this track" }: { title: string; artist: string; children?: ReactNode }) {
   return (
-    <Link to={licensingHref(title, artist)} className="btn-primary mt-2 self-start">
+    <Link to={licensingHref(title, artist)} className="btn-primary">
       <FileText className="size-4" aria-hidden="true" />
-      License this track
+      {children}
     </Link>
+  );
+}
+
+/**
+ * The sheet's actions (issue #11): license, shortlist, and "Open page", the item's own page,
+ * which remembers the catalog view it came from.
+ */
+function SheetActions({ children, pageHref }: { children: ReactNode; pageHref: string }) {
+  return (
+    <div className="mt-2 flex flex-wrap items-center gap-2">
+      {children}
+      <Link to={pageHref} className="btn-secondary">
+        <ArrowUpRight className="size-4" aria-hidden="true" />
+        Open page
+      </Link>
+    </div>
   );
 }
 
@@ -62,16 +83,21 @@ function TrackFact({ term, children }: { term: string; children: ReactNode }) {
 }
 
 /**
- * A track of the album sheet: its number and name, what the analysis measured (issue #9:
- * length as m:ss, tempo as "N BPM" when it has a beat, key), and the preview over its waveform.
- * Until the track is analysed, the row shows the name and a plain progress bar.
+ * A track of the album sheet and page: its number and name, what the analysis measured (issue
+ * #9: length as m:ss, tempo as "N BPM" when it has a beat, key), the preview over its waveform,
+ * and "Add to shortlist" for the track (issue #11). Until the track is analysed, the row shows
+ * the name and a plain progress bar. `id="track-N"`: a shortlisted track links to its row.
  */
-function TrackRow({ track, position }: { track: TrackData; position: number }) {
+export function TrackRow({ track, position, album }: { track: TrackData; position: number; album: Pick<AlbumDetailData, "id" | "name" | "artist"> }) {
   return (
-    <li className="flex flex-col gap-2 rounded-xl border border-border bg-white/[0.03] p-3">
-      <div className="flex items-baseline gap-3">
+    <li id={`track-${position}`} className="flex scroll-mt-28 flex-col gap-2 rounded-xl border border-border bg-white/[0.03] p-3">
+      <div className="flex items-center gap-3">
         <span className="w-6 shrink-0 text-right text-sm text-muted tabular-nums">{position}</span>
-        <span className="min-w-0 truncate font-medium">{track.name}</span>
+        <span className="min-w-0 flex-1 truncate font-medium">{track.name}</span>
+        <ShortlistButton
+          compact
+          entry={{ id: trackShortlistId(album.id, position - 1), kind: "track", title: track.name, artist: album.artist, album: album.name }}
+        />
       </div>
       {track.seconds !== undefined ? (
         <dl className="flex flex-wrap gap-1.5 pl-9 text-xs text-muted tabular-nums" data-track-facts="">
@@ -87,7 +113,7 @@ function TrackRow({ track, position }: { track: TrackData; position: number }) {
   );
 }
 
-function AlbumSheetBody({ album }: { album: AlbumDetailData }) {
+function AlbumSheetBody({ album, from }: { album: AlbumDetailData; from: string }) {
   return (
     <>
       <Cover image={album.image} />
@@ -107,14 +133,17 @@ function AlbumSheetBody({ album }: { album: AlbumDetailData }) {
         {album.tracks.length ? (
           <ol className="flex flex-col gap-2">
             {album.tracks.map((track, i) => (
-              <TrackRow key={`${i}-${track.audioUrl}`} track={track} position={i + 1} />
+              <TrackRow key={`${i}-${track.audioUrl}`} track={track} position={i + 1} album={album} />
             ))}
           </ol>
         ) : (
           <p className="text-muted">No tracks available.</p>
         )}
       </section>
-      <LicenseLink title={album.name} artist={album.artist} />
+      <SheetActions pageHref={itemPageHref("albums", album.id, album.name, from)}>
+        <LicenseLink title={album.name} artist={album.artist} />
+        <ShortlistButton entry={albumShortlistEntry(album)} />
+      </SheetActions>
     </>
   );
 }
@@ -128,7 +157,7 @@ function Detail({ term, value }: { term: string; value: string }) {
   );
 }
 
-function SingleSheetBody({ single }: { single: SingleDetailData }) {
+function SingleSheetBody({ single, from }: { single: SingleDetailData; from: string }) {
   return (
     <>
       <Cover image={single.image} />
@@ -150,10 +179,23 @@ function SingleSheetBody({ single }: { single: SingleDetailData }) {
           <p className="text-muted">Audio preview not available</p>
         )}
       </section>
+      <ReleaseDetails single={single} />
+      <SheetActions pageHref={itemPageHref("singles", single.id, single.title, from)}>
+        <LicenseLink title={single.title} artist={single.artist} />
+        <ShortlistButton entry={singleShortlistEntry(single)} />
+      </SheetActions>
+    </>
+  );
+}
+
+/** Spec §2 Single sheet "release details" (also on the single's page). */
+export function ReleaseDetails({ single, headingLevel = 3 }: { single: SingleDetailData; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
       <section aria-labelledby="release-title" className="flex flex-col gap-2">
-        <h3 id="release-title" className="text-sm font-semibold tracking-wider text-muted uppercase">
+        <Heading id="release-title" className="text-sm font-semibold tracking-wider text-muted uppercase">
           Release Details
-        </h3>
+        </Heading>
         <dl className="rounded-xl border border-border bg-white/[0.03] px-4 py-1 text-sm">
           <Detail term="Album" value={single.album} />
           <Detail term="Genre" value={genreWithSubGenre(single.genre, single.subGenre)} />
@@ -169,10 +211,9 @@ function SingleSheetBody({ single }: { single: SingleDetailData }) {
           </Badge>
         ) : null}
       </section>
-      <LicenseLink title={single.title} artist={single.artist} />
-    </>
   );
 }
+
 
 /**
  * The album / single side sheet. It is open while the URL carries `item=`; closing it goes
@@ -200,7 +241,7 @@ export function DetailSheet({
           data-detail-kind={detail.kind}
           className="fixed inset-y-0 right-0 z-50 flex w-full max-w-md flex-col gap-4 overflow-y-auto border-l border-border bg-surface p-6 shadow-2xl sm:max-w-lg [&>*]:shrink-0"
         >
-          {detail.kind === "album" ? <AlbumSheetBody album={detail} /> : <SingleSheetBody single={detail} />}
+          {detail.kind === "album" ? <AlbumSheetBody album={detail} from={closeHref} /> : <SingleSheetBody single={detail} from={closeHref} />}
           <Link
             to={closeHref}
             className="absolute top-4 right-4 rounded-full p-1.5 text-muted hover:bg-white/10 hover:text-fg"
@@ -216,7 +257,7 @@ export function DetailSheet({
     <Sheet open={Boolean(detail)} onOpenChange={(open) => (open ? undefined : onClose())}>
       {detail ? (
         <SheetContent onCloseAutoFocus={onCloseAutoFocus} data-detail-kind={detail.kind} className="[&>*]:shrink-0">
-          {detail.kind === "album" ? <AlbumSheetBody album={detail} /> : <SingleSheetBody single={detail} />}
+          {detail.kind === "album" ? <AlbumSheetBody album={detail} from={closeHref} /> : <SingleSheetBody single={detail} from={closeHref} />}
         </SheetContent>
       ) : null}
     </Sheet>

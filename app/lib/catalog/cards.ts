@@ -113,6 +113,10 @@ export function genreWithSubGenre(genre: string, subGenre: string): string {
 
 /** "License this track" link (issue #3, beyond the spec): the contact page's licensing tab. */
 export function licensingHref(title: string, artist: string): string {
-  const tracks = artist ? `${title} — ${artist}` : title;
+  return licensingTracksHref(artist ? `${title} — ${artist}` : title);
+}
+
+/** The licensing tab with its Specific Tracks field filled in (a catalog item, a shortlist). */
+export function licensingTracksHref(tracks: string): string {
   return `/contact?tab=licensing&tracks=${encodeURIComponent(tracks)}`;
 }
