@@ -13,7 +13,7 @@ import { OUTBOX_STATUSES, type OutboxMessage, type OutboxStatus } from "../app/.
 
 const USAGE = `Usage: npm run outbox -- <command>
   list [--status pending|sending|sent|failed] [--limit N]
-  show <id>
+  show <id>          (a lead's reference, NB-000042, is its id)
   retry <id>
   retry-failed`;
 
@@ -36,7 +36,8 @@ const services = await createServices({ config, logger: createLogger("error"), r
 
 const time = (ms: number | null) => (ms === null ? "-" : new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z"));
 const idArg = () => {
-  const id = Number(arg);
+  // A visitor quotes the reference of their receipt (ADR 0095): NB-000042 is message 42.
+  const id = Number(/^[A-Za-z]+-(\d+)$/.exec(arg ?? "")?.[1] ?? arg);
   if (!Number.isInteger(id) || id <= 0) fail(`${command}: expected a message id (a positive integer), got ${JSON.stringify(arg ?? "")}\n${USAGE}`);
   return id;
 };

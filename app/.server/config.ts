@@ -106,6 +106,8 @@ export const configSchema = z
     MAIL_TIMEOUT_SECONDS: positiveInt.default(20),
     /** IPv6 clients are counted per network of this prefix length (a /64 is one subscriber). */
     LEADS_RATE_IPV6_PREFIX: z.coerce.number().int().min(32).max(128).default(64),
+    /** A receipt e-mail to the visitor once a lead is stored (issue #11, DESIGN.md §3b, ADR 0095). */
+    LEAD_RECEIPTS: booleanFlag(true),
 
     // Audio analysis (issue #9, ADR 0091)
     /** Tracks analysed at once, each in its own worker thread (1 suits 2 cores: the pages keep the other). */

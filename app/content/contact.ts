@@ -38,52 +38,26 @@ export const contactCards: ContactCard[] = [
 export const contactForm = {
   title: "Send Us a Message",
   description: "We'll get back to you within 24 hours.",
-  labels: { name: "Full Name", email: "Email Address", subject: "Subject", message: "Message" },
-  placeholders: {
-    name: "Your name",
-    email: "you@example.com",
-    subject: "What is this about?",
-    message: "Tell us how we can help…",
-  },
   submit: "Send Message",
   submitting: "Sending…",
   success: {
     title: "Message Sent!",
     description: "Thank you for contacting us. We'll get back to you within 24 hours.",
   },
+  // spec §9 "Promised response times": the receipt e-mail repeats it (issue #11).
+  responseTime: "24 hours",
 } as const;
 
 export const licensingForm = {
   title: "Sync Licensing Inquiry",
   description: "Our team will review your request and respond within 1-2 business days.",
-  labels: {
-    name: "Full Name",
-    email: "Email Address",
-    company: "Company/Production",
-    projectType: "Project Type",
-    budget: "Budget Range",
-    timeline: "Timeline",
-    description: "Project Description",
-    tracks: "Specific Tracks (Optional)",
-  },
-  placeholders: {
-    name: "Your name",
-    email: "you@example.com",
-    company: "Studio, agency or production",
-    description: "Tell us about the project: scenes, usage, territories, media…",
-    tracks: "Track titles or catalogue links",
-  },
-  selectPrompts: {
-    projectType: "Select project type",
-    budget: "Select budget range",
-    timeline: "Select timeline",
-  },
   submit: "Submit Licensing Request",
   submitting: "Submitting…",
   success: {
     title: "Licensing Inquiry Received!",
     description: "Our team will review your request and respond within 1-2 business days.",
   },
+  responseTime: "1-2 business days",
 } as const;
 
 /** Shown when the lead could not even be stored (DESIGN.md §3, deviation 2). */
@@ -128,11 +102,142 @@ export const timelines = [
   { value: "flexible", label: "Flexible" },
 ] as const satisfies readonly EnumOption[];
 
+// Issue #11: the terms that price a sync license. Optional; not in the spec (docs/spec-deviations.md).
+export const media = [
+  { value: "online", label: "Online & social" },
+  { value: "broadcast-tv", label: "Broadcast TV" },
+  { value: "cinema", label: "Cinema & festivals" },
+  { value: "streaming", label: "Streaming / VOD" },
+  { value: "radio-podcast", label: "Radio & podcast" },
+  { value: "in-store", label: "In-store & venues" },
+  { value: "games-apps", label: "Games & apps" },
+  { value: "all", label: "All media" },
+] as const satisfies readonly EnumOption[];
+
+export const territories = [
+  { value: "worldwide", label: "Worldwide" },
+  { value: "north-america", label: "North America" },
+  { value: "latin-america", label: "Latin America" },
+  { value: "europe", label: "Europe" },
+  { value: "asia-pacific", label: "Asia-Pacific" },
+  { value: "africa-middle-east", label: "Africa & Middle East" },
+  { value: "other", label: "Other" },
+] as const satisfies readonly EnumOption[];
+
+export const terms = [
+  { value: "1-year", label: "1 year" },
+  { value: "2-years", label: "2 years" },
+  { value: "5-years", label: "5 years" },
+  { value: "perpetuity", label: "In perpetuity" },
+] as const satisfies readonly EnumOption[];
+
 export type ProjectType = (typeof projectTypes)[number]["value"];
 export type Budget = (typeof budgets)[number]["value"];
 export type Timeline = (typeof timelines)[number]["value"];
+export type Medium = (typeof media)[number]["value"];
+export type Territory = (typeof territories)[number]["value"];
+export type Term = (typeof terms)[number]["value"];
 
 /** The label of an enumeration value; the raw value when it is unknown. */
 export function labelOf(options: readonly EnumOption[], value: string): string {
   return options.find((o) => o.value === value)?.label ?? value;
 }
+
+/** One field of a lead form: what the page renders, in the order it renders them. */
+export interface LeadFieldSpec<N extends string = string> {
+  name: N;
+  label: string;
+  control: "text" | "email" | "textarea" | "select" | "checkboxes";
+  /** Required fields are marked by the form (`required`); the optional ones say so in their label. */
+  required: boolean;
+  placeholder?: string;
+  autoComplete?: string;
+  rows?: number;
+  /** select and checkboxes: the value → label table */
+  options?: readonly EnumOption[];
+  /** select: the empty first option */
+  prompt?: string;
+}
+
+/**
+ * Both forms' fields, defined once (issue #11) and rendered by app/features/contact/lead-forms.tsx.
+ * Each inner list is one row: its fields sit side by side from the sm breakpoint. Labels and
+ * prompts are spec §2; the order of the spec's fields is kept.
+ */
+export const contactFields = [
+  [
+    { name: "name", label: "Full Name", control: "text", required: true, placeholder: "Your name", autoComplete: "name" },
+    { name: "email", label: "Email Address", control: "email", required: true, placeholder: "you@example.com", autoComplete: "email" },
+  ],
+  [{ name: "subject", label: "Subject", control: "text", required: true, placeholder: "What is this about?" }],
+  [{ name: "message", label: "Message", control: "textarea", required: true, rows: 6, placeholder: "Tell us how we can help…" }],
+] as const satisfies readonly (readonly LeadFieldSpec[])[];
+
+export const licensingFields = [
+  [
+    { name: "name", label: "Full Name", control: "text", required: true, placeholder: "Your name", autoComplete: "name" },
+    { name: "email", label: "Email Address", control: "email", required: true, placeholder: "you@example.com", autoComplete: "email" },
+  ],
+  [
+    {
+      name: "company",
+      label: "Company/Production",
+      control: "text",
+      required: true,
+      placeholder: "Studio, agency or production",
+      autoComplete: "organization",
+    },
+  ],
+  [
+    { name: "projectType", label: "Project Type", control: "select", required: true, options: projectTypes, prompt: "Select project type" },
+    { name: "budget", label: "Budget Range", control: "select", required: true, options: budgets, prompt: "Select budget range" },
+    { name: "timeline", label: "Timeline", control: "select", required: true, options: timelines, prompt: "Select timeline" },
+  ],
+  [
+    {
+      name: "description",
+      label: "Project Description",
+      control: "textarea",
+      required: true,
+      rows: 5,
+      placeholder: "Tell us about the project: scenes, usage, territories, media…",
+    },
+  ],
+  [
+    {
+      name: "tracks",
+      label: "Specific Tracks (Optional)",
+      control: "textarea",
+      required: false,
+      rows: 2,
+      placeholder: "Track titles or catalogue links",
+    },
+  ],
+  // Issue #11: the license terms, after the spec's fields.
+  [{ name: "media", label: "Media (Optional)", control: "checkboxes", required: false, options: media }],
+  [
+    { name: "territory", label: "Territory (Optional)", control: "select", required: false, options: territories, prompt: "Select territory" },
+    { name: "term", label: "Term (Optional)", control: "select", required: false, options: terms, prompt: "Select term" },
+  ],
+] as const satisfies readonly (readonly LeadFieldSpec[])[];
+
+/**
+ * The receipt e-mail to the visitor (issue #11, ADR 0095). Fixed words only: it never carries
+ * anything the visitor typed, so the form cannot send chosen words to a chosen address.
+ * {company}, {reference}, {responseTime}, {email} and {site} are filled in by the server.
+ */
+export const leadReceipt = {
+  /** Reference numbers: this prefix and the lead's number (also shown in the success toast). */
+  referencePrefix: "NB",
+  subject: { contact: "We received your message ({reference})", licensing: "We received your licensing inquiry ({reference})" },
+  body: {
+    contact: "Thank you for contacting {company}. We received your message and will get back to you within {responseTime}.",
+    licensing: "Thank you for your licensing inquiry to {company}. Our team will review it and respond within {responseTime}.",
+  },
+  reference: "Your reference: {reference}",
+  followUp: "To add anything, write to {email} and quote your reference.",
+  notYou:
+    "You receive this e-mail because this address was entered in a form on {site}. If that was not you, you can ignore it: we send at most one such e-mail to an address per hour.",
+  /** Shown under the success toast and the no-JavaScript success message. */
+  shownReference: "Your reference: {reference}",
+} as const;

@@ -6,7 +6,7 @@ import { site } from "~/content/site";
 import { ContactCards } from "~/features/contact/contact-cards";
 import { ContactTabs } from "~/features/contact/contact-tabs";
 import type { LeadActionResult } from "~/lib/contact/result";
-import { MAX_LENGTH, type FormKind } from "~/lib/contact/schemas";
+import { MAX_LENGTH, type FormKind, type FormValues } from "~/lib/contact/schemas";
 import { parseSubmission } from "~/lib/contact/submission";
 import { seo } from "~/lib/seo";
 
@@ -74,11 +74,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   const { lead, idempotencyKey } = parsed;
-  const values = { ...lead.data } as Record<string, string>;
+  const values: FormValues = { ...lead.data };
   const outcome = await leads.submit(lead, { ip, idempotencyKey });
   switch (outcome.status) {
     case "accepted":
-      return reply({ form: lead.kind, status: "success" }, 200);
+      return reply({ form: lead.kind, status: "success", reference: outcome.reference }, 200);
     case "rate-limited": {
       const minutes = Math.max(1, Math.ceil(outcome.retryAfterSeconds / 60));
       return reply(

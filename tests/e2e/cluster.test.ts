@@ -106,6 +106,8 @@ beforeAll(async () => {
       LOG_LEVEL: "info",
       LEADS_RATE_LIMIT: "3",
       SHUTDOWN_TIMEOUT_SECONDS: "5",
+      // the .eml count below is of leads; receipts are tested in leads-service.test.ts
+      LEAD_RECEIPTS: "false",
     },
   });
   // /healthz answers as soon as the syncing process listens; the other one starts after it.

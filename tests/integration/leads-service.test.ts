@@ -7,7 +7,9 @@ import { parseConfig } from "../../app/.server/config.ts";
 import { createLogger } from "../../app/.server/logger.ts";
 import { startLeads } from "../../app/.server/leads/service.ts";
 import { rateLimitKey } from "../../app/.server/leads/rate-limit.ts";
-import { parseEml } from "../support/mail-peers.ts";
+import { DatabaseSync } from "node:sqlite";
+import { composeLeadMail } from "../../app/.server/mail/compose.ts";
+import { parseEml, type ReceivedMail } from "../support/mail-peers.ts";
 import { waitFor } from "../support/wait.ts";
 import type { Lead } from "../../app/lib/contact/schemas.ts";
 
@@ -80,7 +82,8 @@ describe("leads service", () => {
 
   it("delivers both leads when one form key is reused with a different message", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "leads-reused-key-"));
-    const config = parseConfig({ DATA_DIR: dir, LOG_LEVEL: "silent" });
+    // the leads alone: the visitor's receipts are tested on their own below
+    const config = parseConfig({ DATA_DIR: dir, LOG_LEVEL: "silent", LEAD_RECEIPTS: "false" });
     const leads = await startLeads({ config, logger }, { worker: { pollIntervalMs: 20 } });
     try {
       // A cached /contact page keeps its key: the visitor writes a second, different message.
@@ -142,6 +145,148 @@ describe("leads service", () => {
       expect((result as { reason: string }).reason).toMatch(/ECONNREFUSED/);
     } finally {
       await leads.close();
+    }
+  });
+});
+
+describe("the visitor's receipt (issue #11, ADR 0095)", () => {
+  // Free text the visitor typed: none of it may reach the visitor's own address.
+  const typed = {
+    name: "Mallory Chosen-Name",
+    company: "Buy cheap watches at spam.example",
+    description: "Click https://phish.example/login to verify your account before it is closed today, dear customer.",
+    tracks: "Visit phish.example now",
+  };
+  const licensing = (email: string): Lead => ({
+    kind: "licensing",
+    data: { ...lead.data, ...typed, email, media: ["online", "cinema"], territory: "europe", term: "perpetuity" },
+  });
+  const contact = (email: string): Lead => ({
+    kind: "contact",
+    data: { name: typed.name, email, subject: "Your invoice is overdue", message: typed.description },
+  });
+
+  /** The .eml files of a data folder, parsed, once at least `count` are there. */
+  async function mails(dir: string, count: number): Promise<ReceivedMail[]> {
+    const mailDir = path.join(dir, "mail");
+    const files = await waitFor(`${count} .eml files`, () => {
+      const found = fs.existsSync(mailDir) ? fs.readdirSync(mailDir).filter((f) => f.endsWith(".eml")) : [];
+      return found.length >= count ? found : undefined;
+    });
+    return Promise.all(files.map(async (f) => parseEml(fs.readFileSync(path.join(mailDir, f)))));
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 300)); // one more would show up now
+  const receiptsTo = (all: ReceivedMail[], address: string) => all.filter((m) => m.to.includes(address));
+
+  it("sends a receipt with the reference, the promised time and the contact address, and none of the visitor's text", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "leads-receipt-"));
+    const config = parseConfig({ DATA_DIR: dir, LOG_LEVEL: "silent" });
+    const leads = await startLeads({ config, logger }, { worker: { pollIntervalMs: 20 } });
+    try {
+      const request = licensing("grace@example.org");
+      const stored = await leads.submit(request, { ip: "203.0.113.20", idempotencyKey: crypto.randomUUID() });
+      expect(stored).toMatchObject({ status: "accepted", reference: expect.stringMatching(/^NB-\d{6}$/) });
+      const { reference } = stored as { reference: string };
+      const second = await leads.submit(contact("ada@example.org"), { ip: "203.0.113.20", idempotencyKey: crypto.randomUUID() });
+      const all = await mails(dir, 4);
+
+      // the lead mails are exactly what they were without receipts
+      const leadMail = all.find((m) => m.subject === "New Licensing Inquiry")!;
+      expect(leadMail.to).toEqual(["hello@example.com"]);
+      expect(leadMail.text?.trimEnd()).toBe(composeLeadMail(request, { from: config.MAIL_FROM, to: config.CONTACT_TO }).text.trimEnd());
+
+      const [receipt] = receiptsTo(all, "grace@example.org");
+      expect(receipt).toMatchObject({ from: "no-reply@example.com", replyTo: ["hello@example.com"] });
+      expect(receipt.subject).toBe(`We received your licensing inquiry (${reference})`);
+      expect(receipt.text).toContain(`Your reference: ${reference}`);
+      expect(receipt.text).toContain("respond within 1-2 business days");
+      expect(receipt.text).toContain("write to hello@example.com");
+      const [contactReceipt] = receiptsTo(all, "ada@example.org");
+      expect(contactReceipt.subject).toBe(`We received your message (${(second as { reference: string }).reference})`);
+      expect(contactReceipt.text).toContain("get back to you within 24 hours");
+
+      for (const mail of [receipt, contactReceipt]) {
+        const shown = `${mail.subject}\n${mail.text}\n${mail.html}`;
+        for (const words of [...Object.values(typed), "Mallory", "spam.example", "phish.example", "invoice", "Europe", "Online"]) {
+          expect(shown, `the receipt repeats "${words}"`).not.toContain(words);
+        }
+      }
+    } finally {
+      await leads.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("sends at most one receipt per address per hour, across a restart", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "leads-receipt-hour-"));
+    let clock = Date.parse("2026-11-23T10:00:00Z");
+    const config = parseConfig({ DATA_DIR: dir, LOG_LEVEL: "silent" });
+    const start = () => startLeads({ config, logger }, { worker: { pollIntervalMs: 20 }, now: () => clock });
+    const post = (leads: Awaited<ReturnType<typeof start>>, email: string) =>
+      leads.submit(contact(email), { ip: "203.0.113.21", idempotencyKey: crypto.randomUUID() });
+    let leads = await start();
+    try {
+      await post(leads, "ada@example.org");
+      clock += 10 * 60_000;
+      await post(leads, "ADA@example.org"); // the same address
+      await post(leads, "alan@example.org");
+      await leads.close();
+      // a restart keeps the count: it is in the outbox's store
+      leads = await start();
+      clock += 40 * 60_000;
+      await post(leads, "ada@example.org");
+      let all = await mails(dir, 6);
+      await settle();
+      all = await mails(dir, 6);
+      expect(all.filter((m) => m.subject === "Contact: Your invoice is overdue")).toHaveLength(4); // every lead
+      expect(receiptsTo(all, "ada@example.org")).toHaveLength(1);
+      expect(receiptsTo(all, "alan@example.org")).toHaveLength(1);
+      expect(all).toHaveLength(6);
+      // an hour after the first receipt, the next lead gets one again
+      clock += 10 * 60_000;
+      await post(leads, "ada@example.org");
+      all = await mails(dir, 8);
+      expect(receiptsTo(all, "ada@example.org")).toHaveLength(2);
+    } finally {
+      await leads.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("sends none with LEAD_RECEIPTS=false", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "leads-receipt-off-"));
+    const leads = await startLeads({ config: parseConfig({ DATA_DIR: dir, LOG_LEVEL: "silent", LEAD_RECEIPTS: "false" }), logger }, { worker: { pollIntervalMs: 20 } });
+    try {
+      const result = await leads.submit(contact("ada@example.org"), { ip: "203.0.113.22", idempotencyKey: crypto.randomUUID() });
+      expect(result).toMatchObject({ status: "accepted", reference: expect.stringMatching(/^NB-/) }); // the reference is still shown
+      await mails(dir, 1);
+      await settle();
+      expect((await mails(dir, 1)).map((m) => m.to)).toEqual([["hello@example.com"]]);
+    } finally {
+      await leads.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("stores and delivers the lead when its receipt cannot be stored", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "leads-receipt-broken-"));
+    const config = parseConfig({ DATA_DIR: dir, LOG_LEVEL: "silent" });
+    // the receipt log becomes unwritable: every receipt fails in its transaction
+    const db = new DatabaseSync(path.join(dir, "leads.sqlite"));
+    db.exec("CREATE TABLE receipt_log (recipient TEXT PRIMARY KEY, sent_at INTEGER NOT NULL) STRICT; CREATE TRIGGER no_receipts BEFORE INSERT ON receipt_log BEGIN SELECT RAISE(ABORT, 'receipt log is read-only'); END;");
+    db.close();
+    const leads = await startLeads({ config, logger }, { worker: { pollIntervalMs: 20 } });
+    try {
+      const result = await leads.submit(contact("ada@example.org"), { ip: "203.0.113.23", idempotencyKey: crypto.randomUUID() });
+      expect(result).toMatchObject({ status: "accepted" });
+      await mails(dir, 1);
+      await settle();
+      expect((await mails(dir, 1)).map((m) => m.subject)).toEqual(["Contact: Your invoice is overdue"]);
+      const counts = await (await leads.outbox()).counts();
+      expect(counts).toMatchObject({ sent: 1, failed: 0, pending: 0 });
+    } finally {
+      await leads.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

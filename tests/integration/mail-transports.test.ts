@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import sesLocal from "aws-ses-v2-local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { composeLeadMail } from "../../app/.server/mail/compose.ts";
+import { composeLeadMail, composeReceiptMail } from "../../app/.server/mail/compose.ts";
 import { cognitoGuestCredentials } from "../../app/.server/mail/cognito-credentials.ts";
 import { FileMailTransport } from "../../app/.server/mail/file-transport.ts";
 import { SesMailTransport, SesRetryStrategy } from "../../app/.server/mail/ses-transport.ts";
@@ -92,6 +92,41 @@ describe("composing the lead e-mails (spec §7)", () => {
     expect(mail.text).toBe(LICENSING_TEXT);
     const withTracks = composeLeadMail({ ...licensingLead, data: { ...licensingLead.data, tracks: "Engines; Compiler Blues" } }, addresses);
     expect(withTracks.text).toContain("\nTracks: Engines; Compiler Blues\n");
+  });
+});
+
+describe("licensing e-mail: the license terms (issue #11)", () => {
+  it("follows the spec's lines (after a blank line: the description is free text) with Media, Territory and Term as labels, each left out when empty", () => {
+    const terms = { media: ["broadcast-tv", "streaming"], territory: "latin-america", term: "5-years" } as const;
+    const all = composeLeadMail({ ...licensingLead, data: { ...licensingLead.data, ...terms } }, addresses);
+    expect(all.text).toBe(`${LICENSING_TEXT}\nMedia: Broadcast TV, Streaming / VOD\nTerritory: Latin America\nTerm: 5 years\n`);
+    const some = composeLeadMail({ ...licensingLead, data: { ...licensingLead.data, media: [], territory: "other" } }, addresses);
+    expect(some.text).toBe(`${LICENSING_TEXT}\nTerritory: Other\n`);
+    expect(some.html).toContain("Territory: Other\n</pre>");
+    // none given: the spec's mail, unchanged
+    expect(composeLeadMail({ ...licensingLead, data: { ...licensingLead.data, media: [] } }, addresses).text).toBe(LICENSING_TEXT);
+  });
+});
+
+describe("receipt e-mail (issue #11, ADR 0095)", () => {
+  it("holds the reference, the promised time and the contact address in fixed words", () => {
+    const mail = composeReceiptMail({ kind: "contact", reference: "NB-000042", to: "ada@example.org" }, { from: "no-reply@example.com", siteUrl: "https://www.example.com" });
+    expect(mail).toMatchObject({ from: "no-reply@example.com", to: "ada@example.org", replyTo: "hello@example.com", subject: "We received your message (NB-000042)" });
+    expect(mail.text).toBe(
+      [
+        "Thank you for contacting Northbeat Media. We received your message and will get back to you within 24 hours.",
+        "",
+        "Your reference: NB-000042",
+        "",
+        "To add anything, write to hello@example.com and quote your reference.",
+        "",
+        "You receive this e-mail because this address was entered in a form on https://www.example.com. If that was not you, you can ignore it: we send at most one such e-mail to an address per hour.",
+        "",
+      ].join("\n"),
+    );
+    const licensing = composeReceiptMail({ kind: "licensing", reference: "NB-000043", to: "grace@example.org" }, { from: "no-reply@example.com", siteUrl: "https://www.example.com" });
+    expect(licensing.subject).toBe("We received your licensing inquiry (NB-000043)");
+    expect(licensing.text).toContain("respond within 1-2 business days.");
   });
 });
 

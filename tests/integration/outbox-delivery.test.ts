@@ -101,6 +101,8 @@ describe.each([sqliteStore(), postgresStore()])("delivery from the outbox on $na
       DATABASE_URL: store.name === "postgres" ? location : "",
       LEADS_RATE_LIMIT: "100000",
       LOG_LEVEL: "silent",
+      // the leads alone (each visitor here would also get a receipt: leads-service.test.ts)
+      LEAD_RECEIPTS: "false",
     });
     const leads = await startLeads({ config, logger }, { worker: { ...fast, batchSize: 25 } });
     try {

@@ -1,7 +1,7 @@
 import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rekeyedIdempotencyKey } from "../../app/.server/db/outbox.ts";
+import { receiptRecipientKey, rekeyedIdempotencyKey } from "../../app/.server/db/outbox.ts";
 import { newMessage, postgresStore, sqliteStore } from "../support/outbox-stores.ts";
 
 // The same suite on both outbox stores (issue #4: "the same repository code and the same
@@ -203,5 +203,41 @@ describe.each([sqliteStore(), postgresStore()])("outbox repository on $name", (s
       );
     }
     expect(claimedBy.size).toBe(60);
+  });
+
+  // Issue #11, ADR 0095: at most one receipt per address per hour, in the outbox's own store.
+  it("stores at most one receipt per recipient per window, counted in the store (any connection, any case of the address)", async () => {
+    const { repo, another } = await store.fresh();
+    const hour = 3_600_000;
+    const receipt = (i: number, now: number) => newMessage(i, { kind: "receipt", idempotencyKey: `receipt:lead-${i}`, now });
+    const limit = { recipientKey: receiptRecipientKey("Grace@Example.org"), windowMs: hour };
+
+    const first = await repo.enqueueReceipt(receipt(1, 10_000), limit);
+    expect(first).toMatchObject({ limited: false, created: true, message: { kind: "receipt", status: "pending" } });
+    // the same address, differently written, from a second connection (another process)
+    const other = await another();
+    expect(await other.enqueueReceipt(receipt(2, 10_000 + hour - 1), { ...limit, recipientKey: receiptRecipientKey(" grace@example.ORG ") })).toEqual({ limited: true });
+    // another address is not affected
+    expect(await other.enqueueReceipt(receipt(3, 20_000), { ...limit, recipientKey: receiptRecipientKey("ada@example.org") })).toMatchObject({ limited: false });
+    // an hour after the first, the address may have one again
+    expect(await repo.enqueueReceipt(receipt(4, 10_000 + hour), limit)).toMatchObject({ limited: false, created: true });
+    expect((await repo.list()).filter((m) => m.kind === "receipt").map((m) => m.idempotencyKey).sort()).toEqual([
+      "receipt:lead-1",
+      "receipt:lead-3",
+      "receipt:lead-4",
+    ]);
+  });
+
+  it("lets only one of many concurrent receipts to one address through", async () => {
+    const { repo, another } = await store.fresh();
+    const connections = [repo, await another(), await another()];
+    const limit = { recipientKey: receiptRecipientKey("race@example.org"), windowMs: 3_600_000 };
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        connections[i % 3].enqueueReceipt(newMessage(i, { kind: "receipt", idempotencyKey: `receipt:race-${i}`, now: 5_000 }), limit),
+      ),
+    );
+    expect(results.filter((r) => !r.limited)).toHaveLength(1);
+    expect((await repo.counts()).pending).toBe(1);
   });
 });

@@ -17,13 +17,17 @@ export interface OutgoingMail {
   html: string;
 }
 
+/** A stored lead's fields: strings, and a list for a checkbox group (issue #11 `media`). */
+export type LeadRecord = Record<string, string | string[]>;
+
 export interface OutboxMessage {
   id: number;
-  kind: "contact" | "licensing";
+  /** A lead of one of the two forms, or the visitor's receipt for one (issue #11, ADR 0095). */
+  kind: "contact" | "licensing" | "receipt";
   /** `${kind}:${key}`: a second post of the same form render maps to this row. */
   idempotencyKey: string;
-  /** The validated lead as the visitor sent it. */
-  lead: Record<string, string>;
+  /** The validated lead as the visitor sent it (a receipt: its reference and form, no visitor text). */
+  lead: LeadRecord;
   /** leadContentHash of the lead; null on rows stored before the column existed. */
   contentHash: string | null;
   mail: OutgoingMail;
@@ -47,7 +51,7 @@ export interface OutboxMessage {
 export interface NewOutboxMessage {
   kind: OutboxMessage["kind"];
   idempotencyKey: string;
-  lead: Record<string, string>;
+  lead: LeadRecord;
   /** leadContentHash(kind, lead): tells a repeat of a form apart from a new message under the same key. */
   contentHash: string;
   mail: OutgoingMail;
@@ -59,7 +63,7 @@ export interface NewOutboxMessage {
  * A stable hash of a validated lead: SHA-256 of its kind and its fields sorted by name, so
  * the same content always gives the same hash whatever order the fields arrived in.
  */
-export function leadContentHash(kind: string, lead: Record<string, string>): string {
+export function leadContentHash(kind: string, lead: LeadRecord): string {
   const fields = Object.keys(lead)
     .sort()
     .map((k) => [k, lead[k]]);
@@ -106,6 +110,16 @@ export interface OutboxRepository {
    * longer leased to `owner` are left alone. Returns how many were released.
    */
   release(ids: number[], owner: string, now?: number): Promise<number>;
+  /**
+   * Stores a receipt (ADR 0095) unless one went to the same recipient within `windowMs`: the
+   * check, the record of this one and the message are one transaction, so concurrent posts
+   * and several processes send at most one per window. `recipientKey` is receiptRecipientKey()
+   * of the address. The log keeps only the recipients of the last window.
+   */
+  enqueueReceipt(
+    message: NewOutboxMessage,
+    limit: { recipientKey: string; windowMs: number },
+  ): Promise<{ limited: false; message: OutboxMessage; created: boolean } | { limited: true }>;
   get(id: number): Promise<OutboxMessage | undefined>;
   list(options?: { status?: OutboxStatus; limit?: number }): Promise<OutboxMessage[]>;
   counts(): Promise<Record<OutboxStatus, number>>;
@@ -113,6 +127,14 @@ export interface OutboxRepository {
   retry(id: number, now: number): Promise<boolean>;
   retryFailed(now: number): Promise<number>;
   close(): Promise<void>;
+}
+
+/**
+ * The receipt log's key for an address: a SHA-256 of it, trimmed and lower-cased, so the log
+ * holds no address (only whether a receipt went to one within the hour).
+ */
+export function receiptRecipientKey(address: string): string {
+  return createHash("sha256").update(address.trim().toLowerCase()).digest("hex");
 }
 
 /** Column list shared by both stores (snake_case in SQL). */

@@ -36,6 +36,13 @@ CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
 -- Tables created before issue #7 have no content_hash (their rows keep NULL, which never
 -- equals a new hash, so a post under an old key is stored, not dropped).
 ALTER TABLE outbox ADD COLUMN IF NOT EXISTS content_hash TEXT;
+-- ADR 0095: when the last receipt went to each recipient (a hash of the address), for the
+-- one-per-hour rule; rows older than the window are deleted as receipts are stored.
+CREATE TABLE IF NOT EXISTS receipt_log (
+  recipient TEXT PRIMARY KEY,
+  sent_at BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS receipt_log_sent_at ON receipt_log (sent_at);
 `;
 
 /** Any fixed number: serialises the schema creation of processes that start together. */
@@ -58,22 +65,23 @@ export class PostgresOutboxRepository implements OutboxRepository {
     return new PostgresOutboxRepository(pool);
   }
 
-  private async rows(sql: string, params: unknown[]) {
-    const result = await this.pool.query<OutboxRow>(sql, params);
+  private async rows(sql: string, params: unknown[], db: pg.Pool | pg.PoolClient = this.pool) {
+    const result = await db.query<OutboxRow>(sql, params);
     return result.rows;
   }
 
   /** Inserts under `key` unless the key exists; returns the row under `key` and whether it is new. */
-  private async insertOrGet(m: NewOutboxMessage, key: string) {
+  private async insertOrGet(m: NewOutboxMessage, key: string, db: pg.Pool | pg.PoolClient = this.pool) {
     const [inserted] = await this.rows(
       `INSERT INTO outbox (kind, idempotency_key, lead, content_hash, mail, status, attempts, next_attempt_at, client_ip, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $7, $6, $6)
        ON CONFLICT (idempotency_key) DO NOTHING
        RETURNING ${OUTBOX_COLUMNS}`,
       [m.kind, key, JSON.stringify(m.lead), m.contentHash, JSON.stringify(m.mail), m.now, m.clientIp],
+      db,
     );
     if (inserted) return { message: rowToMessage(inserted), created: true };
-    const [existing] = await this.rows(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE idempotency_key = $1`, [key]);
+    const [existing] = await this.rows(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE idempotency_key = $1`, [key], db);
     return { message: rowToMessage(existing), created: false };
   }
 
@@ -82,6 +90,28 @@ export class PostgresOutboxRepository implements OutboxRepository {
     if (first.created || first.message.contentHash === m.contentHash) return first;
     // The key holds other content: this is a new message (see OutboxRepository.enqueue).
     return this.insertOrGet(m, rekeyedIdempotencyKey(m.idempotencyKey, m.contentHash));
+  }
+
+  async enqueueReceipt(m: NewOutboxMessage, { recipientKey, windowMs }: { recipientKey: string; windowMs: number }) {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query("DELETE FROM receipt_log WHERE sent_at <= $1", [m.now - windowMs]);
+      // A concurrent insert of the same recipient waits on the key, then finds it taken.
+      const taken = await client.query(
+        "INSERT INTO receipt_log (recipient, sent_at) VALUES ($1, $2) ON CONFLICT (recipient) DO NOTHING RETURNING recipient",
+        [recipientKey, m.now],
+      );
+      const result =
+        taken.rowCount === 1 ? { limited: false as const, ...(await this.insertOrGet(m, m.idempotencyKey, client)) } : { limited: true as const };
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   async claim({ owner, now, leaseMs, limit }: ClaimOptions) {

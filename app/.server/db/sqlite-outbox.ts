@@ -35,6 +35,13 @@ CREATE TABLE IF NOT EXISTS outbox (
   sent_at INTEGER
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
+-- ADR 0095: when the last receipt went to each recipient (a hash of the address), for the
+-- one-per-hour rule; rows older than the window are deleted as receipts are stored.
+CREATE TABLE IF NOT EXISTS receipt_log (
+  recipient TEXT PRIMARY KEY,
+  sent_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS receipt_log_sent_at ON receipt_log (sent_at);
 `;
 
 /**
@@ -83,6 +90,23 @@ export class SqliteOutboxRepository implements OutboxRepository {
     if (first.created || first.message.contentHash === m.contentHash) return first;
     // The key holds other content: this is a new message (see OutboxRepository.enqueue).
     return this.insertOrGet(m, rekeyedIdempotencyKey(m.idempotencyKey, m.contentHash));
+  }
+
+  async enqueueReceipt(m: NewOutboxMessage, { recipientKey, windowMs }: { recipientKey: string; windowMs: number }) {
+    // One write transaction: SQLite's write lock orders it against every other process on the file.
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      this.db.prepare("DELETE FROM receipt_log WHERE sent_at <= ?").run(m.now - windowMs);
+      const taken = this.db
+        .prepare("INSERT INTO receipt_log (recipient, sent_at) VALUES (?, ?) ON CONFLICT (recipient) DO NOTHING RETURNING recipient")
+        .get(recipientKey, m.now);
+      const result = taken ? { limited: false as const, ...this.insertOrGet(m, m.idempotencyKey) } : { limited: true as const };
+      this.db.exec("COMMIT");
+      return result;
+    } catch (error) {
+      if (this.db.isTransaction) this.db.exec("ROLLBACK");
+      throw error;
+    }
   }
 
   async claim({ owner, now, leaseMs, limit }: ClaimOptions) {

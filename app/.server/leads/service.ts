@@ -1,9 +1,10 @@
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { describeOutbox, openOutbox } from "../db/open.ts";
-import { leadContentHash, type OutboxRepository } from "../db/outbox.ts";
-import { composeLeadMail } from "../mail/compose.ts";
+import { leadContentHash, receiptRecipientKey, type LeadRecord, type OutboxRepository } from "../db/outbox.ts";
+import { composeLeadMail, composeReceiptMail } from "../mail/compose.ts";
 import { createMailTransport, type MailTransport } from "../mail/index.ts";
+import { leadReference } from "../../lib/contact/result.ts";
 import type { Lead } from "../../lib/contact/schemas.ts";
 import { createSubmissionRateLimiter } from "./rate-limit.ts";
 import { OutboxWorker, type OutboxWorkerOptions } from "./worker.ts";
@@ -13,7 +14,7 @@ export type SubmitResult =
    * Stored in the outbox: the visitor may be told it was received. `duplicate`: this exact
    * lead (same form key, same content) was stored before, and is delivered once.
    */
-  | { status: "accepted"; id: number; duplicate: boolean }
+  | { status: "accepted"; id: number; duplicate: boolean; reference: string }
   | { status: "rate-limited"; retryAfterSeconds: number }
   /** Could not be stored (the database is down): the visitor keeps the form (deviation 2). */
   | { status: "unavailable"; reason: string };
@@ -30,6 +31,9 @@ export interface LeadsService {
    */
   close(options?: { deadlineMs?: number }): Promise<void>;
 }
+
+/** Issue #11: at most one receipt per address per hour (ADR 0095). */
+export const RECEIPT_WINDOW_MS = 60 * 60_000;
 
 export interface LeadsOptions {
   /** Tests inject a transport or worker timings; production takes both from the config. */
@@ -103,7 +107,7 @@ export async function startLeads(
     }
     try {
       const repo = await outbox();
-      const data: Record<string, string> = { ...lead.data };
+      const data: LeadRecord = { ...lead.data };
       const idempotencyKey = `${lead.kind}:${meta.idempotencyKey}`;
       // The same key with other content (a reused or cached form) is stored as a new lead:
       // only an exact repeat is one lead (issue #7 "A lead is never dropped").
@@ -120,11 +124,52 @@ export async function startLeads(
       else worker?.wake();
       const rekeyed = message.idempotencyKey !== idempotencyKey;
       logger.info({ outboxId: message.id, kind: lead.kind, duplicate: !created, rekeyed }, "leads: submission stored");
-      return { status: "accepted", id: message.id, duplicate: !created };
+      const reference = leadReference(message.id);
+      // After the lead is stored and in the background: a receipt never delays or loses a lead.
+      if (created && config.LEAD_RECEIPTS) track(storeReceipt(lead, message.idempotencyKey, reference));
+      return { status: "accepted", id: message.id, duplicate: !created, reference };
     } catch (error) {
       await slot.release();
       logger.error({ err: error, kind: lead.kind }, "leads: the submission could not be stored");
       return { status: "unavailable", reason: (error as Error).message };
+    }
+  }
+
+  const receiptsInFlight = new Set<Promise<void>>();
+  const track = (promise: Promise<void>) => {
+    receiptsInFlight.add(promise);
+    void promise.finally(() => receiptsInFlight.delete(promise));
+  };
+
+  /**
+   * Issue #11, ADR 0095: the visitor's receipt, through the same outbox, at most one per address
+   * per RECEIPT_WINDOW_MS (the limit and the message in one transaction of the outbox's store).
+   * Any failure is logged and dropped: the lead is already stored.
+   */
+  async function storeReceipt(lead: Lead, leadKey: string, reference: string): Promise<void> {
+    try {
+      const repo = await outbox();
+      const record: LeadRecord = { form: lead.kind, reference };
+      const result = await repo.enqueueReceipt(
+        {
+          kind: "receipt",
+          idempotencyKey: `receipt:${leadKey}`,
+          lead: record,
+          contentHash: leadContentHash("receipt", record),
+          mail: composeReceiptMail({ kind: lead.kind, reference, to: lead.data.email }, { from: config.MAIL_FROM, siteUrl: config.SITE_URL }),
+          clientIp: null,
+          now: now(),
+        },
+        { recipientKey: receiptRecipientKey(lead.data.email), windowMs: RECEIPT_WINDOW_MS },
+      );
+      if (result.limited) {
+        logger.info({ reference }, "leads: no receipt (one went to this address within the hour)");
+        return;
+      }
+      if (result.created) worker?.wake();
+      logger.info({ outboxId: result.message.id, reference }, "leads: receipt stored");
+    } catch (error) {
+      logger.warn({ err: error, reference }, "leads: the receipt could not be stored (the lead is)");
     }
   }
 
@@ -135,6 +180,8 @@ export async function startLeads(
     worker,
     close: ({ deadlineMs = config.SHUTDOWN_TIMEOUT_SECONDS * 1000 } = {}) =>
       (closing ??= (async () => {
+        // receipts still being stored finish first, so the store is not closed under them
+        await Promise.allSettled([...receiptsInFlight]);
         await worker?.stop({ deadlineMs });
         await transport?.close();
         await limiter.close();
@@ -155,6 +202,7 @@ function deferredRepository(open: () => Promise<OutboxRepository>, kind: OutboxR
   return {
     kind,
     enqueue: call("enqueue"),
+    enqueueReceipt: call("enqueueReceipt"),
     claim: call("claim"),
     markSent: call("markSent"),
     markRetry: call("markRetry"),

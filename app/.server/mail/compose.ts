@@ -1,5 +1,17 @@
-import { budgets, labelOf, projectTypes, timelines } from "../../content/contact.ts";
-import type { Lead } from "../../lib/contact/schemas.ts";
+import {
+  budgets,
+  contactForm,
+  labelOf,
+  leadReceipt,
+  licensingForm,
+  media,
+  projectTypes,
+  territories,
+  terms,
+  timelines,
+} from "../../content/contact.ts";
+import { site } from "../../content/site.ts";
+import type { FormKind, Lead } from "../../lib/contact/schemas.ts";
 import type { OutgoingMail } from "../db/outbox.ts";
 
 const HTML_ESCAPES: Record<string, string> = {
@@ -46,7 +58,18 @@ export function leadText(lead: Lead): string {
     "Description:",
     r.description,
     "",
+    // Issue #11: the license terms follow the spec's lines, as labels, each left out when empty.
+    ...licenseTermLines(r),
   ].join("\n");
+}
+
+function licenseTermLines(r: Extract<Lead, { kind: "licensing" }>["data"]): string[] {
+  const lines = [
+    r.media?.length ? `Media: ${r.media.map((m) => labelOf(media, m)).join(", ")}` : "",
+    r.territory ? `Territory: ${labelOf(territories, r.territory)}` : "",
+    r.term ? `Term: ${labelOf(terms, r.term)}` : "",
+  ].filter(Boolean);
+  return lines.length ? [...lines, ""] : [];
 }
 
 /**
@@ -61,6 +84,46 @@ export function composeLeadMail(lead: Lead, addresses: { from: string; to: strin
     to: addresses.to,
     replyTo: lead.data.email,
     subject: lead.kind === "contact" ? `Contact: ${lead.data.subject}` : "New Licensing Inquiry",
+    text,
+    html: `<pre>${escapeHtml(text)}</pre>`,
+  };
+}
+
+const fill = (template: string, values: Record<string, string>) =>
+  template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+
+/**
+ * The receipt to the visitor (issue #11, ADR 0095): to the address the visitor gave, from the
+ * no-reply sender, Reply-To the company's contact address. Fixed words, the reference and the
+ * promised response time only: nothing the visitor typed, not even the name, so the form
+ * cannot be used to send chosen words to a chosen address.
+ */
+export function composeReceiptMail(
+  receipt: { kind: FormKind; reference: string; to: string },
+  addresses: { from: string; siteUrl: string },
+): OutgoingMail {
+  const values = {
+    company: site.companyName,
+    reference: receipt.reference,
+    responseTime: (receipt.kind === "contact" ? contactForm : licensingForm).responseTime,
+    email: site.contactEmail,
+    site: addresses.siteUrl,
+  };
+  const text = [
+    fill(leadReceipt.body[receipt.kind], values),
+    "",
+    fill(leadReceipt.reference, values),
+    "",
+    fill(leadReceipt.followUp, values),
+    "",
+    fill(leadReceipt.notYou, values),
+    "",
+  ].join("\n");
+  return {
+    from: addresses.from,
+    to: receipt.to,
+    replyTo: site.contactEmail,
+    subject: fill(leadReceipt.subject[receipt.kind], values),
     text,
     html: `<pre>${escapeHtml(text)}</pre>`,
   };

@@ -1,5 +1,6 @@
 import { ChevronDown } from "lucide-react";
 import type { ComponentProps, ReactNode } from "react";
+import type { LeadFieldSpec } from "~/content/contact";
 import { cn } from "~/lib/cn";
 
 const controlClass =
@@ -14,7 +15,7 @@ interface FieldProps {
 }
 
 /** A label, one control and its error message, tied together for assistive technology. */
-// No visual asterisk: the only optional field says so in its label ("Specific Tracks (Optional)").
+// No visual asterisk: the optional fields say so in their labels ("Specific Tracks (Optional)").
 export function Field({ id, label, error, className, children }: FieldProps) {
   const errorId = `${id}-error`;
   return (
@@ -46,5 +47,56 @@ export function NativeSelect({ className, children, ...props }: ComponentProps<"
       </select>
       <ChevronDown aria-hidden="true" className="pointer-events-none absolute top-1/2 right-4 size-4 -translate-y-1/2 text-muted" />
     </div>
+  );
+}
+
+/**
+ * A group of checkboxes posting one value each under the same name (issue #11 `media`): a
+ * fieldset whose legend names the group, its message tied to the group and to each box.
+ */
+export function ChoiceGroup({
+  id,
+  spec,
+  error,
+  chosen,
+  common,
+}: {
+  id: string;
+  spec: LeadFieldSpec;
+  error?: string;
+  chosen: readonly string[];
+  common: {
+    name: string;
+    autoFocus: boolean;
+    onChange: (event: { currentTarget: HTMLInputElement }) => void;
+  };
+}) {
+  const errorId = `${id}-error`;
+  const { autoFocus, ...handlers } = common;
+  return (
+    <fieldset aria-describedby={error ? errorId : undefined} className="flex flex-col gap-2">
+      <legend className="mb-2 text-sm font-semibold text-fg">{spec.label}</legend>
+      <div className="grid gap-x-5 gap-y-2 sm:grid-cols-2">
+        {spec.options?.map((option, i) => (
+          <label key={option.value} className="flex min-h-6 cursor-pointer items-center gap-3 text-[0.95rem] text-fg">
+            <input
+              {...handlers}
+              type="checkbox"
+              value={option.value}
+              defaultChecked={chosen.includes(option.value)}
+              autoFocus={autoFocus && i === 0}
+              aria-invalid={Boolean(error)}
+              className="size-[1.125rem] shrink-0 cursor-pointer accent-[#ff7a45] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[#ffb38f]"
+            />
+            {option.label}
+          </label>
+        ))}
+      </div>
+      {error ? (
+        <p id={errorId} className="flex items-start gap-1.5 text-sm text-[#ff9aa8]">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
   );
 }

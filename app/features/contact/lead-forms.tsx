@@ -1,9 +1,10 @@
 import { CircleAlert, CircleCheck, LoaderCircle, Send } from "lucide-react";
 import { useRef, type ReactNode, type RefObject } from "react";
-import { budgets, contactForm, licensingForm, projectTypes, timelines } from "~/content/contact";
-import type { LeadActionResult } from "~/lib/contact/result";
-import { HONEYPOT_FIELD, MAX_LENGTH, type FormKind } from "~/lib/contact/schemas";
-import { Field, NativeSelect } from "./field";
+import { contactFields, contactForm, licensingFields, licensingForm, type LeadFieldSpec } from "~/content/contact";
+import { cn } from "~/lib/cn";
+import { referenceText, type LeadActionResult } from "~/lib/contact/result";
+import { HONEYPOT_FIELD, MAX_LENGTH, type FormKind, type FormValues } from "~/lib/contact/schemas";
+import { ChoiceGroup, Field, NativeSelect } from "./field";
 import { useLeadForm } from "./use-lead-form";
 
 type LeadForm = ReturnType<typeof useLeadForm>;
@@ -36,6 +37,7 @@ function FormStatus({ form }: { form: LeadForm }) {
         <p>
           <strong className="block font-semibold text-fg">{form.documentSuccess.title}</strong>
           <span className="text-[#c9f2dc]">{form.documentSuccess.description}</span>
+          <span className="mt-1 block font-semibold text-[#c9f2dc]">{referenceText(form.documentSuccess.reference)}</span>
         </p>
       </div>
     );
@@ -110,39 +112,68 @@ function FormShell({
   );
 }
 
-/** Props shared by every field: name, the value to show (kept or pre-filled), focus, handlers. */
-function fieldProps(form: LeadForm, values: Record<string, string | undefined>) {
-  return (name: string) => ({
-    name,
-    defaultValue: values[name] ?? "",
-    autoFocus: form.autoFocusField === name,
+type FieldRow = readonly LeadFieldSpec[];
+
+const ROW_COLUMNS = ["", "", "sm:grid-cols-2", "sm:grid-cols-3"];
+
+/** One field of app/content/contact.ts, with its label, control and message. */
+function LeadField({ kind, spec, form, values }: { kind: FormKind; spec: LeadFieldSpec; form: LeadForm; values: FormValues }) {
+  const id = `${kind}-${spec.name}`;
+  const error = form.errors[spec.name];
+  const value = values[spec.name];
+  const common = {
+    name: spec.name,
+    autoFocus: form.autoFocusField === spec.name,
+    required: spec.required,
     ...form.fieldHandlers,
-  });
+  };
+  if (spec.control === "checkboxes") {
+    return <ChoiceGroup id={id} spec={spec} error={error} chosen={Array.isArray(value) ? value : []} common={common} />;
+  }
+  const text = typeof value === "string" ? value : "";
+  const maxLength = MAX_LENGTH[spec.name as keyof typeof MAX_LENGTH];
+  return (
+    <Field id={id} label={spec.label} error={error}>
+      {(c) =>
+        spec.control === "select" ? (
+          <NativeSelect {...c} {...common} defaultValue={text}>
+            <option value="">{spec.prompt}</option>
+            {spec.options?.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </NativeSelect>
+        ) : spec.control === "textarea" ? (
+          <textarea {...c} {...common} defaultValue={text} rows={spec.rows} maxLength={maxLength} placeholder={spec.placeholder} />
+        ) : (
+          <input
+            {...c}
+            {...common}
+            defaultValue={text}
+            type={spec.control}
+            autoComplete={spec.autoComplete}
+            maxLength={maxLength}
+            placeholder={spec.placeholder}
+          />
+        )
+      }
+    </Field>
+  );
 }
 
-/** Full Name and Email Address, the first row of both forms. */
-function NameAndEmail({
-  idPrefix,
-  form,
-  common,
-  labels,
-  placeholders,
-}: {
-  idPrefix: string;
-  form: LeadForm;
-  common: ReturnType<typeof fieldProps>;
-  labels: { name: string; email: string };
-  placeholders: { name: string; email: string };
-}) {
-  return (
-    <div className="grid gap-5 sm:grid-cols-2">
-      <Field id={`${idPrefix}-name`} label={labels.name} error={form.errors.name}>
-        {(c) => <input {...c} {...common("name")} type="text" autoComplete="name" required maxLength={MAX_LENGTH.name} placeholder={placeholders.name} />}
-      </Field>
-      <Field id={`${idPrefix}-email`} label={labels.email} error={form.errors.email}>
-        {(c) => <input {...c} {...common("email")} type="email" autoComplete="email" required maxLength={MAX_LENGTH.email} placeholder={placeholders.email} />}
-      </Field>
-    </div>
+/** Every field of one form, row by row, as app/content/contact.ts lists them. */
+function LeadFields({ kind, rows, form, values }: { kind: FormKind; rows: readonly FieldRow[]; form: LeadForm; values: FormValues }) {
+  return rows.map((row) =>
+    row.length === 1 ? (
+      <LeadField key={row[0].name} kind={kind} spec={row[0]} form={form} values={values} />
+    ) : (
+      <div key={row.map((f) => f.name).join("+")} className={cn("grid gap-5", ROW_COLUMNS[row.length])}>
+        {row.map((spec) => (
+          <LeadField key={spec.name} kind={kind} spec={spec} form={form} values={values} />
+        ))}
+      </div>
+    ),
   );
 }
 
@@ -150,8 +181,6 @@ function NameAndEmail({
 export function ContactMessageForm({ idempotencyKey, documentResult }: FormProps) {
   const formRef = useRef<HTMLFormElement>(null);
   const form = useLeadForm("contact", documentResult, formRef);
-  const { labels, placeholders } = contactForm;
-  const common = fieldProps(form, form.values ?? {});
   return (
     <FormShell
       form={form}
@@ -163,13 +192,7 @@ export function ContactMessageForm({ idempotencyKey, documentResult }: FormProps
       idempotencyKey={idempotencyKey}
       submit={<SubmitButton submitting={form.submitting} label={contactForm.submit} busyLabel={contactForm.submitting} />}
    >
-      <NameAndEmail idPrefix="contact" form={form} common={common} labels={labels} placeholders={placeholders} />
-      <Field id="contact-subject" label={labels.subject} error={form.errors.subject}>
-        {(c) => <input {...c} {...common("subject")} type="text" required maxLength={MAX_LENGTH.subject} placeholder={placeholders.subject} />}
-      </Field>
-      <Field id="contact-message" label={labels.message} error={form.errors.message}>
-        {(c) => <textarea {...c} {...common("message")} rows={6} required maxLength={MAX_LENGTH.message} placeholder={placeholders.message} />}
-      </Field>
+      <LeadFields kind="contact" rows={contactFields} form={form} values={form.values ?? {}} />
     </FormShell>
   );
 }
@@ -178,9 +201,8 @@ export function ContactMessageForm({ idempotencyKey, documentResult }: FormProps
 export function LicensingRequestForm({ idempotencyKey, documentResult, tracks }: FormProps & { tracks: string }) {
   const formRef = useRef<HTMLFormElement>(null);
   const form = useLeadForm("licensing", documentResult, formRef);
-  const { labels, placeholders, selectPrompts } = licensingForm;
   // The catalog links here with ?tracks=…; after a reset the field starts empty.
-  const common = fieldProps(form, form.values ?? (form.generation === 0 ? { tracks } : {}));
+  const values = form.values ?? (form.generation === 0 ? { tracks } : {});
   return (
     <FormShell
       form={form}
@@ -192,54 +214,7 @@ export function LicensingRequestForm({ idempotencyKey, documentResult, tracks }:
       idempotencyKey={idempotencyKey}
       submit={<SubmitButton submitting={form.submitting} label={licensingForm.submit} busyLabel={licensingForm.submitting} />}
    >
-      <NameAndEmail idPrefix="licensing" form={form} common={common} labels={labels} placeholders={placeholders} />
-      <Field id="licensing-company" label={labels.company} error={form.errors.company}>
-        {(c) => <input {...c} {...common("company")} type="text" autoComplete="organization" required maxLength={MAX_LENGTH.company} placeholder={placeholders.company} />}
-      </Field>
-      <div className="grid gap-5 sm:grid-cols-3">
-        <Field id="licensing-projectType" label={labels.projectType} error={form.errors.projectType}>
-          {(c) => (
-            <NativeSelect {...c} {...common("projectType")}>
-              <option value="">{selectPrompts.projectType}</option>
-              {projectTypes.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </NativeSelect>
-          )}
-        </Field>
-        <Field id="licensing-budget" label={labels.budget} error={form.errors.budget}>
-          {(c) => (
-            <NativeSelect {...c} {...common("budget")}>
-              <option value="">{selectPrompts.budget}</option>
-              {budgets.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </NativeSelect>
-          )}
-        </Field>
-        <Field id="licensing-timeline" label={labels.timeline} error={form.errors.timeline}>
-          {(c) => (
-            <NativeSelect {...c} {...common("timeline")}>
-              <option value="">{selectPrompts.timeline}</option>
-              {timelines.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </NativeSelect>
-          )}
-        </Field>
-      </div>
-      <Field id="licensing-description" label={labels.description} error={form.errors.description}>
-        {(c) => <textarea {...c} {...common("description")} rows={5} required maxLength={MAX_LENGTH.description} placeholder={placeholders.description} />}
-      </Field>
-      <Field id="licensing-tracks" label={labels.tracks} error={form.errors.tracks}>
-        {(c) => <textarea {...c} {...common("tracks")} rows={2} maxLength={MAX_LENGTH.tracks} placeholder={placeholders.tracks} />}
-      </Field>
+      <LeadFields kind="licensing" rows={licensingFields} form={form} values={values} />
     </FormShell>
   );
 }

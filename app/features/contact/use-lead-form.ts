@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useState, type FocusEvent, type FormEvent, type RefObject } from "react";
+import { useCallback, useEffect, useState, type FormEvent, type RefObject } from "react";
 import { useFetcher } from "react-router";
 import { contactForm, licensingForm } from "~/content/contact";
-import type { LeadActionResult } from "~/lib/contact/result";
-import { fieldErrorsOf, formFields, formSchemas, validateField, type FieldErrors, type FormKind } from "~/lib/contact/schemas";
+import { referenceText, type LeadActionResult } from "~/lib/contact/result";
+import { fieldErrorsOf, formFields, formSchemas, formValues, validateField, type FieldErrors, type FormKind } from "~/lib/contact/schemas";
 import { notify } from "~/lib/toast";
 
 const successCopy = { contact: contactForm.success, licensing: licensingForm.success };
@@ -10,8 +10,14 @@ const successCopy = { contact: contactForm.success, licensing: licensingForm.suc
 /**
  * State of one lead form. Progressive enhancement: the same <form> posts to the action
  * without JavaScript (the document comes back with `documentResult`); with JavaScript a
- * fetcher posts it, fields are checked on blur and on submit with the shared schema, and
- * the outcome is announced by a toast (spec §8).
+ * fetcher posts it, the form is checked on submit with the shared schema, and the outcome is
+ * announced by a toast (spec §8).
+ *
+ * ADR 0093: no message appears before the first submit (spec §4: "the input is validated" on
+ * submission). A message shown when a field loses focus moved the Submit button between the
+ * mouse press and release, and the click was lost (issue #11). After the first submit every
+ * field is checked again as it changes, so a message comes and goes while typing, never
+ * between a press and a release.
  */
 export function useLeadForm(
   kind: FormKind,
@@ -22,13 +28,17 @@ export function useLeadForm(
   const initial = documentResult?.form === kind ? documentResult : undefined;
   const result = fetcher.data ?? initial;
   const [errors, setErrors] = useState<FieldErrors>(initial?.status === "invalid" ? initial.fieldErrors : {});
+  // A document post that came back invalid was a first submit too.
+  const [submitted, setSubmitted] = useState(initial?.status === "invalid");
   // Bumped after a success: the form is remounted empty (spec §4: "the form resets").
   const [generation, setGeneration] = useState(0);
 
   const focusField = useCallback(
     (fieldErrors: FieldErrors) => {
       const first = formFields[kind].find((f) => fieldErrors[f]);
-      const element = first ? formRef.current?.elements.namedItem(first) : null;
+      const named = first ? formRef.current?.elements.namedItem(first) : null;
+      // a checkbox group is a list of inputs under one name: its first box
+      const element = named instanceof RadioNodeList ? named[0] : named;
       if (element instanceof HTMLElement) element.focus();
     },
     [kind, formRef],
@@ -40,6 +50,7 @@ export function useLeadForm(
     setHandled(fetcher.data);
     if (fetcher.data.status === "success") {
       setErrors({});
+      setSubmitted(false);
       setGeneration((g) => g + 1);
     } else if (fetcher.data.status === "invalid") {
       setErrors(fetcher.data.fieldErrors);
@@ -49,16 +60,15 @@ export function useLeadForm(
   useEffect(() => {
     const data = fetcher.data;
     if (!data) return;
-    if (data.status === "success") notify.success(successCopy[kind].title, successCopy[kind].description);
+    if (data.status === "success") notify.success(successCopy[kind].title, `${successCopy[kind].description} ${referenceText(data.reference)}`);
     else if (data.status === "invalid") focusField(data.fieldErrors);
     // Deviation 2: the visitor is told (the contact address is in the message) and keeps the form.
     else notify.error(data.title, data.message);
   }, [fetcher.data, kind, focusField]);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const formData = new FormData(event.currentTarget);
-    const values = Object.fromEntries(formFields[kind].map((f) => [f, String(formData.get(f) ?? "")]));
-    const parsed = formSchemas[kind].safeParse(values);
+    setSubmitted(true);
+    const parsed = formSchemas[kind].safeParse(formValues(kind, new FormData(event.currentTarget)));
     if (!parsed.success) {
       event.preventDefault();
       const fieldErrors = fieldErrorsOf(parsed.error);
@@ -69,19 +79,18 @@ export function useLeadForm(
     }
   };
 
-  const check = (name: string, value: string) =>
-    setErrors((current) => {
-      const message = validateField(kind, name, value);
-      return current[name] === message ? current : { ...current, [name]: message };
-    });
+  /** Checks one field as the form holds it now (a checkbox group: all its boxes). */
+  const check = (control: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement) => {
+    const { name, form: element } = control;
+    if (!element) return;
+    const message = validateField(kind, name, formValues(kind, new FormData(element))[name] ?? "");
+    setErrors((current) => (current[name] === message ? current : { ...current, [name]: message }));
+  };
 
-  /** On blur: check the field. On input: re-check only a field already shown as wrong. */
+  /** ADR 0093: nothing before the first submit; after it, each change re-checks its field. */
   const fieldHandlers = {
-    onBlur: (event: FocusEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
-      check(event.currentTarget.name, event.currentTarget.value),
     onChange: (event: { currentTarget: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement }) => {
-      const { name, value } = event.currentTarget;
-      if (errors[name]) check(name, value);
+      if (submitted) check(event.currentTarget);
     },
   };
 
@@ -92,7 +101,8 @@ export function useLeadForm(
       ? { title: result.title, message: result.message }
       : undefined;
   // Without JavaScript there is no toast: the returned page states the success instead.
-  const documentSuccess = generation === 0 && !fetcher.data && initial?.status === "success" ? successCopy[kind] : undefined;
+  const documentSuccess =
+    generation === 0 && !fetcher.data && initial?.status === "success" ? { ...successCopy[kind], reference: initial.reference } : undefined;
 
   return {
     fetcher,

@@ -1,18 +1,30 @@
-import type { FieldErrors, FormKind } from "./schemas.ts";
+import { leadReceipt } from "../../content/contact.ts";
+import type { FieldErrors, FormKind, FormValues } from "./schemas.ts";
+
+/** A stored lead's reference number, as the visitor sees it: its outbox id, "NB-000042" (issue #11). */
+export function leadReference(id: number): string {
+  return `${leadReceipt.referencePrefix}-${String(id).padStart(6, "0")}`;
+}
+
+/** "Your reference: NB-000042", under the success toast and the no-JavaScript success message. */
+export function referenceText(reference: string): string {
+  return leadReceipt.shownReference.replace("{reference}", reference);
+}
 
 /**
  * What the /contact action answers, for the no-JavaScript document post (useActionData)
  * and for the fetcher alike. Every refusal is a 4xx with a message a visitor can read.
  */
 export type LeadActionResult =
-  | { form: FormKind; status: "success" }
+  /** `reference`: the lead's reference number, shown to the visitor and in the receipt (issue #11). */
+  | { form: FormKind; status: "success"; reference: string }
   /** 400: field messages of spec §5, and the values to put back in the form. */
-  | { form: FormKind; status: "invalid"; fieldErrors: FieldErrors; values: Record<string, string> }
+  | { form: FormKind; status: "invalid"; fieldErrors: FieldErrors; values: FormValues }
   /** 400/413: a bot, a stale or tampered form; 429: too many; 503: could not be stored. */
   | {
       form: FormKind;
       status: "refused" | "rate-limited" | "unavailable";
       title: string;
       message: string;
-      values: Record<string, string>;
+      values: FormValues;
     };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { contactMessageSchema, licensingRequestSchema, MAX_LENGTH, validateField } from "./schemas";
+import { contactFields, licensingFields } from "../../content/contact";
+import { contactMessageSchema, formFields, licensingRequestSchema, MAX_LENGTH, validateField } from "./schemas";
 import { parseSubmission } from "./submission";
 
 const contact = {
@@ -123,6 +124,46 @@ describe("licensing schema (spec §5, §9 enumerations)", () => {
   });
 });
 
+describe("licensing schema: the license terms (issue #11)", () => {
+  it("accepts the listed media, territory and term, and no terms at all", () => {
+    const r = licensingRequestSchema.parse({ ...licensing, media: ["online", "cinema", "online"], territory: "asia-pacific", term: "perpetuity" });
+    expect(r).toMatchObject({ media: ["online", "cinema"], territory: "asia-pacific", term: "perpetuity" });
+    const none = licensingRequestSchema.parse({ ...licensing, media: [], territory: "", term: "" });
+    expect(none.media).toEqual([]);
+    expect(none.territory).toBeUndefined();
+    expect(none.term).toBeUndefined();
+    expect(licensingRequestSchema.parse(licensing).media).toBeUndefined();
+  });
+
+  it("refuses a value that is not on its list with a field message", () => {
+    expect(messagesOf(licensingRequestSchema, { ...licensing, media: ["online", "billboards"] })).toEqual({ media: "Please choose media from the list" });
+    expect(messagesOf(licensingRequestSchema, { ...licensing, territory: "mars" })).toEqual({ territory: "Please select a territory from the list" });
+    expect(messagesOf(licensingRequestSchema, { ...licensing, term: "forever" })).toEqual({ term: "Please select a term from the list" });
+    expect(messagesOf(licensingRequestSchema, { ...licensing, media: Array(20).fill("online") })).toEqual({ media: "Please choose media from the list" });
+  });
+});
+
+describe("the forms' fields, defined once in app/content/contact.ts", () => {
+  it("are the fields of each form's schema, in page order", () => {
+    expect(formFields.contact).toEqual(Object.keys(contactMessageSchema.shape));
+    expect(formFields.licensing).toEqual(Object.keys(licensingRequestSchema.shape));
+    expect(contactFields.flat().map((f) => f.label)).toEqual(["Full Name", "Email Address", "Subject", "Message"]);
+    expect(licensingFields.flat().map((f) => f.label)).toEqual([
+      "Full Name",
+      "Email Address",
+      "Company/Production",
+      "Project Type",
+      "Budget Range",
+      "Timeline",
+      "Project Description",
+      "Specific Tracks (Optional)",
+      "Media (Optional)",
+      "Territory (Optional)",
+      "Term (Optional)",
+    ]);
+  });
+});
+
 describe("validateField (the browser's on-blur check)", () => {
   it("checks one field with the form's schema", () => {
     expect(validateField("contact", "subject", "Hey")).toBe("Subject must be at least 5 characters");
@@ -133,9 +174,9 @@ describe("validateField (the browser's on-blur check)", () => {
 });
 
 describe("parseSubmission (the action's reading of a posted form)", () => {
-  const form = (fields: Record<string, string>) => {
+  const form = (fields: Record<string, string | string[]>) => {
     const fd = new FormData();
-    for (const [k, v] of Object.entries(fields)) fd.set(k, v);
+    for (const [k, v] of Object.entries(fields)) for (const one of [v].flat()) fd.append(k, one);
     return fd;
   };
   const key = "0f8fad5b-d9cb-469f-a165-70867728950e";
@@ -143,6 +184,17 @@ describe("parseSubmission (the action's reading of a posted form)", () => {
   it("returns the lead and the idempotency key of a valid form", () => {
     const r = parseSubmission(form({ intent: "licensing", idempotencyKey: key, website: "", ...licensing }));
     expect(r).toMatchObject({ outcome: "valid", idempotencyKey: key, lead: { kind: "licensing", data: { company: "Analytical Films" } } });
+  });
+
+  it("reads the repeated media field and the two selects of the license terms", () => {
+    const r = parseSubmission(form({ intent: "licensing", idempotencyKey: key, ...licensing, media: ["streaming", "games-apps"], territory: "worldwide", term: "2-years" }));
+    expect(r).toMatchObject({ outcome: "valid", lead: { data: { media: ["streaming", "games-apps"], territory: "worldwide", term: "2-years" } } });
+    const bad = parseSubmission(form({ intent: "licensing", idempotencyKey: key, ...licensing, media: ["streaming", "<script>"], territory: "worldwide" }));
+    expect(bad).toMatchObject({
+      outcome: "invalid",
+      fieldErrors: { media: "Please choose media from the list" },
+      values: { media: ["streaming", "<script>"], territory: "worldwide", term: "" },
+    });
   });
 
   it("returns field messages and the values to keep", () => {

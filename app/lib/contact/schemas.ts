@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { budgets, projectTypes, timelines } from "../../content/contact.ts";
+import { budgets, contactFields, licensingFields, media, projectTypes, territories, terms, timelines } from "../../content/contact.ts";
 
 // zod's JIT probes `new Function`, which our CSP (no 'unsafe-eval') refuses: the browser then
 // logs a CSP violation on /contact. The interpreted path is plenty fast for two small forms.
@@ -57,6 +57,11 @@ const email = z
 const values = <T extends readonly { value: string }[]>(options: T) =>
   options.map((o) => o.value) as unknown as [T[number]["value"], ...T[number]["value"][]];
 
+/** An optional select: empty means not given. */
+function optionalChoice<const T extends readonly [string, ...string[]]>(choices: T, message: string) {
+  return z.preprocess((v) => (v === "" ? undefined : v), z.enum(choices, { error: message }).optional());
+}
+
 /** spec §5 "General contact form" */
 export const contactMessageSchema = z.object({
   name: singleLine("Name", 2, "Name must be at least 2 characters", MAX_LENGTH.name),
@@ -84,6 +89,15 @@ export const licensingRequestSchema = z.object({
     .trim()
     .max(MAX_LENGTH.tracks, `Tracks must be at most ${MAX_LENGTH.tracks} characters`)
     .default(""),
+  // Issue #11: the license terms, optional; only the listed values (an unknown one is a field
+  // message, never a 500). Posted as `media` (repeated), `territory` and `term` (DESIGN.md §3b).
+  media: z
+    .array(z.enum(values(media), { error: "Please choose media from the list" }))
+    .max(media.length, "Please choose media from the list")
+    .transform((chosen) => [...new Set(chosen)])
+    .optional(),
+  territory: optionalChoice(values(territories), "Please select a territory from the list"),
+  term: optionalChoice(values(terms), "Please select a term from the list"),
 });
 
 export type ContactMessage = z.output<typeof contactMessageSchema>;
@@ -103,10 +117,32 @@ export type ContactField = keyof ContactMessage;
 export type LicensingField = keyof LicensingRequest;
 export type FieldName<K extends FormKind> = K extends "contact" ? ContactField : LicensingField;
 
+/** The fields of each form in page order, from their one definition in app/content/contact.ts. */
 export const formFields = {
-  contact: ["name", "email", "subject", "message"],
-  licensing: ["name", "email", "company", "projectType", "budget", "timeline", "description", "tracks"],
-} as const satisfies { contact: readonly ContactField[]; licensing: readonly LicensingField[] };
+  contact: contactFields.flat().map((f) => f.name),
+  licensing: licensingFields.flat().map((f) => f.name),
+} satisfies { contact: readonly ContactField[]; licensing: readonly LicensingField[] };
+
+/** Fields posted once per chosen value (checkbox groups): read with getAll. */
+const MULTI_VALUE_FIELDS: ReadonlySet<string> = new Set(
+  [...contactFields.flat(), ...licensingFields.flat()].filter((f) => f.control === "checkboxes").map((f) => f.name),
+);
+
+/** What a form holds: one string per field, a list for a checkbox group. */
+export type FormValues = Record<string, string | string[]>;
+
+/** The values of one form's fields from a posted (or about to be posted) form. */
+export function formValues(kind: FormKind, formData: FormData): FormValues {
+  const values: FormValues = {};
+  for (const field of formFields[kind]) {
+    if (MULTI_VALUE_FIELDS.has(field)) values[field] = formData.getAll(field).filter((v) => typeof v === "string");
+    else {
+      const value = formData.get(field);
+      values[field] = typeof value === "string" ? value : "";
+    }
+  }
+  return values;
+}
 
 /**
  * The hidden honeypot input. People never see it (it is off-screen, out of the tab order
@@ -144,7 +180,7 @@ export function fieldErrorsOf(error: z.ZodError): FieldErrors {
 }
 
 /** Validates one field alone (the browser's on-blur check). Undefined when it is valid. */
-export function validateField(kind: FormKind, field: string, value: string): string | undefined {
+export function validateField(kind: FormKind, field: string, value: string | string[]): string | undefined {
   const shape = formSchemas[kind].shape as Record<string, z.ZodType>;
   const schema = shape[field];
   if (!schema) return undefined;

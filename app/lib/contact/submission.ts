@@ -1,22 +1,23 @@
 import {
   fieldErrorsOf,
-  formFields,
   formSchemas,
+  formValues,
   HONEYPOT_FIELD,
   honeypotSchema,
   idempotencyKeySchema,
   intentSchema,
   type FieldErrors,
   type FormKind,
+  type FormValues,
   type Lead,
 } from "./schemas.ts";
 
 /** What the /contact action makes of a posted form, before anything is stored. */
 export type ParsedSubmission =
   | { outcome: "valid"; lead: Lead; idempotencyKey: string }
-  | { outcome: "invalid"; form: FormKind; fieldErrors: FieldErrors; values: Record<string, string> }
+  | { outcome: "invalid"; form: FormKind; fieldErrors: FieldErrors; values: FormValues }
   /** Not a visitor's mistake they can fix in a field: a bot, a tampered or stale form. */
-  | { outcome: "refused"; form: FormKind; reason: string; values: Record<string, string> };
+  | { outcome: "refused"; form: FormKind; reason: string; values: FormValues };
 
 function text(formData: FormData, name: string): string {
   const value = formData.get(name);
@@ -27,8 +28,7 @@ function text(formData: FormData, name: string): string {
 export function parseSubmission(formData: FormData): ParsedSubmission {
   const intent = intentSchema.safeParse(formData.get("intent"));
   const form: FormKind = intent.success ? intent.data : "contact";
-  const values: Record<string, string> = {};
-  for (const field of formFields[form]) values[field] = text(formData, field);
+  const values = formValues(form, formData);
 
   if (!intent.success) {
     return { outcome: "refused", form, reason: intent.error.issues[0].message, values };

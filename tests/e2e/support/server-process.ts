@@ -114,14 +114,15 @@ export async function startSite(opts: SiteOptions = {}): Promise<RunningSite> {
 /**
  * The built site delivering its leads over SMTP to a test peer, on a data folder a test keeps
  * across restarts (the crash and shutdown tests): its log in that folder, generous form rate
- * limits, and `env` on top.
+ * limits, no receipts to the visitors (those tests count the leads the SMTP peer received),
+ * and `env` on top.
  */
 export function startMailingSite(opts: { port: number; dataDir: string; smtpUrl: string; env?: Record<string, string> }) {
   return startSite({
     port: opts.port,
     dataDir: opts.dataDir,
     output: { file: path.join(opts.dataDir, "server.log") },
-    env: { SKIP_BUILD: "1", MAIL_TRANSPORT: "smtp", SMTP_URL: opts.smtpUrl, LEADS_RATE_LIMIT: "1000", ...opts.env },
+    env: { SKIP_BUILD: "1", MAIL_TRANSPORT: "smtp", SMTP_URL: opts.smtpUrl, LEADS_RATE_LIMIT: "1000", LEAD_RECEIPTS: "false", ...opts.env },
     timeoutMs: 120_000,
   });
 }
