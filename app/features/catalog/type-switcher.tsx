@@ -9,6 +9,11 @@ import { catalogHref, withType } from "~/lib/catalog/url-state";
  * Spec §2 "Content-type switcher": Music, Films, Singles, Channels, Compilations; Channels
  * and Compilations disabled with a "Soon!" badge (CATALOG_CHANNELS_ENABLED enables
  * Channels). Each enabled tab is a link; changing the type resets the filters (spec §4).
+ *
+ * A disabled type is a disabled link (issue #11): an <a> with no href, role="link" and
+ * aria-disabled="true", so assistive technology announces a link that is unavailable, named
+ * "Channels Soon!" with its badge. Like the board's missing profile (ADR 0021) it takes no
+ * focus and goes nowhere.
  */
 export function TypeSwitcher({ active, channelsEnabled }: { active: CatalogType; channelsEnabled: boolean }) {
   return (
@@ -29,10 +34,10 @@ export function TypeSwitcher({ active, channelsEnabled }: { active: CatalogType;
                   {tab.label}
                 </Link>
               ) : (
-                <span aria-disabled="true" className={cn(base, "cursor-not-allowed text-muted/70")}>
+                <a role="link" aria-disabled="true" className={cn(base, "cursor-not-allowed text-muted/70")}>
                   {tab.label}
                   <Badge variant="soon">Soon!</Badge>
-                </span>
+                </a>
               )}
             </li>
           );
