@@ -17,6 +17,8 @@ export default [
     route("ai-brands", "routes/ai-brands.tsx"),
     route("investors", "routes/investors.tsx"),
     route("podcasts", "routes/podcasts.tsx"),
+    // Issue #11: the accessibility statement, linked from the footer (DESIGN.md §3b).
+    route("accessibility", "routes/accessibility.tsx"),
     route("partners", "routes/partners.tsx"),
     route("partners/:category", "routes/partners.$category.tsx"),
     route("web3", "routes/web3.tsx"),

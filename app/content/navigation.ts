@@ -61,8 +61,12 @@ export const footerColumns: readonly FooterColumn[] = [
   },
 ];
 
-/** Spec §2 footer bottom row. /privacy and /terms stay 404 until content exists. */
+/**
+ * Spec §2 footer bottom row. /privacy and /terms stay 404 until content exists. Issue #11 adds
+ * the accessibility statement.
+ */
 export const legalLinks: readonly NavigationItem[] = [
   { name: "Privacy Policy", href: "/privacy" },
   { name: "Terms of Service", href: "/terms" },
+  { name: "Accessibility", href: "/accessibility" },
 ];

@@ -18,6 +18,8 @@ export const STATIC_PAGE_PATHS = [
   "/web3/blockchain",
   "/web3/tokenization",
   "/web3/metadata",
+  // Issue #11: the accessibility statement (linked from the footer's bottom row)
+  "/accessibility",
 ] as const;
 
 export const DYNAMIC_PAGE_PATHS = ["/catalog", "/contact"] as const;

@@ -78,7 +78,8 @@ export function SiteFooter() {
           <p suppressHydrationWarning>
             © {year} {site.companyName} All rights reserved.
           </p>
-          <ul className="flex gap-5">
+          {/* wraps on the narrowest phones: three links since the accessibility statement (issue #11) */}
+          <ul className="flex flex-wrap gap-x-5 gap-y-2">
             {legalLinks.map((item) => (
               <li key={item.href}>
                 <FooterLink item={item} />
