@@ -70,7 +70,8 @@ describe("axe on every route (what the statement says we test)", () => {
     it(`every page of the site at ${width} px`, { timeout: 240_000 }, async () => {
       const page = await newPage(browser, { viewport: { width, height: width === 390 ? 844 : 900 } });
       try {
-        for (const path of SITE_PAGE_PATHS) {
+        // every page, and the contact page's second tab (the licensing form, with its checkboxes)
+        for (const path of [...SITE_PAGE_PATHS, "/contact?tab=licensing"]) {
           const response = await gotoHydrated(page, path);
           expect(response?.status(), path).toBe(200);
           await expectNoAxeViolations(page);
