@@ -18,9 +18,9 @@ export function loader({ request, context }: Route.LoaderArgs) {
   // the licensing link must fit the Specific Tracks field and the server's URL limit (less a margin for the host)
   const limits = { maxLength: MAX_LENGTH.tracks, maxUrlBytes: config.URL_LIMIT_BYTES - 96 };
   if (param === null) return { shared: null, limits };
-  const { ids, dropped } = parseShortlistIds(param);
+  const { ids, dropped, overflow } = parseShortlistIds(param);
   const { entries, unknown } = resolveShortlist(catalog, ids);
-  return { shared: { entries, missing: dropped + unknown }, limits };
+  return { shared: { entries, missing: dropped + unknown, overflow: overflow > 0 }, limits };
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
@@ -52,7 +52,7 @@ export default function ShortlistRoute({ loaderData }: Route.ComponentProps) {
         </p>
       </header>
       {shared ? (
-        <SharedShortlist entries={shared.entries} missing={shared.missing} origin={origin} limits={limits} />
+        <SharedShortlist entries={shared.entries} missing={shared.missing} overflow={shared.overflow} origin={origin} limits={limits} />
       ) : (
         <OwnShortlist origin={origin} limits={limits} />
       )}

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { shortlistEntryHref, shortlistLicensingHref, shortlistSharePath } from "~/lib/shortlist/links";
-import type { ShortlistEntry } from "~/lib/shortlist/shortlist";
+import { SHORTLIST_MAX_ITEMS, type ShortlistEntry } from "~/lib/shortlist/shortlist";
 import { addShortlistEntries, removeShortlistEntry, useShortlist } from "~/lib/shortlist/store";
 import { notify } from "~/lib/toast";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -157,11 +157,15 @@ export function OwnShortlist({ origin, limits }: { origin: string; limits: Licen
 export function SharedShortlist({
   entries,
   missing,
+  overflow,
   origin,
   limits,
 }: {
   entries: ShortlistEntry[];
+  /** ids the catalog does not have (any more), or malformed */
   missing: number;
+  /** the link held more than SHORTLIST_MAX_ITEMS items */
+  overflow: boolean;
   origin: string;
   limits: LicensingLimits;
 }) {
@@ -172,11 +176,14 @@ export function SharedShortlist({
     else if (result === "full") notify.error("Your shortlist is full", "Some items did not fit: remove some on your shortlist first.");
     else notify.error("Your shortlist could not be saved", "This browser does not let the site store it (private mode or a storage setting).");
   };
-  const note = missing ? (
-    <p className="text-sm text-muted" data-shortlist-missing="">
-      {missing === 1 ? "1 item of this list is" : `${missing} items of this list are`} no longer in the catalog and not shown.
-    </p>
-  ) : null;
+  const note =
+    missing || overflow ? (
+      <p className="text-sm text-muted" data-shortlist-missing="">
+        {missing ? `${missing === 1 ? "1 item of this list is" : `${missing} items of this list are`} no longer in the catalog and not shown.` : ""}
+        {missing && overflow ? " " : ""}
+        {overflow ? `A shared list shows its first ${SHORTLIST_MAX_ITEMS} items.` : ""}
+      </p>
+    ) : null;
   if (!entries.length) {
     return (
       <div className="flex flex-col gap-4">

@@ -46,21 +46,24 @@ export function parseTrackShortlistId(id: string): { albumId: string; trackIndex
 }
 
 /**
- * The ids of a shared URL's `items=`: split on commas, trimmed, invalid ones and repeats
- * dropped, at most SHORTLIST_MAX_ITEMS. `dropped` counts what was refused (shown as a note).
+ * The ids of a shared URL's `items=`: split on commas, trimmed, repeats dropped, at most
+ * SHORTLIST_MAX_ITEMS. `dropped` counts malformed ids, `overflow` those past the cap (or past
+ * the longest value read); the page notes both.
  */
-export function parseShortlistIds(param: string | null | undefined): { ids: string[]; dropped: number } {
-  if (!param) return { ids: [], dropped: 0 };
+export function parseShortlistIds(param: string | null | undefined): { ids: string[]; dropped: number; overflow: number } {
+  if (!param) return { ids: [], dropped: 0, overflow: 0 };
   const parts = param.slice(0, SHORTLIST_MAX_PARAM_LENGTH).split(",");
   const ids: string[] = [];
-  let dropped = param.length > SHORTLIST_MAX_PARAM_LENGTH ? 1 : 0;
+  let dropped = 0;
+  let overflow = param.length > SHORTLIST_MAX_PARAM_LENGTH ? 1 : 0;
   for (const part of parts) {
     const id = part.trim();
-    if (!id) continue;
-    if (!isShortlistId(id) || ids.length >= SHORTLIST_MAX_ITEMS) dropped++;
-    else if (!ids.includes(id)) ids.push(id);
+    if (!id || ids.includes(id)) continue;
+    if (!isShortlistId(id)) dropped++;
+    else if (ids.length >= SHORTLIST_MAX_ITEMS) overflow++;
+    else ids.push(id);
   }
-  return { ids, dropped };
+  return { ids, dropped, overflow };
 }
 
 const KINDS: readonly string[] = ["album", "single", "track"];
