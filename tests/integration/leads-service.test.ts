@@ -9,6 +9,7 @@ import { startLeads } from "../../app/.server/leads/service.ts";
 import { rateLimitKey } from "../../app/.server/leads/rate-limit.ts";
 import { DatabaseSync } from "node:sqlite";
 import { composeLeadMail } from "../../app/.server/mail/compose.ts";
+import { runScript } from "../support/commands.ts";
 import { parseEml, type ReceivedMail } from "../support/mail-peers.ts";
 import { waitFor } from "../support/wait.ts";
 import type { Lead } from "../../app/lib/contact/schemas.ts";
@@ -262,6 +263,23 @@ describe("the visitor's receipt (issue #11, ADR 0095)", () => {
       await mails(dir, 1);
       await settle();
       expect((await mails(dir, 1)).map((m) => m.to)).toEqual([["hello@example.com"]]);
+    } finally {
+      await leads.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("names the lead by its reference for the operator (npm run outbox -- show NB-…)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "leads-reference-"));
+    const leads = await startLeads({ config: parseConfig({ DATA_DIR: dir, LOG_LEVEL: "silent", OUTBOX_WORKER: "false" }), logger });
+    try {
+      const { reference } = (await leads.submit(licensing("grace@example.org"), { ip: "203.0.113.24", idempotencyKey: crypto.randomUUID() })) as {
+        reference: string;
+      };
+      const shown = await runScript("outbox.ts", ["show", reference], { ...process.env, DATA_DIR: dir, DATABASE_URL: "" });
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toContain("kind:         licensing");
+      expect(shown.stdout).toContain("Subject:  New Licensing Inquiry");
     } finally {
       await leads.close();
       fs.rmSync(dir, { recursive: true, force: true });
