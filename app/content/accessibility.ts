@@ -22,7 +22,7 @@ export const accessibilityPage = {
   report: {
     title: "Report a problem",
     /** {email} is the contact mailbox; the mail link's subject is `mailSubject`. */
-    body: "If something on this site is hard or impossible for you to use, tell us at {email}. Say which page, what you were trying to do, and the browser or assistive technology you use. We answer within 24 hours, and we will send you what you need in another form meanwhile.",
+    body: "If something on this site is hard or impossible for you to use, tell us at {email}. Say which page, what you were trying to do, and the browser or assistive technology you use. We answer within 24 hours and, if you need it, send you the information in another format.",
     mailSubject: "Accessibility problem",
     contactForm: "You can also use the contact form.",
   },
