@@ -17,6 +17,7 @@ import { isStaticPage } from "../app/lib/static-pages.ts";
 import { mediaOrigins, securityHeaders } from "./security.ts";
 import { createPageCache, createPageStore, NONCE_PLACEHOLDER } from "./page-cache.ts";
 import { createCatalogPageCache } from "./catalog-page-cache.ts";
+import { trackIndexFor } from "../app/.server/catalog/tracks/track-index.ts";
 import { createImageHandler } from "./images.ts";
 import { serviceWorkerHandler } from "./service-worker.ts";
 import { answerUnparsableRequests, requestGuard, requestLimits, sendRefusal } from "./request-guard.ts";
@@ -161,6 +162,11 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
       render: (url, req) => renderForCache(url, req.ip ?? "", req.log),
       // an open album sheet shows analysis results (issue #9): rendered again when new ones land
       analysisVersion: services.analysis ? () => services.analysis!.version : undefined,
+      // the track view also shows the track index's figures, refreshed after the analysis moves
+      trackIndexVersion: () => {
+        const stats = trackIndexFor(services.catalog!, services.analysis).stats();
+        return stats ? `${stats.catalogVersion}:${stats.analysisVersion}` : "building";
+      },
     });
     app.use(catalogPages.middleware);
   }

@@ -39,6 +39,8 @@ interface Options {
   during?: () => void;
   /** the analysis results' version (issue #9), when the site has analysis */
   analysisVersion?: () => number;
+  /** what the track index's answers reflect (issue #10) */
+  trackIndexVersion?: () => string;
 }
 
 /**
@@ -54,6 +56,7 @@ async function catalogSite(opts: Options = {}) {
     store,
     catalog,
     analysisVersion: opts.analysisVersion,
+    trackIndexVersion: opts.trackIndexVersion,
     render: async (url: string, _req: Request) => {
       renders.push(url);
       await new Promise((r) => setTimeout(r, 20));
@@ -98,6 +101,30 @@ describe("catalog page cache", () => {
     expect((await site.page("/catalog?genre=Jazz&item=alb-3")).headers["x-page-cache"]).toBe("MISS");
     expect((await site.page("/catalog?genre=Jazz&item=alb-3")).headers["x-page-cache"]).toBe("HIT");
     // a list shows no analysis: still served from memory
+    expect((await site.page("/catalog?genre=Jazz")).headers["x-page-cache"]).toBe("HIT");
+  });
+
+  it("renders the track view again when the analysis moves, and again once the track index has caught up", async () => {
+    let analysis = 1;
+    let figures = "1:1";
+    const site = await catalogSite({ analysisVersion: () => analysis, trackIndexVersion: () => figures });
+    const view = "/catalog?view=tracks&bpm=90-120&key=A+minor";
+    await site.page(view);
+    expect((await site.page(view)).headers["x-page-cache"]).toBe("HIT");
+    // the same view written another way is the same entry
+    expect((await site.page("/catalog?key=am&bpm=120-90&view=tracks&utm_source=x")).headers["x-page-cache"]).toBe("HIT");
+    expect(site.renders).toEqual([view]);
+    // new results stored: the rows show lengths, tempi and keys from them
+    analysis = 2;
+    expect((await site.page(view)).headers["x-page-cache"]).toBe("MISS");
+    expect((await site.page(view)).headers["x-page-cache"]).toBe("HIT");
+    // the index's figures (what the filters and orders read) refreshed after them
+    figures = "1:2";
+    expect((await site.page(view)).headers["x-page-cache"]).toBe("MISS");
+    expect((await site.page(view)).headers["x-page-cache"]).toBe("HIT");
+    // the album list shows no analysis: kept through both
+    await site.page("/catalog?genre=Jazz");
+    figures = "1:3";
     expect((await site.page("/catalog?genre=Jazz")).headers["x-page-cache"]).toBe("HIT");
   });
 

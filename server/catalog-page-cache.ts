@@ -41,17 +41,26 @@ export interface CatalogPageCacheOptions {
    * has not moved; other catalog pages don't show analysis and keep their entries.
    */
   analysisVersion?: () => number;
+  /**
+   * What the track index's answers reflect now (issue #10): its catalog and analysis versions.
+   * The track view shows and filters on the analysis as the index holds it, and the index
+   * refreshes its figures in the background after the analysis moves, so a track-view entry
+   * carries this too: a page rendered before the refresh is rendered again after it.
+   */
+  trackIndexVersion?: () => string;
 }
 
 const PREFIX = "catalog|";
 const DEFAULT_TTL_MS = 10 * 60_000;
 
 /** The cache key and the canonical URL to render, for a request to /catalog or /catalog.data. */
-export function catalogPageKey(pathname: string, search: URLSearchParams, catalog: CatalogSource): { key: string; url: string } {
+export function catalogPageKey(pathname: string, search: URLSearchParams, catalog: CatalogSource): { key: string; url: string; tracks: boolean } {
   const data = pathname === "/catalog.data";
   const state = parseCatalogState(search);
   // the page shown is clamped to the page count; the index keeps the match list, so this is
-  // a slice of a cached list, and the loader's own query finds it again
+  // a slice of a cached list, and the loader's own query finds it again. The track view's
+  // page is clamped by the track index in the loader (an async query): `page=99` of 3 is its
+  // own entry there, showing page 3.
   const page = catalogIndexFor(catalog).query(state).page;
   const query = serializeCatalogState({ ...state, page });
   // single fetch: `_routes` names the loaders a client navigation asks for
@@ -59,7 +68,7 @@ export function catalogPageKey(pathname: string, search: URLSearchParams, catalo
   if (data && routes) query.set("_routes", [...new Set(routes.split(","))].sort().join(","));
   const q = query.toString();
   const url = (data ? "/catalog.data" : "/catalog") + (q ? `?${q}` : "");
-  return { key: `${PREFIX}${url}`, url };
+  return { key: `${PREFIX}${url}`, url, tracks: state.view === "tracks" };
 }
 
 /**
@@ -106,10 +115,16 @@ export function createCatalogPageCache(opts: CatalogPageCacheOptions) {
     const item = itemPageKey(target.pathname, target.searchParams);
     // another path under /catalog/ is the 404 page: rendered, not cached
     if (!item && target.pathname !== "/catalog" && target.pathname !== "/catalog.data") return next();
-    const { key, url } = item ?? catalogPageKey(target.pathname, target.searchParams, catalog);
-    // an open sheet and an album's page show analysis results: their entries also carry its version
-    const showsAnalysis = opts.analysisVersion !== undefined && (item ? item.album : target.searchParams.has("item"));
-    const tagNow = () => (showsAnalysis ? `${index.version}/${opts.analysisVersion!()}` : index.version);
+    const view = item ?? catalogPageKey(target.pathname, target.searchParams, catalog);
+    const { key, url } = view;
+    const tracks = "tracks" in view && view.tracks;
+    // an open sheet, an album's page and the track view show analysis results: their entries
+    // also carry its version (and the track view the track index's, issue #10)
+    const showsAnalysis = opts.analysisVersion !== undefined && (item ? item.album : tracks || target.searchParams.has("item"));
+    const tagNow = () =>
+      showsAnalysis
+        ? `${index.version}/${opts.analysisVersion!()}${tracks && opts.trackIndexVersion ? `/${opts.trackIndexVersion()}` : ""}`
+        : index.version;
     const tag = tagNow();
     const found = await store.lookup(key, () => opts.render(url, req), {
       ttlMs,

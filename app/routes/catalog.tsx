@@ -35,6 +35,7 @@ export const headers: Route.HeadersFunction = ({ parentHeaders, loaderHeaders })
 
 const descriptions: Record<string, string> = {
   music: "Browse thousands of independent albums by genre, with 10-second previews, ready for sync licensing.",
+  tracks: "Find a track by how it sounds: tempo, length and key filters over every album track, with 10-second previews.",
   film: "Browse independent films distributed worldwide.",
   singles: "Browse delivered singles by genre and sub-genre, with previews and full release details.",
   channels: "Browse the video-platform channels in our content-management network.",
@@ -42,6 +43,8 @@ const descriptions: Record<string, string> = {
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   const type = loaderData?.state.type ?? "music";
+  // the track view (issue #10) is a listing of its own: its own description and canonical URL
+  const tracksView = loaderData?.state.view === "tracks";
   // A `?item=` view's canonical page is the item's own page (issue #11).
   const detail = loaderData?.detail;
   const canonical = detail
@@ -52,8 +55,8 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   return seo(
     {
       title: catalogTitle(type),
-      description: descriptions[type] ?? descriptions.music,
-      path: canonical ?? (type === "music" ? "/catalog" : `/catalog?type=${type}`),
+      description: tracksView ? descriptions.tracks : (descriptions[type] ?? descriptions.music),
+      path: canonical ?? (type === "music" ? (tracksView ? "/catalog?view=tracks" : "/catalog") : `/catalog?type=${type}`),
     },
     matches,
   );
@@ -78,6 +81,7 @@ export default function CatalogRoute({ loaderData }: Route.ComponentProps) {
         singlesGenres={loaderData.singlesGenres}
         subGenres={loaderData.subGenres}
         detail={loaderData.detail}
+        tracks={loaderData.tracks}
         channelsEnabled={loaderData.channelsEnabled}
       />
     </>

@@ -7,6 +7,9 @@ import { quantizePeaks } from "../../lib/catalog/waveform.ts";
 import type { GenreLevel } from "../../lib/catalog/genre-tree.ts";
 import type { CatalogState } from "../../lib/catalog/url-state.ts";
 import type { CatalogType } from "../../lib/catalog/types.ts";
+import type { TrackQueryResult } from "../../lib/catalog/track-query.ts";
+import { trackQueryOf } from "../../lib/catalog/url-state.ts";
+import { trackIndexFor } from "./tracks/track-index.ts";
 
 /** How long a page waits for a singles sub-genre list before streaming it in later. */
 const SUB_GENRES_WAIT_MS = 250;
@@ -31,6 +34,8 @@ export interface CatalogPageData extends CatalogQueryResult {
   subGenres: string[] | Promise<string[]> | null;
   /** the open sheet (`item=`), or null */
   detail: CatalogDetailData | null;
+  /** the track view (issue #10): its page of rows and the key filter's counts; null in other views */
+  tracks: TrackQueryResult | null;
   updatedAt: string;
   /**
    * false when part of the data is missing for now: the sub-genres are still on their way
@@ -117,6 +122,15 @@ async function loadDetail(
 }
 
 /**
+ * Whether the track rows carry all their analysis: an analysed row (its length is known from
+ * the index's figures) whose waveform is missing was sent without its analysis results (the
+ * lookup took longer than the track index waits), so the page is not kept by the page cache.
+ */
+export function rowsComplete(result: TrackQueryResult): boolean {
+  return result.rows.every((row) => row.seconds === undefined || row.peaks !== undefined);
+}
+
+/**
  * Everything /catalog renders for one URL state: one page of cards, never the catalog. An
  * open album sheet shows its tracks' analysis when `analysis` has results for them.
  */
@@ -131,15 +145,19 @@ export async function loadCatalogPage(catalog: CatalogService, state: CatalogSta
     subGenres = settled.done ? settled.value : pending;
   }
 
+  const tracks = state.view === "tracks" ? await trackIndexFor(catalog, analysis).query(trackQueryOf(state)) : null;
   const detail = await loadDetail(catalog, state.type, state.item, analysis);
+  const shown = tracks ? { total: tracks.total, page: tracks.page, pageCount: tracks.pageCount } : {};
   return {
     ...result,
-    state: { ...state, page: result.page },
+    ...shown,
+    state: { ...state, page: tracks ? tracks.page : result.page },
     musicLevels: state.type === "music" ? index.musicLevels(state.genre, state.subGenres) : [],
     singlesGenres: state.type === "singles" ? index.singlesGenres() : [],
     subGenres,
     detail: detail.data,
+    tracks,
     updatedAt: index.updatedAt,
-    complete: detail.complete && !(subGenres instanceof Promise),
+    complete: detail.complete && !(subGenres instanceof Promise) && (tracks === null || rowsComplete(tracks)),
   };
 }

@@ -4,7 +4,8 @@ import { Link, useLocation, useNavigate, useNavigation } from "react-router";
 import type { CatalogCardData, CatalogDetailData } from "~/lib/catalog/cards";
 import type { GenreLevel } from "~/lib/catalog/genre-tree";
 import { itemPageHref } from "~/lib/catalog/item-url";
-import { catalogEmoji, catalogNoun, catalogTitle } from "~/lib/catalog/nouns";
+import { catalogEmoji, catalogTitle, viewNoun } from "~/lib/catalog/nouns";
+import type { TrackQueryResult, TrackRowData } from "~/lib/catalog/track-query";
 import type { CatalogState } from "~/lib/catalog/types";
 import { catalogHref, clearedState, defaultCatalogState, parseCatalogState, withItem, withPage } from "~/lib/catalog/url-state";
 import { AlbumCard, ChannelCard, FilmCard, SingleCard, type ImageLoading } from "./cards";
@@ -13,6 +14,9 @@ import { AlbumFilters } from "./filters/album-filters";
 import { ChannelFilters } from "./filters/channel-filters";
 import { FilterBar } from "./filters/filter-bar";
 import { SinglesFilters } from "./filters/singles-filters";
+import { SortControl, TrackFilters } from "./filters/track-filters";
+import { MusicViewSwitch } from "./music-view-switch";
+import { TrackList } from "./track-list";
 import { Pagination } from "./pagination";
 import { TypeSwitcher } from "./type-switcher";
 
@@ -25,6 +29,8 @@ export interface CatalogPageProps {
   singlesGenres: string[];
   subGenres: string[] | Promise<string[]> | null;
   detail: CatalogDetailData | null;
+  /** the track view's page and key counts (issue #10); null in other views */
+  tracks: TrackQueryResult | null;
   channelsEnabled: boolean;
 }
 
@@ -44,7 +50,7 @@ function usePendingState(current: CatalogState): CatalogState | null {
 }
 
 function EmptyState({ state }: { state: CatalogState }) {
-  const noun = catalogNoun(state.type);
+  const noun = viewNoun(state);
   return (
     <div className="card mx-auto flex max-w-xl flex-col items-center gap-3 px-6 py-14 text-center">
       <span className="text-5xl" aria-hidden="true">
@@ -95,7 +101,8 @@ export function CatalogPage(props: CatalogPageProps) {
 
   // While a client navigation loads, the switcher and the title already show where it goes.
   const shownType = pending?.type ?? state.type;
-  const noun = catalogNoun(shownType);
+  const shownView = pending?.view ?? state.view;
+  const noun = viewNoun(pending ?? state);
   const loading = pending !== null;
 
   const closeSheet = useCallback(() => {
@@ -126,6 +133,7 @@ export function CatalogPage(props: CatalogPageProps) {
           <h1 className="page-title">{catalogTitle(shownType)}</h1>
         </div>
         <TypeSwitcher active={shownType} channelsEnabled={channelsEnabled} />
+        {state.type === "music" && shownType === "music" ? <MusicViewSwitch state={state} /> : null}
       </header>
 
       {shownType === "compilations" ? (
@@ -140,6 +148,7 @@ export function CatalogPage(props: CatalogPageProps) {
           {state.type === shownType && shownType !== "film" ? (
             <section aria-label="Filters" className="mt-5 flex flex-col gap-3">
               {state.view === "albums" ? <AlbumFilters state={state} levels={props.musicLevels} /> : null}
+              {state.view === "tracks" ? <TrackFilters state={state} levels={props.musicLevels} keyCounts={props.tracks?.keyCounts ?? []} /> : null}
               {state.view === "singles" ? (
                 <SinglesFilters
                   state={state}
@@ -165,17 +174,27 @@ export function CatalogPage(props: CatalogPageProps) {
           ) : null}
 
           <section aria-labelledby="results-status" aria-busy={loading} className="mt-8">
-            <p id="results-status" role="status" className="mb-5 text-sm text-muted">
-              {loading ? (
-                `Loading ${noun}...`
-              ) : (
-                <>
-                  Showing <span className="font-semibold text-fg tabular-nums">{total.toLocaleString("en-US")}</span> {noun}
-                </>
-              )}
-            </p>
+            <div className="mb-5 flex flex-wrap items-center justify-between gap-3">
+              <p id="results-status" role="status" className="text-sm text-muted">
+                {loading ? (
+                  `Loading ${noun}...`
+                ) : (
+                  <>
+                    Showing <span className="font-semibold text-fg tabular-nums">{total.toLocaleString("en-US")}</span> {noun}
+                  </>
+                )}
+              </p>
+              {state.view === "tracks" && shownView === "tracks" && total > 0 ? <SortControl state={state} /> : null}
+            </div>
             {!loading && total === 0 ? (
               <EmptyState state={state} />
+            ) : state.view === "tracks" || shownView === "tracks" ? (
+              <TrackList
+                rows={state.view === "tracks" && shownView === "tracks" ? (props.tracks?.rows ?? []) : []}
+                // issue #11: the album's page, which links back to this view
+                albumHref={(row: TrackRowData) => itemPageHref("albums", row.albumId, row.album, catalogHref(withItem(state, "")))}
+                dimmed={loading}
+              />
             ) : (
               <ul
                 className={`grid grid-cols-2 gap-3 transition-opacity sm:gap-5 md:grid-cols-3 xl:grid-cols-4 ${loading ? "opacity-40" : ""}`}

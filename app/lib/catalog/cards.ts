@@ -111,9 +111,14 @@ export function genreWithSubGenre(genre: string, subGenre: string): string {
   return genre || subGenre || "-";
 }
 
-/** "License this track" link (issue #3, beyond the spec): the contact page's licensing tab. */
-export function licensingHref(title: string, artist: string): string {
-  return licensingTracksHref(artist ? `${title} — ${artist}` : title);
+/**
+ * "License this track" link (issue #3, beyond the spec): the contact page's licensing tab,
+ * Specific Tracks filled in as "Title — Artist", and "Title — Artist (Album)" for a track of
+ * an album (issue #10, the track view).
+ */
+export function licensingHref(title: string, artist: string, album = ""): string {
+  const line = artist ? `${title} — ${artist}` : title;
+  return licensingTracksHref(album ? `${line} (${album})` : line);
 }
 
 /** The licensing tab with its Specific Tracks field filled in (a catalog item, a shortlist). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { catalogEmoji, catalogNoun, catalogTitle, CATALOG_TABS, isTabEnabled } from "./nouns.ts";
+import { catalogEmoji, catalogNoun, catalogTitle, CATALOG_TABS, isTabEnabled, viewNoun } from "./nouns.ts";
 
 describe("catalog nouns (spec §2)", () => {
   it("titles by type", () => {
@@ -27,5 +27,13 @@ describe("catalog nouns (spec §2)", () => {
     expect(isTabEnabled("channels", { channelsEnabled: true })).toBe(true);
     expect(isTabEnabled("compilations", { channelsEnabled: true })).toBe(false);
     expect(isTabEnabled("singles", { channelsEnabled: false })).toBe(true);
+  });
+});
+
+describe("the track view's noun (issue #10)", () => {
+  it("says tracks in the track view, albums in the album view", () => {
+    expect(viewNoun({ type: "music", view: "tracks" })).toBe("tracks");
+    expect(viewNoun({ type: "music", view: "albums" })).toBe("albums");
+    expect(viewNoun({ type: "singles", view: "singles" })).toBe("items");
   });
 });

@@ -28,6 +28,11 @@ export function catalogNoun(type: CatalogType): string {
   }
 }
 
+/** The noun of a view: the music view lists albums, or tracks in the track view (issue #10). */
+export function viewNoun(state: { type: CatalogType; view: string }): string {
+  return state.view === "tracks" ? "tracks" : catalogNoun(state.type);
+}
+
 /** Spec §2 empty state: an emoji by type. */
 export function catalogEmoji(type: CatalogType): string {
   switch (type) {

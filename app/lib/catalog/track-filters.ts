@@ -52,6 +52,24 @@ export function serializeRange(range: NumberRange): string {
   return `${range.min ?? ""}-${range.max ?? ""}`;
 }
 
+/**
+ * The custom range's two number inputs, as a form without JavaScript submits them
+ * (`bpm_min=90&bpm_max=120`); the URL state reads them as `bpm=90-120` and writes that.
+ */
+export const RANGE_FIELDS = {
+  bpm: { min: "bpm_min", max: "bpm_max" },
+  duration: { min: "duration_min", max: "duration_max" },
+} as const;
+
+/** A range parameter (`bpm`, `duration`), or its form's two fields when they carry a value (they win). */
+export function parseRangeParam(params: URLSearchParams, name: keyof typeof RANGE_FIELDS, max: number): NumberRange | null {
+  const fields = RANGE_FIELDS[name];
+  const lo = (params.get(fields.min) ?? "").trim();
+  const hi = (params.get(fields.max) ?? "").trim();
+  if (params.has(fields.min) || params.has(fields.max)) return lo || hi ? parseRange(`${lo}-${hi}`, max) : null;
+  return parseRange(params.get(name), max);
+}
+
 export const sameRange = (a: NumberRange | null, b: NumberRange | null) =>
   a === b || (a !== null && b !== null && a.min === b.min && a.max === b.max);
 

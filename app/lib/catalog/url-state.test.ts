@@ -160,3 +160,16 @@ describe("one state per view (issue #10)", () => {
     });
   });
 });
+
+describe("the custom range form without JavaScript (issue #10)", () => {
+  it("reads bpm_min/bpm_max and duration_min/duration_max as the ranges, and writes bpm= and duration=", () => {
+    const t = tracks("bpm_min=120&bpm_max=90&duration_min=&duration_max=100&key=Am");
+    expect(t.bpm).toEqual({ min: 90, max: 120 });
+    expect(t.duration).toEqual({ min: null, max: 100 });
+    expect(serializeCatalogState(t).toString()).toBe("view=tracks&bpm=90-120&duration=-100&key=A+minor");
+    // an emptied form clears the range; the fields win over a stale bpm=
+    expect(tracks("bpm=60-70&bpm_min=&bpm_max=").bpm).toBeNull();
+    expect(tracks("bpm=60-70&bpm_min=100&bpm_max=").bpm).toEqual({ min: 100, max: null });
+    expect(tracks("bpm_min=abc&bpm_max=").bpm).toBeNull();
+  });
+});

@@ -15,7 +15,7 @@ import {
   MAX_BPM,
   MAX_DURATION_SECONDS,
   normalizeKeys,
-  parseRange,
+  parseRangeParam,
   parseTrackSort,
   serializeRange,
 } from "./track-filters.ts";
@@ -30,7 +30,9 @@ export type { CatalogState } from "./types.ts";
  *
  * Parameters: type, view (music: albums or tracks), genre, sub (repeated, positional),
  * category, country, lang, subs (repeated), bpm, duration, key (repeated), sort, q, page,
- * item. Each view reads only its own (types.ts CatalogState).
+ * item. Each view reads only its own (types.ts CatalogState). The track view also reads its
+ * custom-range form's fields (bpm_min, bpm_max, duration_min, duration_max: a GET form
+ * without JavaScript), and writes them as bpm= and duration=.
  */
 
 export const CATALOG_TYPES: readonly CatalogType[] = ["music", "film", "singles", "channels", "compilations"];
@@ -116,8 +118,8 @@ export function parseCatalogState(params: URLSearchParams): CatalogState {
         type,
         view: "tracks",
         ...path,
-        bpm: parseRange(params.get("bpm"), MAX_BPM),
-        duration: parseRange(params.get("duration"), MAX_DURATION_SECONDS),
+        bpm: parseRangeParam(params, "bpm", MAX_BPM),
+        duration: parseRangeParam(params, "duration", MAX_DURATION_SECONDS),
         keys: normalizeKeys(params.getAll("key")),
         sort: parseTrackSort(params.get("sort"), shared.q),
         ...shared,

@@ -24,16 +24,11 @@ export const pill =
 export const rowLabel = "w-32 shrink-0 text-xs font-semibold tracking-wider text-muted uppercase";
 
 /** A labelled row that is not a list of links (a form, a message), laid out like OptionRow. */
-export function FilterRow({ label, labelId, children, busy }: { label: string; labelId?: string; children: ReactNode; busy?: boolean }) {
+export function FilterRow({ label, children }: { label: string; children: ReactNode }) {
   const id = useId();
   return (
-    <div
-      role="group"
-      aria-labelledby={labelId ?? id}
-      aria-busy={busy || undefined}
-      className="flex min-w-0 flex-col gap-2 sm:flex-row sm:items-center sm:gap-4"
-    >
-      <span id={labelId ?? id} className={rowLabel}>
+    <div role="group" aria-labelledby={id} className="flex min-w-0 flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
+      <span id={id} className={rowLabel}>
         {label}
       </span>
       {children}
