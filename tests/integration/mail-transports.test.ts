@@ -97,8 +97,10 @@ describe("composing the lead e-mails (spec §7)", () => {
 
 describe("licensing e-mail: the license terms (issue #11)", () => {
   it("follows the spec's lines (after a blank line: the description is free text) with Media, Territory and Term as labels, each left out when empty", () => {
-    const terms = { media: ["broadcast-tv", "streaming"], territory: "latin-america", term: "5-years" } as const;
-    const all = composeLeadMail({ ...licensingLead, data: { ...licensingLead.data, ...terms } }, addresses);
+    const all = composeLeadMail(
+      { ...licensingLead, data: { ...licensingLead.data, media: ["broadcast-tv", "streaming"], territory: "latin-america", term: "5-years" } },
+      addresses,
+    );
     expect(all.text).toBe(`${LICENSING_TEXT}\nMedia: Broadcast TV, Streaming / VOD\nTerritory: Latin America\nTerm: 5 years\n`);
     const some = composeLeadMail({ ...licensingLead, data: { ...licensingLead.data, media: [], territory: "other" } }, addresses);
     expect(some.text).toBe(`${LICENSING_TEXT}\nTerritory: Other\n`);
