@@ -18,7 +18,7 @@ import {
   parseRangeParam,
   parseTrackSort,
   serializeRange,
-} from "./track-filters.ts";
+} from "./track-params.ts";
 import type { TrackQuery } from "./track-query.ts";
 
 export type { CatalogState } from "./types.ts";

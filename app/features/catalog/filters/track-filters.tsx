@@ -2,17 +2,8 @@ import { Fragment, useId } from "react";
 import { Form, useNavigate } from "react-router";
 import { chooseLength, chooseTempo, chooseTrackSort, toggleKey } from "~/lib/catalog/filters";
 import type { GenreLevel } from "~/lib/catalog/genre-tree";
-import {
-  LENGTH_PRESETS,
-  MAX_BPM,
-  MAX_DURATION_SECONDS,
-  RANGE_FIELDS,
-  sameRange,
-  TEMPO_PRESETS,
-  TRACK_SORT_LABELS,
-  TRACK_SORTS,
-  type RangePreset,
-} from "~/lib/catalog/track-filters";
+import { LENGTH_PRESETS, sameRange, TEMPO_PRESETS, TRACK_SORT_LABELS, type RangePreset } from "~/lib/catalog/track-filters";
+import { MAX_BPM, MAX_DURATION_SECONDS, RANGE_FIELDS, TRACK_SORTS } from "~/lib/catalog/track-params";
 import type { NumberRange, TrackQueryResult, TrackSort } from "~/lib/catalog/track-query";
 import type { TracksState } from "~/lib/catalog/types";
 import { catalogHref, parseCatalogState, serializeCatalogState, withFilters } from "~/lib/catalog/url-state";

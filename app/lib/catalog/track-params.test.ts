@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { KEY_NAMES } from "./track-query.ts";
-import {
-  LENGTH_PRESETS,
-  lengthLabel,
-  MAX_BPM,
-  normalizeKey,
-  normalizeKeys,
-  parseRange,
-  parseTrackSort,
-  serializeRange,
-  TEMPO_PRESETS,
-  tempoLabel,
-} from "./track-filters.ts";
+import { LENGTH_PRESETS, lengthLabel, TEMPO_PRESETS, tempoLabel } from "./track-filters.ts";
+import { MAX_BPM, normalizeKey, normalizeKeys, parseRange, parseTrackSort, serializeRange } from "./track-params.ts";
 
 describe("ranges (issue #10: bad, reversed and open ranges are normalised or ignored)", () => {
   it("reads closed, open and single-value ranges", () => {
