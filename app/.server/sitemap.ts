@@ -173,6 +173,8 @@ export function sitemapResponse(doc: SitemapDocument, acceptEncoding: string | n
     headers.set("Content-Length", String(doc.gzip.length));
     return new Response(new Uint8Array(doc.gzip), { headers });
   }
-  const body = Readable.toWeb(Readable.from([doc.gzip]).pipe(zlib.createGunzip())) as ReadableStream<Uint8Array>;
+  // 256 KB chunks: with gunzip's default 16 KB, the web stream's per-chunk cost made a 50,000-URL
+  // file take 17 ms (p50) and up to 160 ms; with 256 KB, 7 ms and 17 ms (ADR 0097)
+  const body = Readable.toWeb(Readable.from([doc.gzip]).pipe(zlib.createGunzip({ chunkSize: 256 * 1024 }))) as ReadableStream<Uint8Array>;
   return new Response(body, { headers });
 }

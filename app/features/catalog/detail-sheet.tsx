@@ -91,13 +91,9 @@ function TrackFact({ term, children }: { term: string; children: ReactNode }) {
 export function TrackRow({ track, position, album }: { track: TrackData; position: number; album: Pick<AlbumDetailData, "id" | "name" | "artist"> }) {
   return (
     <li id={`track-${position}`} className="flex scroll-mt-28 flex-col gap-2 rounded-xl border border-border bg-white/[0.03] p-3">
-      <div className="flex items-center gap-3">
+      <div className="flex items-baseline gap-3">
         <span className="w-6 shrink-0 text-right text-sm text-muted tabular-nums">{position}</span>
-        <span className="min-w-0 flex-1 truncate font-medium">{track.name}</span>
-        <ShortlistButton
-          compact
-          entry={{ id: trackShortlistId(album.id, position - 1), kind: "track", title: track.name, artist: album.artist, album: album.name }}
-        />
+        <span className="min-w-0 truncate font-medium">{track.name}</span>
       </div>
       {track.seconds !== undefined ? (
         <dl className="flex flex-wrap gap-1.5 pl-9 text-xs text-muted tabular-nums" data-track-facts="">
@@ -108,7 +104,14 @@ export function TrackRow({ track, position, album }: { track: TrackData; positio
           {track.key ? <TrackFact term="Key">{track.key}</TrackFact> : null}
         </dl>
       ) : null}
-      <AudioPreview src={track.audioUrl} track={track.name} peaks={track.peaks} className="pl-9" />
+      {/* the preview first: it is the row's first control (keyboard order follows the eye) */}
+      <div className="flex items-center gap-2 pl-9">
+        <AudioPreview src={track.audioUrl} track={track.name} peaks={track.peaks} className="min-w-0 flex-1" />
+        <ShortlistButton
+          compact
+          entry={{ id: trackShortlistId(album.id, position - 1), kind: "track", title: track.name, artist: album.artist, album: album.name }}
+        />
+      </div>
     </li>
   );
 }
