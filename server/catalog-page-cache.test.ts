@@ -113,6 +113,8 @@ describe("catalog page cache", () => {
     expect((await site.page(view)).headers["x-page-cache"]).toBe("HIT");
     // the same view written another way is the same entry
     expect((await site.page("/catalog?key=am&bpm=120-90&view=tracks&utm_source=x")).headers["x-page-cache"]).toBe("HIT");
+    // and so is the custom range form's spelling, without JavaScript (ADR 0102)
+    expect((await site.page("/catalog?view=tracks&bpm_min=90&bpm_max=120&key=A+minor")).headers["x-page-cache"]).toBe("HIT");
     expect(site.renders).toEqual([view]);
     // new results stored: the rows show lengths, tempi and keys from them
     analysis = 2;
