@@ -4,6 +4,8 @@ import type { CatalogSnapshot } from "./catalog/service.ts";
 import type { CatalogSource } from "./catalog/index.ts";
 import { createSitemaps, sitemapResponse } from "./sitemap.ts";
 import type { Album, Film, Single } from "../lib/catalog/types.ts";
+import { reshapeSingle } from "./catalog/music-api/singles.ts";
+import { submissionEntry } from "../../tests/support/catalog-fixtures.ts";
 
 const album = (i: number): Album => ({
   id: `a${i}`,
@@ -15,25 +17,8 @@ const album = (i: number): Album => ({
   featured: false,
   tracks: [],
 });
-const single = (i: number): Single => ({
-  id: `SUB-${i}`,
-  title: `Single & ${i}`,
-  artist: "Bo",
-  genre: "Pop",
-  subGenre: "",
-  artwork: "",
-  audioUrl: "",
-  language: "",
-  duration: "",
-  releaseDate: "",
-  country: "",
-  isrc: "",
-  upc: "",
-  label: "",
-  composer: "",
-  publisher: "",
-  keywords: [""],
-});
+// a single as the music API source builds it (spec §3 "Single")
+const single = (i: number): Single => reshapeSingle(submissionEntry(`SUB-${i}`, `Single & ${i}`, "Bo"));
 const film = (i: number): Film => ({ film_id: `F${i}`, title: `Film ${i}`, film_status: "completed" });
 
 function catalogOf(counts: { albums: number; singles: number; films: number }, version = 1) {

@@ -5,6 +5,7 @@ import { Badge } from "~/components/ui/badge";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "~/components/ui/sheet";
 import type { AlbumDetailData, CardImage, CatalogDetailData, SingleDetailData, TrackData } from "~/lib/catalog/cards";
 import { albumShortlistEntry, singleShortlistEntry } from "~/lib/shortlist/catalog-entries";
+import type { ShortlistEntry } from "~/lib/shortlist/shortlist";
 import { genreWithSubGenre, licensingHref } from "~/lib/catalog/cards";
 import { formatDuration, formatReleaseDate, isoDuration } from "~/lib/catalog/format";
 import { itemPageHref } from "~/lib/catalog/item-url";
@@ -48,11 +49,11 @@ export function Cover({ image, priority = false }: { image: CardImage | null; pr
   );
 }
 
-export function LicenseLink({ title, artist, children = "License this track" }: { title: string; artist: string; children?: ReactNode }) {
+export function LicenseLink({ title, artist, children }: { title: string; artist: string; children?: ReactNode }) {
   return (
     <Link to={licensingHref(title, artist)} className="btn-primary">
       <FileText className="size-4" aria-hidden="true" />
-      {children}
+      {children ?? "License this track"}
     </Link>
   );
 }
@@ -129,24 +130,43 @@ function AlbumSheetBody({ album, from }: { album: AlbumDetailData; from: string 
           </Badge>
         ) : null}
       </div>
-      <section aria-labelledby="tracks-title" className="flex flex-col gap-3">
-        <h3 id="tracks-title" className="text-sm font-semibold tracking-wider text-muted uppercase">
-          Tracks
-        </h3>
-        {album.tracks.length ? (
-          <ol className="flex flex-col gap-2">
-            {album.tracks.map((track, i) => (
-              <TrackRow key={`${i}-${track.audioUrl}`} track={track} position={i + 1} album={album} />
-            ))}
-          </ol>
-        ) : (
-          <p className="text-muted">No tracks available.</p>
-        )}
-      </section>
+      <AlbumTracks album={album} />
       <SheetActions pageHref={itemPageHref("albums", album.id, album.name, from)}>
-        <LicenseLink title={album.name} artist={album.artist} />
-        <ShortlistButton entry={albumShortlistEntry(album)} />
+        <LicenseAndShortlist title={album.name} artist={album.artist} entry={albumShortlistEntry(album)} />
       </SheetActions>
+    </>
+  );
+}
+
+/** Spec §2 album sheet "Tracks" (also on the album's page, where it is an h2). */
+export function AlbumTracks({ album, headingLevel = 3 }: { album: AlbumDetailData; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <section aria-labelledby="tracks-title" className="flex flex-col gap-3">
+      <Heading id="tracks-title" className="text-sm font-semibold tracking-wider text-muted uppercase">
+        Tracks
+      </Heading>
+      {album.tracks.length ? (
+        <ol className="flex flex-col gap-2">
+          {album.tracks.map((track, i) => (
+            <TrackRow key={`${i}-${track.audioUrl}`} track={track} position={i + 1} album={album} />
+          ))}
+        </ol>
+      ) : (
+        <p className="text-muted">No tracks available.</p>
+      )}
+    </section>
+  );
+}
+
+/** "License this" and "Add to shortlist" of an album or a single (sheet and page, issue #11). */
+export function LicenseAndShortlist({ title, artist, entry, label }: { title: string; artist: string; entry: ShortlistEntry; label?: string }) {
+  return (
+    <>
+      <LicenseLink title={title} artist={artist}>
+        {label}
+      </LicenseLink>
+      <ShortlistButton entry={entry} />
     </>
   );
 }
@@ -184,8 +204,7 @@ function SingleSheetBody({ single, from }: { single: SingleDetailData; from: str
       </section>
       <ReleaseDetails single={single} />
       <SheetActions pageHref={itemPageHref("singles", single.id, single.title, from)}>
-        <LicenseLink title={single.title} artist={single.artist} />
-        <ShortlistButton entry={singleShortlistEntry(single)} />
+        <LicenseAndShortlist title={single.title} artist={single.artist} entry={singleShortlistEntry(single)} />
       </SheetActions>
     </>
   );

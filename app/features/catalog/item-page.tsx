@@ -2,11 +2,10 @@ import { ArrowLeft, Mail } from "lucide-react";
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import type { AlbumDetailData, FilmCardData, SingleDetailData } from "~/lib/catalog/cards";
-import { ShortlistButton } from "~/features/shortlist/shortlist-button";
 import { AudioPreview } from "./audio-preview";
 import { FILM_PLACEHOLDER } from "./cards";
 import { albumShortlistEntry, singleShortlistEntry } from "~/lib/shortlist/catalog-entries";
-import { Cover, LicenseLink, ReleaseDetails, TrackRow } from "./detail-sheet";
+import { AlbumTracks, Cover, LicenseAndShortlist, ReleaseDetails } from "./detail-sheet";
 
 /**
  * An item's own page (issue #11): what its catalog sheet shows, as a page with an `h1`, the
@@ -43,25 +42,9 @@ function AlbumContent({ album }: { album: AlbumDetailData }) {
     <>
       <Heading title={album.name} artist={album.artist} badges={album.genre ? <Badge variant="accent">{album.genre}</Badge> : null} />
       <Actions>
-        <LicenseLink title={album.name} artist={album.artist}>
-          License this
-        </LicenseLink>
-        <ShortlistButton entry={albumShortlistEntry(album)} />
+        <LicenseAndShortlist title={album.name} artist={album.artist} entry={albumShortlistEntry(album)} label="License this" />
       </Actions>
-      <section aria-labelledby="tracks-title" className="flex flex-col gap-3">
-        <h2 id="tracks-title" className="text-sm font-semibold tracking-wider text-muted uppercase">
-          Tracks
-        </h2>
-        {album.tracks.length ? (
-          <ol className="flex flex-col gap-2">
-            {album.tracks.map((track, i) => (
-              <TrackRow key={`${i}-${track.audioUrl}`} track={track} position={i + 1} album={album} />
-            ))}
-          </ol>
-        ) : (
-          <p className="text-muted">No tracks available.</p>
-        )}
-      </section>
+      <AlbumTracks album={album} headingLevel={2} />
     </>
   );
 }
@@ -80,10 +63,7 @@ function SingleContent({ single }: { single: SingleDetailData }) {
         }
       />
       <Actions>
-        <LicenseLink title={single.title} artist={single.artist}>
-          License this
-        </LicenseLink>
-        <ShortlistButton entry={singleShortlistEntry(single)} />
+        <LicenseAndShortlist title={single.title} artist={single.artist} entry={singleShortlistEntry(single)} label="License this" />
       </Actions>
       <section aria-labelledby="preview-title" className="flex flex-col gap-3">
         <h2 id="preview-title" className="text-sm font-semibold tracking-wider text-muted uppercase">

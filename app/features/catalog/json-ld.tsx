@@ -2,12 +2,15 @@ import type { AlbumDetailData, CatalogCardData, FilmCardData, SingleDetailData }
 import { isoDuration } from "~/lib/catalog/format";
 import { itemPagePath } from "~/lib/catalog/item-url";
 
+/** Makes a same-site path absolute (image and page URLs in JSON-LD must be absolute). */
+const absoluteTo = (origin: string) => (path: string) => (path.startsWith("/") ? origin + path : path);
+
 /**
  * schema.org ItemList of the cards on this page (MusicAlbum, Movie, MusicRecording), each
  * naming its item page (issue #11).
  */
 export function catalogItemList(items: CatalogCardData[], origin: string, pageUrl: string) {
-  const abs = (path: string) => (path.startsWith("/") ? origin + path : path);
+  const abs = absoluteTo(origin);
   const elements = items.flatMap((card, i) => {
     const position = i + 1;
     switch (card.kind) {
@@ -30,7 +33,7 @@ export function catalogItemList(items: CatalogCardData[], origin: string, pageUr
  * album it is on (issue #11). `url` is the album's page.
  */
 export function albumJsonLd(album: AlbumDetailData, origin: string, url: string) {
-  const abs = (path: string) => (path.startsWith("/") ? origin + path : path);
+  const abs = absoluteTo(origin);
   const byArtist = { "@type": "MusicGroup", name: album.artist };
   const inAlbum = { "@type": "MusicAlbum", name: album.name, url };
   return {
@@ -55,7 +58,7 @@ export function albumJsonLd(album: AlbumDetailData, origin: string, url: string)
 
 /** schema.org MusicRecording of a single's page (issue #11), with what its release details know. */
 export function singleJsonLd(single: SingleDetailData, origin: string, url: string) {
-  const abs = (path: string) => (path.startsWith("/") ? origin + path : path);
+  const abs = absoluteTo(origin);
   return {
     "@context": "https://schema.org",
     "@type": "MusicRecording",
@@ -74,7 +77,7 @@ export function singleJsonLd(single: SingleDetailData, origin: string, url: stri
 
 /** schema.org Movie of a film's page (issue #11). */
 export function filmJsonLd(film: FilmCardData, origin: string, url: string) {
-  const abs = (path: string) => (path.startsWith("/") ? origin + path : path);
+  const abs = absoluteTo(origin);
   return {
     "@context": "https://schema.org",
     "@type": "Movie",
