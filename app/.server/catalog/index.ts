@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import type { CatalogSnapshot } from "./service.ts";
 import { AlbumTable } from "./album-table.ts";
+import { publishedSearch, rankedAlbums } from "./tracks/search.ts";
 import type { Channel, Film, Single } from "../../lib/catalog/types.ts";
 import type {
   AlbumCardData,
@@ -135,7 +136,7 @@ function cachedBytes(value: Cached, key: string): number {
 
 function build(snapshot: CatalogSnapshot, maxCacheBytes: number): Built {
   const { films, singles, channels } = snapshot;
-  const albums = snapshot.albums instanceof AlbumTable ? snapshot.albums : AlbumTable.fromAlbums(snapshot.albums);
+  const albums = AlbumTable.of(snapshot.albums);
   const n = albums.length;
   const albumName = new Array<string>(n);
   const albumKeywords = new Array<readonly string[]>(n);
@@ -265,10 +266,17 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
     image: image(c.thumbnail, "music"),
   });
 
-  /** Matching positions of the music filter + search, cached per key. null = every album. */
+  /**
+   * Matching positions of the music filter + search, cached per key. null = every album. A
+   * search is the catalog search's (issue #10, ADR 0099: typo-tolerant, prefix-aware, best
+   * first) once the track index has built it for these albums; until then, the substring rule.
+   */
   const musicMatches = (b: Built, terms: string[], words: string[]): Int32Array | null => {
     if (!terms.length && !words.length) return null;
-    return remember(b.cache, `m|${terms.join("\u0001")}|${words.join(" ")}`, () => {
+    const search = words.length ? publishedSearch(source) : null;
+    const ranked = search?.albumTable === b.albums ? search : null;
+    return remember(b.cache, `m|${terms.join("\u0001")}|${words.join(" ")}|${ranked?.id ?? ""}`, () => {
+      if (ranked) return rankedAlbums(ranked, words.join(" "), (i) => albumTermsMatch(b.albumName[i], b.albumKeywords[i], terms));
       const candidates = terms.length ? (b.albumBuckets.get(terms[0]) ?? EMPTY) : null;
       return collect(b.albums.length, candidates, (i) =>
         albumTermsMatch(b.albumName[i], b.albumKeywords[i], terms) && matchesSearch(b.albumSearch[i], words),

@@ -3,6 +3,7 @@ import { albumTermsMatch, normalizeTerms } from "../../../lib/catalog/matching.t
 import { KEY_NAMES, type NumberRange, type TrackQuery, type TrackSort } from "../../../lib/catalog/track-query.ts";
 import { keyIndex, NO_BPM, NO_KEY, NO_SECONDS, type TrackFigures } from "./figures.ts";
 import type { TrackTable } from "./table.ts";
+import { orderByScore } from "./search.ts";
 
 /**
  * Answers a TrackQuery over the track table and its figures (issue #10, ADR 0100), up to the
@@ -153,14 +154,7 @@ function ordered(ctx: TrackQueryContext, subset: Int32Array, scores: Float32Arra
   const { table, figures } = ctx;
   const n = table.count;
   const m = subset.length;
-  if (sort === "relevance" && scores) {
-    let max = 0;
-    for (let j = 0; j < m; j++) if (scores[j] > max) max = scores[j];
-    // higher scores first: 2^20 steps of the best score, then the title order (exact in a double)
-    const keys = new Float64Array(m);
-    for (let j = 0; j < m; j++) keys[j] = Math.floor((1 - (max > 0 ? scores[j] / max : 0)) * 0xfffff) * n + table.titleRank[subset[j]];
-    return decode(keys.sort(), n, table.titleOrder);
-  }
+  if (sort === "relevance" && scores) return orderByScore(subset, scores, n, (t) => table.titleRank[t], (r) => table.titleOrder[r]);
   const whole: Int32Array = sort === "bpm" || sort === "-bpm" || sort === "duration" || sort === "-duration" ? figures.orders[sort] : table.titleOrder;
   if (m === n) return whole;
   if (m > n * SORT_SHARE) {
@@ -225,7 +219,8 @@ export function matchTracks(ctx: TrackQueryContext, q: TrackQuery): Matches {
       scores = scores ? Float32Array.from(keptScores) : null;
     }
     order = ordered(ctx, subset, scores, sort);
-    ctx.cache.set(orderKey, order);
+    // the whole catalog's order is one of the table's own arrays: nothing to keep
+    if (order.length < ctx.table.count) ctx.cache.set(orderKey, order);
   }
   return { order, keyCounts: b.keyCounts };
 }

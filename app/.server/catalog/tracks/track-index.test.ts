@@ -6,6 +6,8 @@ import type { AnalysisFigures, AnalysisLookup, FiguresCursor } from "../../analy
 import type { CatalogSource } from "../index.ts";
 import type { CatalogSnapshot } from "../service.ts";
 import { createTrackIndex } from "./track-index.ts";
+import { createCatalogIndex } from "../index.ts";
+import { parseCatalogState } from "../../../lib/catalog/url-state.ts";
 import { NO_YIELD } from "./yielding.ts";
 
 // The track view's index (issue #10): filters, key counts, orders, rows, and its rebuilds.
@@ -183,6 +185,37 @@ describe("the track index", () => {
     expect(await titles(index, { genre: "Jazz", bpm: { min: 100, max: 200 } })).toEqual(["Minded"]);
   });
 
+  it("searches titles, albums, artists and genres, forgiving typos and finishing prefixes, ranked", async () => {
+    const { index } = setup();
+    const ocean = await index.query(Q({ q: "ocen mind", sort: "relevance" }));
+    // the title has both words; the album's other track has them through its album name
+    expect(ocean.rows.map((r) => r.title)).toEqual(["Ocean Mind Healing", "Deep Sleep"]);
+    const bossa = await index.query(Q({ q: "bosa", sort: "relevance" }));
+    expect(bossa.rows.map((r) => r.album)).toEqual(["Bossa Nova Nights", "Bossa Nova Nights"]);
+    expect(await titles(index, { q: "heal" })).toEqual(["Deep Sleep", "Ocean Mind Healing"]);
+    // every word must match somewhere: the artist, and a title
+    expect(await titles(index, { q: "kofi highlif" })).toEqual(["Highlife"]);
+    expect(await titles(index, { q: "samba sunrise ocean" })).toEqual([]);
+    // genre words: "Brazilian / Bossa Nova & Samba"
+    expect(await titles(index, { q: "brazilian" })).toEqual(["Ocean Drive", "Samba Sunrise"]);
+    // accents and case do not matter
+    expect(await titles(index, { q: "MÍND games" })).toEqual(["Minded"]);
+    // with the other filters and another order
+    expect(await titles(index, { q: "ocean", sort: "-bpm" })).toEqual(["Ocean Mind Healing", "Deep Sleep", "Ocean Drive"]);
+    expect(await titles(index, { q: "ocean", bpm: { min: 100, max: 130 } })).toEqual(["Ocean Mind Healing"]);
+    expect((await index.query(Q({ q: "zzzz" }))).total).toBe(0);
+  });
+
+  it("ranks a title match above a match through the album, and an exact word above a fuzzy one", async () => {
+    const albums = [
+      album("x0", "Ocean Sessions", "Ana", "Jazz", ["jazz"], [track("Ocean Mind", "x1.mp3"), track("Night Walk", "x2.mp3")]),
+      album("x1", "Mind", "Ana", "Jazz", ["jazz"], [track("Ocea Mind", "x3.mp3")]),
+    ];
+    const { index } = setup(albums);
+    expect(await titles(index, { q: "ocean mind", sort: "relevance" })).toEqual(["Ocean Mind", "Ocea Mind"]);
+    expect(await titles(index, { q: "night ocean", sort: "relevance" })).toEqual(["Night Walk"]);
+  });
+
   it("pages by 12 and clamps the page", async () => {
     const many = Array.from({ length: 3 }, (_, a) =>
       album(`b${a}`, `Album ${a}`, "X", "Jazz", ["jazz"], Array.from({ length: 10 }, (_, i) => track(`T ${String(a * 10 + i).padStart(2, "0")}`, `b${a}-${i}.mp3`))),
@@ -229,5 +262,22 @@ describe("the track index", () => {
     expect(result.keyCounts).toEqual([]);
     expect(result.rows.every((r) => r.seconds === undefined)).toBe(true);
     expect((await index.query(Q({ bpm: { min: 0, max: 500 } }))).total).toBe(0);
+  });
+
+  it("gives the album view the same search, best first, keeping the genre filter", async () => {
+    const { index, catalog } = setup();
+    const albums = createCatalogIndex(catalog);
+    const names = (query: string) => albums.query(parseCatalogState(new URLSearchParams(query))).items.map((card) => ("name" in card ? card.name : ""));
+    // until the track index has built the search: the spec's substring rule
+    expect(names("q=bosa")).toEqual([]);
+    expect(names("q=nights")).toEqual(["Bossa Nova Nights", "Ghana Nights"]);
+    await index.ready();
+    expect(names("q=bosa")).toEqual(["Bossa Nova Nights"]);
+    expect(names("q=ocen+mind")).toEqual(["Ocean Mind Healing"]);
+    // the album's name before one of its tracks' titles
+    expect(names("q=ocean")).toEqual(["Ocean Mind Healing", "Bossa Nova Nights"]);
+    expect(names("q=highlife")).toEqual(["Ghana Nights"]);
+    expect(names("q=nights&genre=African")).toEqual(["Ghana Nights"]);
+    expect(names("q=nights&genre=Jazz")).toEqual([]);
   });
 });

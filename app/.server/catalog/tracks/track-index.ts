@@ -19,15 +19,14 @@ import type { TrackAnalysis } from "../../analysis/analyze.ts";
 import type { Logger } from "../../logger.ts";
 import { errorMessage } from "../errors.ts";
 import { withAnalysis } from "../query-page.ts";
-import type { AlbumTable } from "../album-table.ts";
-import { AlbumTable as AlbumTableClass } from "../album-table.ts";
+import { AlbumTable } from "../album-table.ts";
 import type { Track } from "../../../lib/catalog/types.ts";
 import { clampPage, pageCountFor } from "../../../lib/catalog/pagination.ts";
 import { KEY_NAMES, TRACKS_PER_PAGE, type TrackQuery, type TrackQueryResult, type TrackRowData } from "../../../lib/catalog/track-query.ts";
 import { FiguresBuilder, NO_BPM, NO_KEY, NO_SECONDS, TrackFigures } from "./figures.ts";
 import { createTrackCache, matchTracks, type TrackQueryContext } from "./query.ts";
 import { buildTrackTable, listedTracks, trackTitle, type TrackTable } from "./table.ts";
-import { createTrackSearch, type TrackSearch } from "./search.ts";
+import { createTrackSearch, publishSearch, type CatalogSearch } from "./search.ts";
 import { Slicer, type Yielder } from "./yielding.ts";
 import type { FiguresCursor } from "../../analysis/stage/types.ts";
 
@@ -75,7 +74,7 @@ const CLOCK_MARGIN_MS = 60_000;
 
 interface Generation {
   table: TrackTable;
-  search: TrackSearch;
+  search: CatalogSearch;
   catalogVersion: number;
   buildMs: number;
 }
@@ -146,13 +145,13 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
 
   const rebuild = async (): Promise<void> => {
     const snapshot = source.snapshot();
-    const albums: AlbumTable = snapshot.albums instanceof AlbumTableClass ? snapshot.albums : AlbumTableClass.fromAlbums(snapshot.albums);
+    const albums = AlbumTable.of(snapshot.albums);
     const version = analysis?.version ?? 0;
     const started = performance.now();
     const yielder = makeYielder();
-    const search = createTrackSearch();
-    const table = await buildTrackTable(albums, yielder, search.sink);
-    await search.finish(table, yielder);
+    const searchBuilder = createTrackSearch();
+    const table = await buildTrackTable(albums, yielder, searchBuilder.sink);
+    const search = await searchBuilder.finish(table, yielder);
     const buildMs = performance.now() - started - yielder.waitedMs;
     const nextFigures = await loadFigures(table, null, version);
     // the previous table and its figures go together; cached lists of the old generation are
@@ -161,6 +160,7 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
     figures = nextFigures;
     generation++;
     cache.clear();
+    publishSearch(source, search);
   };
 
   const refreshFigures = async (): Promise<void> => {
@@ -205,10 +205,9 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
       return listedTracks(albums.tracks(a));
     } catch {
       // that table was replaced (its file closed, ADR 0082) while the next index is built
-      const now = source.snapshot().albums;
-      const table = now instanceof AlbumTableClass ? now : null;
-      const i = table ? table.indexOf(albums.id(a)) : -1;
-      return table && i >= 0 ? listedTracks(table.tracks(i)) : null;
+      const table = AlbumTable.of(source.snapshot().albums);
+      const i = table.indexOf(albums.id(a));
+      return i >= 0 ? listedTracks(table.tracks(i)) : null;
     }
   };
 
