@@ -4,6 +4,7 @@ import { KEY_NAMES, type NumberRange, type TrackQuery, type TrackSort } from "..
 import { keyIndex, NO_BPM, NO_KEY, NO_SECONDS, type TrackFigures } from "./figures.ts";
 import type { TrackTable } from "./table.ts";
 import { orderByScore } from "./search.ts";
+import { Int32Column } from "./columns.ts";
 
 /**
  * Answers a TrackQuery over the track table and its figures (issue #10, ADR 0100), up to the
@@ -116,16 +117,18 @@ function base(ctx: TrackQueryContext, q: TrackQuery, cacheKey: string, terms: st
     }
     return true;
   };
-  const out: number[] = [];
-  const scores: number[] = [];
+  const out = new Int32Column(hits ? Math.max(16, hits.tracks.length) : 1024);
+  let scores: Float32Array | null = null;
   if (hits) {
+    scores = new Float32Array(hits.tracks.length);
     for (let j = 0; j < hits.tracks.length; j++) {
       const t = hits.tracks[j];
       if (keep(t)) {
+        scores[out.length] = hits.scores[j];
         out.push(t);
-        scores.push(hits.scores[j]);
       }
     }
+    scores = scores.slice(0, out.length);
   } else if (albums && !bpm && !seconds) {
     // only the genre: whole albums, one range each
     const bucket = table.albumBuckets.get(terms[0]) ?? new Int32Array(0);
@@ -136,8 +139,8 @@ function base(ctx: TrackQueryContext, q: TrackQuery, cacheKey: string, terms: st
   } else {
     for (let t = 0; t < table.count; t++) if (keep(t)) out.push(t);
   }
-  const tracks = Int32Array.from(out);
-  const value: Base = { tracks, scores: hits ? Float32Array.from(scores) : null, keyCounts: keyCountsOf(figures, tracks) };
+  const tracks = out.finish();
+  const value: Base = { tracks, scores, keyCounts: keyCountsOf(figures, tracks) };
   ctx.cache.set(cacheKey, value);
   return value;
 }
@@ -207,16 +210,17 @@ export function matchTracks(ctx: TrackQueryContext, q: TrackQuery): Matches {
     if (keys.length) {
       const wanted = new Uint8Array(256);
       for (const k of keys) wanted[k] = 1;
-      const kept: number[] = [];
-      const keptScores: number[] = [];
+      const kept = new Int32Array(subset.length);
+      const keptScores = scores ? new Float32Array(subset.length) : null;
+      let k = 0;
       for (let j = 0; j < subset.length; j++) {
         if (wanted[ctx.figures.key[subset[j]]]) {
-          kept.push(subset[j]);
-          if (scores) keptScores.push(scores[j]);
+          if (keptScores) keptScores[k] = scores![j];
+          kept[k++] = subset[j];
         }
       }
-      subset = Int32Array.from(kept);
-      scores = scores ? Float32Array.from(keptScores) : null;
+      subset = kept.slice(0, k);
+      scores = keptScores ? keptScores.slice(0, k) : null;
     }
     order = ordered(ctx, subset, scores, sort);
     // the whole catalog's order is one of the table's own arrays: nothing to keep

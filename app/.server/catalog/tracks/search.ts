@@ -276,21 +276,16 @@ function searchOver(
     return n;
   };
 
-  /** Sorts positions ascending, carrying their scores along. */
-  const ascending = (docs: Int32Array, scores: Float32Array) => {
-    const m = docs.length;
-    const keys = new Float64Array(m);
-    for (let j = 0; j < m; j++) keys[j] = docs[j] * m + j;
-    keys.sort();
-    const outDocs = new Int32Array(m);
-    const outScores = new Float32Array(m);
-    for (let j = 0; j < m; j++) {
-      const k = keys[j];
-      const at = k % m;
-      outDocs[j] = (k - at) / m;
-      outScores[j] = scores[at];
-    }
-    return { docs: outDocs, scores: outScores };
+  /**
+   * The positions the current word stamped, ascending: read off the stamps when they are many
+   * (one pass, no sort), else sorted (each position is there once).
+   */
+  const stamped = (hit: Int32Array, stamps: Uint32Array): Int32Array => {
+    if (hit.length * 16 < stamps.length) return hit.sort();
+    const out = new Int32Array(hit.length);
+    let k = 0;
+    for (let i = 0; i < stamps.length; i++) if (stamps[i] === stamp) out[k++] = i;
+    return out;
   };
 
   const nextStamp = () => {
@@ -328,7 +323,7 @@ function searchOver(
         } else if (s > trackScore[t]) trackScore[t] = s;
       }
     }
-    let candidates = hit.finish();
+    let candidates = stamped(hit.finish(), trackStamp);
     let scores = new Float32Array(candidates.length);
     for (let j = 0; j < candidates.length; j++) scores[j] = trackScore[candidates[j]];
 
@@ -352,8 +347,7 @@ function searchOver(
       candidates = candidates.slice(0, kept);
       scores = scores.slice(0, kept);
     }
-    const sorted = ascending(candidates, scores);
-    return { tracks: sorted.docs, scores: sorted.scores };
+    return { tracks: candidates, scores };
   };
 
   const albums = (q: string): AlbumHits | null => {
@@ -365,7 +359,7 @@ function searchOver(
     nextStamp();
     const hit = new Int32Column(256);
     scoreAlbums(expanded[0], ALBUM_WEIGHTS, true, hit);
-    let candidates = hit.finish();
+    let candidates = stamped(hit.finish(), albumStamp);
     let scores = new Float32Array(candidates.length);
     for (let j = 0; j < candidates.length; j++) scores[j] = albumScore[candidates[j]];
     for (let w = 1; w < expanded.length && candidates.length; w++) {
@@ -382,8 +376,7 @@ function searchOver(
       candidates = candidates.slice(0, kept);
       scores = scores.slice(0, kept);
     }
-    const sorted = ascending(candidates, scores);
-    return { albums: sorted.docs, scores: sorted.scores };
+    return { albums: candidates, scores };
   };
 
   const postingBytes = trackPostings.offsets.byteLength + trackPostings.docs.byteLength + albumPostings.offsets.byteLength + albumPostings.docs.byteLength + albumPostings.bits.byteLength;
@@ -408,8 +401,35 @@ export function orderByScore(docs: Int32Array, scores: Float32Array, n: number, 
   const m = docs.length;
   let max = 0;
   for (let j = 0; j < m; j++) if (scores[j] > max) max = scores[j];
+  const step = (j: number) => Math.floor((1 - (max > 0 ? scores[j] / max : 0)) * 0xfffff);
+  if (m * 16 >= n) {
+    // many positions: the scores take few distinct values (sums of a few word scores × field
+    // weights), so a counting sort by score step over the other order, O(n + m), beats sorting
+    const stepOf = new Map<number, number>();
+    const slotOfDoc = new Int32Array(n).fill(-1);
+    for (let j = 0; j < m; j++) {
+      const s = step(j);
+      if (!stepOf.has(s)) stepOf.set(s, stepOf.size);
+      slotOfDoc[docs[j]] = stepOf.get(s)!;
+    }
+    if (stepOf.size <= 4096) {
+      const steps = [...stepOf.keys()].sort((a, b) => a - b);
+      const bucketOfSlot = new Int32Array(stepOf.size);
+      steps.forEach((s, bucket) => (bucketOfSlot[stepOf.get(s)!] = bucket));
+      const starts = new Int32Array(steps.length + 1);
+      for (let j = 0; j < m; j++) starts[bucketOfSlot[slotOfDoc[docs[j]]] + 1]++;
+      for (let b = 0; b < steps.length; b++) starts[b + 1] += starts[b];
+      const out = new Int32Array(m);
+      for (let r = 0; r < n; r++) {
+        const d = docOfRank(r);
+        const slot = slotOfDoc[d];
+        if (slot >= 0) out[starts[bucketOfSlot[slot]]++] = d;
+      }
+      return out;
+    }
+  }
   const keys = new Float64Array(m);
-  for (let j = 0; j < m; j++) keys[j] = Math.floor((1 - (max > 0 ? scores[j] / max : 0)) * 0xfffff) * n + rankOf(docs[j]);
+  for (let j = 0; j < m; j++) keys[j] = step(j) * n + rankOf(docs[j]);
   keys.sort();
   const out = new Int32Array(m);
   for (let j = 0; j < m; j++) out[j] = docOfRank(keys[j] % n);
