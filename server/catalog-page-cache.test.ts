@@ -4,7 +4,7 @@ import { catalogIndexFor, type CatalogSource } from "../app/.server/catalog/inde
 import type { CatalogSnapshot } from "../app/.server/catalog/service.ts";
 import type { Album } from "../app/lib/catalog/types.ts";
 import { parseCatalogState } from "../app/lib/catalog/url-state.ts";
-import { createCatalogPageCache } from "./catalog-page-cache.ts";
+import { createCatalogPageCache, itemPageKey } from "./catalog-page-cache.ts";
 import { createPageStore, NONCE_PLACEHOLDER } from "./page-cache.ts";
 import { get, serve } from "./page-cache-test-support.ts";
 
@@ -253,5 +253,33 @@ describe("catalog page cache", () => {
       expect((await get(site.base + path, {}, method)).headers["x-ordinary"]).toBe("yes");
     }
     expect(site.renders).toEqual([]);
+  });
+});
+
+describe("item page keys (issue #11, ADR 0096)", () => {
+  const key = (path: string, query = "") => itemPageKey(path, new URLSearchParams(query));
+
+  it("leave the slug out (any slug answers the same page) and keep the document and .data apart", () => {
+    expect(key("/catalog/albums/alb-1")).toEqual({ key: "catalog|/catalog/albums/alb-1", url: "/catalog/albums/alb-1", album: true });
+    expect(key("/catalog/albums/alb-1/blue-1")!.key).toBe("catalog|/catalog/albums/alb-1");
+    expect(key("/catalog/albums/alb-1/an-old-name")!.key).toBe("catalog|/catalog/albums/alb-1");
+    expect(key("/catalog/singles/SUB%201/x.data", "_routes=routes/catalog-item,root,root")).toEqual({
+      key: "catalog|/catalog/singles/SUB%201.data?_routes=root%2Croutes%2Fcatalog-item",
+      url: "/catalog/singles/SUB%201.data?_routes=root%2Croutes%2Fcatalog-item",
+      album: false,
+    });
+  });
+
+  it("keep `from` only as the page's back link reads it, and not when it is the default view", () => {
+    expect(key("/catalog/films/F1/dawn", "from=/catalog?type=film")!.key).toBe("catalog|/catalog/films/F1");
+    expect(key("/catalog/films/F1/dawn", "from=https://evil.example/catalog&utm=1")!.key).toBe("catalog|/catalog/films/F1");
+    expect(key("/catalog/films/F1", `from=${encodeURIComponent("/catalog?page=2&type=film&item=x&utm=1")}`)!.key).toBe("catalog|/catalog/films/F1?from=%2Fcatalog%3Ftype%3Dfilm%26page%3D2");
+  });
+
+  it("are null for any other path (the catalog's own key, or the 404 page)", () => {
+    expect(key("/catalog")).toBeNull();
+    expect(key("/catalog/channels/c1")).toBeNull();
+    expect(key("/catalog/albums/a/b/c")).toBeNull();
+    expect(key("/catalog/albums/%E0%A4%A")).toBeNull();
   });
 });
