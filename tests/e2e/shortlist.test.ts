@@ -130,6 +130,7 @@ describe("shortlist", () => {
     expect(sharedTexts[0]).toContain(other.name);
     expect(sharedTexts[1]).toContain(single.title);
     expect(await plain.getByRole("button", { name: "Save to my shortlist" }).count()).toBe(1);
+    expect(await plain.locator("main").innerText()).toContain("Saving the list to this browser needs JavaScript");
     await screenshot(plain, "shortlist-shared-nojs-1280");
 
     // then the licensing form, Specific Tracks filled in

@@ -201,6 +201,9 @@ export function SharedShortlist({
           Save to my shortlist
         </button>
       </div>
+      <noscript>
+        <p className="text-sm text-muted">Saving the list to this browser needs JavaScript; the license request works without it.</p>
+      </noscript>
       {note}
       <p className="text-sm text-muted">{entries.length === 1 ? "1 item" : `${entries.length} items`}</p>
       <ul className="flex flex-col gap-2">
