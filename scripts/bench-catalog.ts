@@ -13,6 +13,14 @@
 //   first through /proc/<pid>/clear_refs) while the server re-syncs a changed merged.json on
 //   its own periodic sync and rebuilds its index, the old one serving meanwhile;
 // - the in-process heap held by the snapshot + index.
+// - the track view and the catalog search (issue #10), over the same catalog with every track
+//   given its own audio key and ~90 % of them a synthetic analysis result seeded into the
+//   data folder's analysis store: the track index's build time and added memory (in process),
+//   the p50 / p95 of track views (tempo, length, key and genre filters, orders, pages; each
+//   first hit, i.e. uncached, and repeated), of track searches (typos, prefixes, several
+//   words), and of the album view's search before (substring) and after (the catalog search);
+//   then over HTTP against the started server: the first track page after start, track views
+//   and searches (.data, each URL once, so no page cache hit), the server's RSS after them.
 // `--dump DIR` also saves the HTML of 20 catalog URLs (nonces blanked), so two builds can be
 // compared byte for byte. Nothing here asserts a time: it prints what it measured.
 import fs from "node:fs";
@@ -30,6 +38,12 @@ import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
 import { createCatalogIndex } from "../app/.server/catalog/index.ts";
 import { parseCatalogState } from "../app/lib/catalog/url-state.ts";
 import { startSite } from "../tests/e2e/support/server-process.ts";
+import { openAnalysisStore } from "../app/.server/analysis/stage/open.ts";
+import { createAnalysisLookup } from "../app/.server/analysis/stage/lookup.ts";
+import { createTrackIndex } from "../app/.server/catalog/tracks/track-index.ts";
+import { trackQueryOf } from "../app/lib/catalog/url-state.ts";
+import type { TracksState } from "../app/lib/catalog/types.ts";
+import { ALBUM_SEARCHES, seedAnalysis, TRACK_SEARCHES, trackViews } from "./lib/bench-tracks.ts";
 
 const { values } = parseArgs({
   options: {
@@ -160,6 +174,51 @@ interface Row {
   firstRequestMs: number;
   rss: { startup: number; firstPage: number; afterLoad: number; settled: number; syncPeak: number; afterSync: number };
   syncMs: number;
+  tracks: TrackFigures;
+}
+
+interface TrackFigures {
+  count: number;
+  analysed: number;
+  seedMs: number;
+  buildWallMs: number;
+  tableMs: number;
+  figuresMs: number;
+  addedMb: number;
+  searchMb: number;
+  viewCold: ReturnType<typeof stats>;
+  viewWarm: ReturnType<typeof stats>;
+  searchCold: ReturnType<typeof stats>;
+  searchWarm: ReturnType<typeof stats>;
+  albumSearchBefore: ReturnType<typeof stats>;
+  albumSearchAfter: ReturnType<typeof stats>;
+  albumHitsBefore: number;
+  albumHitsAfter: number;
+  httpFirstMs: number;
+  httpView: ReturnType<typeof stats>;
+  httpSearch: ReturnType<typeof stats>;
+  rssAfter: number;
+}
+
+const tracksState = (q: string) => parseCatalogState(new URLSearchParams(q)) as TracksState;
+
+/** Times `run` over `items`, each once (first hits), then `rounds` more times (repeats). */
+async function coldWarm(items: string[], rounds: number, run: (item: string) => unknown) {
+  const cold: number[] = [];
+  for (const item of items) {
+    const t = performance.now();
+    await run(item);
+    cold.push(performance.now() - t);
+  }
+  const warm: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const item of items) {
+      const t = performance.now();
+      await run(item);
+      warm.push(performance.now() - t);
+    }
+  }
+  return { cold: stats(cold), warm: stats(warm) };
 }
 
 async function benchSize(albums: number): Promise<Row> {
@@ -169,7 +228,7 @@ async function benchSize(albums: number): Promise<Row> {
   fs.mkdirSync(dataDir, { recursive: true });
   console.log(`\n== ${albums.toLocaleString("en-US")} albums (${dir})`);
   let started = performance.now();
-  await writeSampleSources(sourceDir, { albums, force: true });
+  await writeSampleSources(sourceDir, { albums, force: true, distinctAudio: true });
   const merged = path.join(sourceDir, "merged.json");
   const mergedBytes = fs.statSync(merged).size;
   const mergedGzip = zlib.gzipSync(fs.readFileSync(merged), { level: 6 }).length;
@@ -211,6 +270,41 @@ async function benchSize(albums: number): Promise<Row> {
     .map((card) => card.id);
   gc();
   const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
+
+  // ---- the track view and the search (issue #10), in process
+  started = performance.now();
+  const seeded = seedAnalysis(dataDir, albums);
+  const seedMs = performance.now() - started;
+  console.log(`seeded ${seeded.toLocaleString("en-US")} analysis results in ${ms(seedMs)}`);
+  const store = await openAnalysisStore(config);
+  const analysis = await createAnalysisLookup(store, { logger: createLogger("silent") });
+  const searchQuery = (q: string) => parseCatalogState(new URLSearchParams({ q }));
+  let albumHitsBefore = 0;
+  const albumBefore = await coldWarm(ALBUM_SEARCHES, 5, (q) => (albumHitsBefore += index.query(searchQuery(q)).total));
+  const held = () => {
+    gc();
+    const m = process.memoryUsage();
+    return m.heapUsed + m.arrayBuffers;
+  };
+  const beforeTracks = held();
+  started = performance.now();
+  const trackIndex = createTrackIndex(service, analysis);
+  await trackIndex.ready();
+  const buildWallMs = performance.now() - started;
+  const addedMb = (held() - beforeTracks) / 1e6;
+  const trackStats = trackIndex.stats()!;
+  console.log(
+    `track index: ${trackStats.tracks.toLocaleString("en-US")} tracks (${trackStats.analysed.toLocaleString("en-US")} analysed), built in ${ms(buildWallMs)} ` +
+      `(work: table + search ${ms(trackStats.buildMs)}, figures ${ms(trackStats.figuresMs)}), ${addedMb.toFixed(0)} MB added`,
+  );
+  const views = trackViews(Math.max(60, requests));
+  const view = await coldWarm(views, 3, (q) => trackIndex.query(trackQueryOf(tracksState(q))));
+  const searches = await coldWarm(TRACK_SEARCHES, 10, (q) => trackIndex.query(trackQueryOf(tracksState(`view=tracks&q=${encodeURIComponent(q)}`))));
+  let albumHitsAfter = 0;
+  const albumAfter = await coldWarm(ALBUM_SEARCHES, 5, (q) => (albumHitsAfter += index.query(searchQuery(q)).total));
+  const { searchBytes } = trackIndex.stats()!;
+  trackIndex.stop();
+  await analysis.close();
   await service.close();
 
   // ---- over HTTP: a started server reading the same merged.json, re-syncing it every 2 s
@@ -281,6 +375,27 @@ async function benchSize(albums: number): Promise<Row> {
   await sleep(5000);
   rss.settled = memOf(pid);
 
+  // the track view over HTTP: the first page waits for the track index the server builds at start
+  const trackStarted = performance.now();
+  const firstTracks = await get(`${base}/catalog.data?type=music&view=tracks`, gzip);
+  if (firstTracks.status !== 200) throw new Error(`track view answered ${firstTracks.status}`);
+  const httpFirstMs = performance.now() - trackStarted;
+  const timed = async (urls: string[]) => {
+    const times: number[] = [];
+    for (const u of urls) {
+      const res = await get(u, gzip);
+      if (res.status !== 200) throw new Error(`unexpected status ${res.status} for ${u}`);
+      times.push(res.ms);
+    }
+    return stats(times);
+  };
+  // other views than in process (seed 11): each URL once, so the page cache never answers
+  const httpView = await timed(trackViews(Math.max(60, requests), 11).map((q) => `${base}/catalog.data?${q}`));
+  const httpSearch = await timed(
+    [...TRACK_SEARCHES, ...TRACK_SEARCHES.map((q) => `${q} ${q.slice(0, 3)}`)].map((q) => `${base}/catalog.data?type=music&view=tracks&q=${encodeURIComponent(q)}`),
+  );
+  const rssAfterTracks = memOf(pid);
+
   // re-sync: merged.json rewritten with other albums; the server's periodic sync reads it
   // while the old index serves, then the first page after it builds the new index
   // the page's albums, without the catalog's updatedAt (it moves with every change of any source)
@@ -291,7 +406,7 @@ async function benchSize(albums: number): Promise<Row> {
   const before = await albumsShown();
   started = performance.now();
   rss.syncPeak = await peakDuring(pid, async () => {
-    await writeSampleSources(sourceDir, { albums, seed: 20261122, force: true });
+    await writeSampleSources(sourceDir, { albums, seed: 20261122, force: true, distinctAudio: true });
     const deadline = Date.now() + 600_000;
     for (;;) {
       const shown = await albumsShown();
@@ -321,6 +436,28 @@ async function benchSize(albums: number): Promise<Row> {
     firstRequestMs: first.ms,
     rss,
     syncMs: resyncMs,
+    tracks: {
+      count: trackStats.tracks,
+      analysed: trackStats.analysed,
+      seedMs,
+      buildWallMs,
+      tableMs: trackStats.buildMs,
+      figuresMs: trackStats.figuresMs,
+      addedMb,
+      searchMb: searchBytes / 1e6,
+      viewCold: view.cold,
+      viewWarm: view.warm,
+      searchCold: searches.cold,
+      searchWarm: searches.warm,
+      albumSearchBefore: albumBefore.cold,
+      albumSearchAfter: albumAfter.cold,
+      albumHitsBefore: albumHitsBefore / (ALBUM_SEARCHES.length * 6),
+      albumHitsAfter: albumHitsAfter / (ALBUM_SEARCHES.length * 6),
+      httpFirstMs,
+      httpView,
+      httpSearch,
+      rssAfter: rssAfterTracks,
+    },
   };
 }
 
@@ -350,6 +487,23 @@ const table: [string, ...string[]][] = [
   ["re-sync until the new page is served", ...rows.map((r) => `${(r.syncMs / 1000).toFixed(1)} s`)],
   ["heap held by snapshot + index (in process)", ...rows.map((r) => `${r.heapMb.toFixed(0)} MB`)],
 ];
+const p = (x: ReturnType<typeof stats>) => `${ms(x.p50)} / ${ms(x.p95)}`;
+table.push(
+  ["tracks (analysed)", ...rows.map((r) => `${r.tracks.count.toLocaleString("en-US")} (${r.tracks.analysed.toLocaleString("en-US")})`)],
+  ["analysis results seeded in", ...rows.map((r) => `${(r.tracks.seedMs / 1000).toFixed(1)} s`)],
+  ["track index build, wall (work: table + search / figures)", ...rows.map((r) => `${(r.tracks.buildWallMs / 1000).toFixed(1)} s (${(r.tracks.tableMs / 1000).toFixed(1)} / ${(r.tracks.figuresMs / 1000).toFixed(1)} s)`)],
+  ["track index added memory (of it, search)", ...rows.map((r) => `${r.tracks.addedMb.toFixed(0)} MB (${r.tracks.searchMb.toFixed(0)} MB)`)],
+  ["track view in process p50 / p95, first hits", ...rows.map((r) => p(r.tracks.viewCold))],
+  ["track view in process p50 / p95, repeated", ...rows.map((r) => p(r.tracks.viewWarm))],
+  ["track search in process p50 / p95, first hits", ...rows.map((r) => p(r.tracks.searchCold))],
+  ["track search in process p50 / p95, repeated", ...rows.map((r) => p(r.tracks.searchWarm))],
+  ["album search p50 / p95 first hits: substring (before)", ...rows.map((r) => `${p(r.tracks.albumSearchBefore)}, ${r.tracks.albumHitsBefore.toFixed(0)} albums a search`)],
+  ["album search p50 / p95 first hits: catalog search (after)", ...rows.map((r) => `${p(r.tracks.albumSearchAfter)}, ${r.tracks.albumHitsAfter.toFixed(0)} albums a search`)],
+  ["HTTP first track page after start", ...rows.map((r) => ms(r.tracks.httpFirstMs))],
+  ["HTTP track view .data p50 / p95 (uncached)", ...rows.map((r) => p(r.tracks.httpView))],
+  ["HTTP track search .data p50 / p95 (uncached)", ...rows.map((r) => p(r.tracks.httpSearch))],
+  ["server RSS after the track views", ...rows.map((r) => mb(r.tracks.rssAfter))],
+);
 const widths = table[0].map((_, c) => Math.max(...table.map((row) => row[c].length)));
 console.log(`\nFiltered page: /catalog?${HEADLINE} (${requests} HTML + ${requests} .data requests over loopback, ${FILTERED.length} filtered views in rotation)\n`);
 for (const [i, row] of table.entries()) {

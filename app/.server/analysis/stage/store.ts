@@ -319,7 +319,7 @@ export class AnalysisStore {
     const rows = await this.db.query<{ key: string; at: unknown; seconds: unknown; bpm: unknown; musical_key: string | null }>(
       `SELECT key, result_at AS at, ${field("durationSeconds")} AS seconds, ${field("bpm")} AS bpm, ${field("key")} AS musical_key
          FROM track_analysis
-        WHERE result_at IS NOT NULL AND (result_at > $1 OR (result_at = $1 AND key > $2))
+        WHERE result_at >= $1 AND (result_at > $1 OR key > $2)
         ORDER BY result_at, key
         LIMIT $3`,
       [cursor?.at ?? -1, cursor?.key ?? "", Math.max(1, limit)],

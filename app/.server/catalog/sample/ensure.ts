@@ -12,6 +12,7 @@ import {
   filmLandscapeKey,
   filmPortraitKey,
   sampleAlbums,
+  type SampleAlbumOptions,
   sampleChannels,
   sampleFilms,
   sampleMusicApi,
@@ -35,11 +36,11 @@ export function samplePaths(dataDir: string) {
 export const DEFAULT_SAMPLE_ALBUMS = 300;
 
 /** merged.json as a stream of chunks: 250,000 albums never sit in memory as one string. */
-export function* albumsJsonChunks(count: number, seed: number): Generator<string> {
+export function* albumsJsonChunks(count: number, seed: number, opts: SampleAlbumOptions = {}): Generator<string> {
   yield "[\n";
   let batch: string[] = [];
   let first = true;
-  for (const album of sampleAlbums(count, seed)) {
+  for (const album of sampleAlbums(count, seed, opts)) {
     batch.push((first ? "" : ",\n") + JSON.stringify(album));
     first = false;
     if (batch.length === 2000) {
@@ -57,6 +58,8 @@ export interface SampleOptions {
   logger?: Logger;
   /** rewrite files that already exist */
   force?: boolean;
+  /** every track its own (missing) audio key: the benchmark's catalogs (SampleAlbumOptions) */
+  distinctAudio?: boolean;
 }
 
 /** Writes the sample sources into `dir` (merged.json, channels.json, films.json, music-api.json). */
@@ -67,7 +70,7 @@ export async function writeSampleSources(dir: string, opts: SampleOptions = {}):
   const want = (file: string) => opts.force || !exists(file);
   const albumsFile = path.join(dir, "merged.json");
   if (want(albumsFile)) {
-    await writeStreamAtomic(albumsFile, albumsJsonChunks(albums, seed));
+    await writeStreamAtomic(albumsFile, albumsJsonChunks(albums, seed, { distinctAudio: opts.distinctAudio }));
     written.push(albumsFile);
   }
   const json = async (name: string, data: unknown) => {

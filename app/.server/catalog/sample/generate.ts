@@ -49,6 +49,19 @@ const title = (r: Prng) => `${r.pick(ADJECTIVES)} ${r.pick(NOUNS)}`;
 const artistName = (r: Prng) =>
   r.chance(0.25) ? `The ${r.pick(ADJECTIVES)} ${r.pick(BAND_WORDS)}` : `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`;
 
+export interface SampleAlbumOptions {
+  /**
+   * Give every track an audio key of its own (`audio-{album}-{track}.mp3`) instead of one of
+   * the CLIP_COUNT sample pieces, whose files do not exist: for the benchmark (issue #10), whose
+   * analysis results then differ per track as a real catalog's do. The names and everything
+   * else are the same as without it.
+   */
+  distinctAudio?: boolean;
+}
+
+/** The benchmark's audio key of track j of album i (SampleAlbumOptions.distinctAudio). */
+export const distinctAudioKey = (album: number, track: number) => `audio-${album}-${track}.mp3`;
+
 export interface SampleAlbum {
   name: string;
   artist: string;
@@ -66,7 +79,7 @@ export interface SampleAlbum {
  * §5 lower-cases the filter terms and compares them for equality. For african, asian and latin
  * the sub-genre is also in the album name, which is what spec §5 matches for them.
  */
-export function* sampleAlbums(count: number, seed: number = DEFAULT_SEED): Generator<SampleAlbum> {
+export function* sampleAlbums(count: number, seed: number = DEFAULT_SEED, opts: SampleAlbumOptions = {}): Generator<SampleAlbum> {
   const r = createPrng(seed);
   const paths = genreLeafPaths();
   const order = paths.map((p) => ({ p, k: r.next() })).sort((a, b) => a.k - b.k).map((x) => x.p);
@@ -79,10 +92,10 @@ export function* sampleAlbums(count: number, seed: number = DEFAULT_SEED): Gener
       name = r.chance(0.5) ? `${sub} ${name}` : `${name} of ${sub}`;
     }
     const trackCount = r.int(8, 12);
-    const tracks = Array.from({ length: trackCount }, () => ({
-      s3Path: clipKey(r.int(1, CLIP_COUNT)),
-      Filename: title(r),
-    }));
+    const tracks = Array.from({ length: trackCount }, (_, j) => {
+      const clip = clipKey(r.int(1, CLIP_COUNT));
+      return { s3Path: opts.distinctAudio ? distinctAudioKey(i, j) : clip, Filename: title(r) };
+    });
     yield {
       name,
       artist: artistName(r),

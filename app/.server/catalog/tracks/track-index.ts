@@ -49,6 +49,8 @@ export interface TrackIndexStats {
   buildMs: number;
   figuresMs: number;
   cache: { entries: number; bytes: number };
+  /** bytes the search holds (postings, scratch, vocabulary) */
+  searchBytes: number;
 }
 
 export interface TrackIndexOptions {
@@ -283,6 +285,7 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
         buildMs: current.buildMs,
         figuresMs: figures.ms,
         cache: { entries: cache.size, bytes: cache.calculatedSize },
+        searchBytes: current.search.bytes(),
       };
     },
     stop() {

@@ -1,0 +1,115 @@
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { ANALYZER_VERSION } from "../../app/.server/analysis/analyze.ts";
+import { openSqliteDatabase } from "../../app/.server/analysis/stage/store-sqlite.ts";
+import { createPrng } from "../../app/.server/catalog/sample/prng.ts";
+import { DEFAULT_SEED, distinctAudioKey, sampleAlbums } from "../../app/.server/catalog/sample/generate.ts";
+import { KEY_NAMES } from "../../app/lib/catalog/track-query.ts";
+import { TOP_GENRES } from "../../app/lib/catalog/genre-tree.ts";
+
+/**
+ * The track view's part of `npm run bench:catalog` (issue #10): synthetic analysis results for
+ * the benchmark catalog's tracks, and the track view and search requests it measures.
+ */
+
+/** Share of the bench's tracks with a stored analysis; the rest are listed without figures. */
+const ANALYSED = 0.9;
+
+/**
+ * Writes a `done` result for ~90 % of the tracks of the catalog `sampleAlbums(albums, seed,
+ * { distinctAudio: true })` into DATA_DIR/analysis.sqlite (the store the server reads): lengths
+ * 20 s – 7 min, tempi 60–180 BPM (15 % without a beat), the 24 keys (5 % none), 100 preview
+ * bars. Returns how many rows it wrote.
+ */
+export function seedAnalysis(dataDir: string, albums: number, seed = DEFAULT_SEED): number {
+  const file = path.join(dataDir, "analysis.sqlite");
+  // the schema, as the server creates it
+  void openSqliteDatabase(file).close();
+  const db = new DatabaseSync(file);
+  db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF;");
+  const insert = db.prepare(
+    `INSERT OR REPLACE INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, finished_at, updated_at)
+     VALUES (?, 'bench', 'done', ?, ?, 0, 0, ?, 0, 0)`,
+  );
+  const r = createPrng(seed ^ 0xa11a);
+  let rows = 0;
+  let at = 1;
+  db.exec("BEGIN");
+  let i = 0;
+  for (const album of sampleAlbums(albums, seed, { distinctAudio: true })) {
+    for (let j = 0; j < album.tracks.length; j++) {
+      if (!r.chance(ANALYSED)) continue;
+      const peaks = Array.from({ length: 100 }, () => Math.round(r.next() * 100) / 100);
+      const analysis = {
+        durationSeconds: 20 + r.next() * 400,
+        bpm: r.chance(0.15) ? null : 60 + r.next() * 120,
+        bpmConfidence: 0.8,
+        key: r.chance(0.05) ? null : KEY_NAMES[r.int(0, 23)],
+        keyConfidence: 0.7,
+        loudnessLufs: -14,
+        previewPeaks: peaks,
+        overviewPeaks: [],
+        analyzerVersion: ANALYZER_VERSION,
+      };
+      insert.run(distinctAudioKey(i, j), JSON.stringify(analysis), ANALYZER_VERSION, at++);
+      rows++;
+    }
+    i++;
+    if (i % 20_000 === 0) {
+      db.exec("COMMIT");
+      db.exec("BEGIN");
+    }
+  }
+  db.exec("COMMIT");
+  db.close();
+  return rows;
+}
+
+/** Realistic track views (the filters a music supervisor uses), `count` of them, all different, the same every run. */
+export function trackViews(count: number, seed = 10): string[] {
+  const r = createPrng(seed);
+  const out = new Set<string>();
+  const durations = ["-59", "60-119", "120-239", "240-"];
+  const bpms = ["-89", "90-120", "121-"];
+  while (out.size < count) {
+    const p = new URLSearchParams({ type: "music", view: "tracks" });
+    if (r.chance(0.5)) {
+      const lo = r.int(12, 34) * 5;
+      p.set("bpm", r.chance(0.3) ? r.pick(bpms) : `${lo}-${lo + r.int(2, 8) * 5}`);
+    }
+    if (r.chance(0.4)) p.set("duration", r.pick(durations));
+    if (r.chance(0.35)) for (let k = r.int(1, 3); k > 0; k--) p.append("key", r.pick(KEY_NAMES));
+    if (r.chance(0.3)) p.set("genre", r.pick(TOP_GENRES));
+    if (r.chance(0.5)) p.set("sort", r.pick(["bpm", "-bpm", "duration", "-duration"]));
+    if (r.chance(0.4)) p.set("page", String(r.int(2, 6)));
+    out.add(p.toString());
+  }
+  return [...out];
+}
+
+/** Searches with typos, prefixes and several words, over the sample catalog's words. */
+export const TRACK_SEARCHES = [
+  "ocen",
+  "bosa",
+  "golden rivers",
+  "midnite",
+  "velvet sky",
+  "kofi",
+  "electric dreams",
+  "jaz",
+  "afro house",
+  "mind healing",
+  "tender bells",
+  "quiet stars",
+  "silvr",
+  "winter song",
+  "ana costa",
+  "brazil",
+  "nothern lights",
+  "crimson tide",
+  "sacred",
+  "lucky",
+];
+
+/** The album view's searches, before (substring) and after (the catalog search). */
+export const ALBUM_SEARCHES = ["love", "blue", "night", "gold", "ocen", "bosa", "golden rivers", "kofi", "midnite", "jazz"];
