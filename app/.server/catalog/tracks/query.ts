@@ -1,22 +1,23 @@
 import { LRUCache } from "lru-cache";
 import { albumTermsMatch, normalizeTerms } from "../../../lib/catalog/matching.ts";
 import { KEY_NAMES, type NumberRange, type TrackQuery, type TrackSort } from "../../../lib/catalog/track-query.ts";
-import { keyIndex, NO_BPM, NO_KEY, NO_SECONDS, type TrackFigures } from "./figures.ts";
+import { keyIndex, NO_BPM, NO_KEY, NO_SECONDS, PACKED_NO_SECONDS, type TrackFigures } from "./figures.ts";
 import type { TrackTable } from "./table.ts";
-import { orderByScore } from "./search.ts";
 import { Int32Column } from "./columns.ts";
 
 /**
- * Answers a TrackQuery over the track table and its figures (issue #10, ADR 0100), up to the
- * ordered track positions; the rows of the page are made by the caller (track-index.ts).
- *
- * Work is cached in two steps, one byte budget (an LRU, as the album index: ADR 0060):
- * - the matches of the genre, tempo, length and search filters (positions in track order, and
- *   the search scores), without the key filter, with the key counts they give (the key
- *   filter's choices are the keys of the results without the key filter);
- * - the matches with the key filter, in the order asked.
- * A page is then a slice. Each entry carries the figures' identity, so results computed over
- * older figures are never served after a refresh.
+ * Answers a TrackQuery over the track table and its figures (issue #10, ADR 0100): the total,
+ * the key counts and the positions of the one page asked; the rows are made by the caller
+ * (track-index.ts). Nothing of the size of the catalog is sorted or copied per query:
+ * - without a search (and without a genre, or a genre of more than a sixteenth of the
+ *   tracks), one pass over the packed figures laid out in the order asked counts the matches
+ *   and the keys and keeps the page: memory read front to back;
+ * - with a search or a small genre, the matches (positions in track order, search scores) and
+ *   their key counts are kept in an LRU bounded by bytes (as the album index: ADR 0060), and
+ *   the page is picked from them by a histogram of a coarse order key, sorting only the members
+ *   of the buckets the page falls in.
+ * Cache keys carry the table and figures generation, so results over older figures are never
+ * served after a refresh.
  */
 
 /** Search hits: track positions (ascending) and a score each (higher is better). */
@@ -32,10 +33,13 @@ export interface TrackSearcher {
   normalize(q: string): string;
 }
 
-export interface Matches {
-  /** positions in the order asked */
-  order: Int32Array;
+export interface PageMatches {
+  /** tracks matching every filter */
+  total: number;
+  /** the keys of the matches without the key filter, in KEY_NAMES order */
   keyCounts: { key: string; count: number }[];
+  /** the positions of the page asked, in the order asked */
+  page: Int32Array;
 }
 
 interface Base {
@@ -44,13 +48,17 @@ interface Base {
   keyCounts: { key: string; count: number }[];
 }
 
-type Cached = Base | Int32Array;
+type Cached = Base;
 
-const cachedBytes = (value: Cached, key: string) =>
-  key.length * 2 + 64 + (value instanceof Int32Array ? value.byteLength : value.tracks.byteLength + (value.scores?.byteLength ?? 0) + 24 * 32);
+const cachedBytes = (value: Cached, key: string) => key.length * 2 + 64 + value.tracks.byteLength + (value.scores?.byteLength ?? 0) + 24 * 32;
 
 export function createTrackCache(maxBytes: number): LRUCache<string, Cached> {
   return new LRUCache<string, Cached>({ maxSize: maxBytes, sizeCalculation: cachedBytes });
+}
+
+/** The walk's counts per filter: 33 numbers each, so a count bound is enough. */
+export function createCountsCache(): LRUCache<string, Int32Array> {
+  return new LRUCache<string, Int32Array>({ max: 2000 });
 }
 
 /** A range with its ends as whole numbers; null when the range asks nothing, or cannot match (NaN). */
@@ -69,6 +77,8 @@ export interface TrackQueryContext {
   figures: TrackFigures;
   search: TrackSearcher;
   cache: LRUCache<string, Cached>;
+  /** per tempo and length filter: the matches per packed key (index 32: all of them) */
+  counts: LRUCache<string, Int32Array>;
   /** identifies (table, figures) in cache keys */
   generation: number;
 }
@@ -94,6 +104,10 @@ function keyCountsOf(figures: TrackFigures, tracks: Int32Array): { key: string; 
     const k = figures.key[tracks[j]];
     if (k !== NO_KEY) counts[k]++;
   }
+  return keyList(counts);
+}
+
+function keyList(counts: Int32Array): { key: string; count: number }[] {
   const out: { key: string; count: number }[] = [];
   for (let k = 0; k < counts.length; k++) if (counts[k] > 0) out.push({ key: KEY_NAMES[k], count: counts[k] });
   return out;
@@ -101,7 +115,7 @@ function keyCountsOf(figures: TrackFigures, tracks: Int32Array): { key: string; 
 
 function base(ctx: TrackQueryContext, q: TrackQuery, cacheKey: string, terms: string[], bpm: [number, number] | null, seconds: [number, number] | null): Base {
   const hit = ctx.cache.get(cacheKey);
-  if (hit && !(hit instanceof Int32Array)) return hit;
+  if (hit) return hit;
   const { table, figures } = ctx;
   const albums = genreAlbums(ctx, terms);
   const hits = ctx.search.tracks(q.q);
@@ -129,12 +143,12 @@ function base(ctx: TrackQueryContext, q: TrackQuery, cacheKey: string, terms: st
       }
     }
     scores = scores.slice(0, out.length);
-  } else if (albums && !bpm && !seconds) {
-    // only the genre: whole albums, one range each
+  } else if (albums) {
+    // the genre's albums, one range of tracks each
     const bucket = table.albumBuckets.get(terms[0]) ?? new Int32Array(0);
     for (let j = 0; j < bucket.length; j++) {
       const a = bucket[j];
-      if (albums[a]) for (let t = table.albumStart[a]; t < table.albumStart[a + 1]; t++) out.push(t);
+      if (albums[a]) for (let t = table.albumStart[a]; t < table.albumStart[a + 1]; t++) if (keep(t)) out.push(t);
     }
   } else {
     for (let t = 0; t < table.count; t++) if (keep(t)) out.push(t);
@@ -145,86 +159,204 @@ function base(ctx: TrackQueryContext, q: TrackQuery, cacheKey: string, terms: st
   return value;
 }
 
-/** Subsets at most this share of the catalog are sorted; larger ones are read off the precomputed orders. */
-const SORT_SHARE = 1 / 16;
+/**
+ * The order asked, read front to back over the packed figures: the matches of the tempo and
+ * length filters, their keys counted before the key filter, the page kept. The counts of a
+ * filter are remembered (a few hundred bytes), so that its other pages and its key choices stop
+ * as soon as the page is full; without a tempo or length filter the page is a slice.
+ */
+function walk(
+  ctx: TrackQueryContext,
+  sort: "title" | "bpm" | "-bpm" | "duration" | "-duration",
+  bpm: [number, number] | null,
+  seconds: [number, number] | null,
+  wanted: Uint8Array | null,
+  start: number,
+  size: number,
+): PageMatches {
+  const { table, figures } = ctx;
+  const packed = figures.packed[sort];
+  const order = sort === "title" ? table.titleOrder : figures.orders[sort];
+  const n = table.count;
+  const countsKey = `${ctx.generation}|counts|${rangeKey(bpm)}|${rangeKey(seconds)}`;
+  let known = ctx.counts.get(countsKey) ?? null;
+  const totalOf = (counts: Int32Array) => {
+    if (!wanted) return counts[32];
+    let sum = 0;
+    for (let k = 0; k < 32; k++) if (wanted[k]) sum += counts[k];
+    return sum;
+  };
+  if (known && !wanted && !bpm && !seconds) {
+    const page = order.subarray(Math.min(start, n), Math.min(n, start + size));
+    return { total: known[32], keyCounts: keyList(known.subarray(0, KEY_NAMES.length)), page: page.slice() };
+  }
+  // counts[k] per packed key (31 = none), counts[32] = every match
+  const counts = new Int32Array(33);
+  const page = new Int32Array(size);
+  let kept = 0;
+  let total = 0;
+  const [bLo, bHi] = bpm ?? [0, 0];
+  const [sLo, sHi] = seconds ?? [0, 0];
+  const end = start + size;
+  const stopEarly = known !== null;
+  for (let i = 0; i < n; i++) {
+    const p = packed[i];
+    if (bpm) {
+      const b = p & 511;
+      if (b === 0 || b < bLo || b > bHi) continue;
+    }
+    if (seconds) {
+      const s = (p >>> 9) & 2047;
+      if (s === PACKED_NO_SECONDS || s < sLo || s > sHi) continue;
+    }
+    const k = p >>> 20;
+    counts[k]++;
+    if (wanted && !wanted[k]) continue;
+    if (total >= start && total < end) page[kept++] = order[i];
+    total++;
+    if (stopEarly && total >= end) break;
+  }
+  if (!known) {
+    let all = 0;
+    for (let k = 0; k < 32; k++) all += counts[k];
+    counts[32] = all;
+    ctx.counts.set(countsKey, (known = counts));
+  }
+  return { total: totalOf(known), keyCounts: keyList(known.subarray(0, KEY_NAMES.length)), page: page.subarray(0, kept) };
+}
 
 /**
- * `subset` (ascending positions) in the order `sort` asks, ties in title order. The whole
- * catalog's orders are precomputed (table.titleOrder, figures.orders); a large subset is read
- * off them through a mask, a small one is sorted by one float key per track.
+ * The positions [start, start + size) of `subset` in the order asked, ties in title order:
+ * each member gets a coarse bucket (≤ 65,538 of them) and a fine key (exact); a histogram of
+ * the buckets finds those the page falls in, and only their members are sorted.
  */
-function ordered(ctx: TrackQueryContext, subset: Int32Array, scores: Float32Array | null, sort: TrackSort): Int32Array {
+function pageOf(ctx: TrackQueryContext, subset: Int32Array, scores: Float32Array | null, sort: TrackSort, start: number, size: number): Int32Array {
   const { table, figures } = ctx;
   const n = table.count;
   const m = subset.length;
-  if (sort === "relevance" && scores) return orderByScore(subset, scores, n, (t) => table.titleRank[t], (r) => table.titleOrder[r]);
-  const whole: Int32Array = sort === "bpm" || sort === "-bpm" || sort === "duration" || sort === "-duration" ? figures.orders[sort] : table.titleOrder;
-  if (m === n) return whole;
-  if (m > n * SORT_SHARE) {
-    const mask = new Uint8Array(n);
-    for (let j = 0; j < m; j++) mask[subset[j]] = 1;
-    const out = new Int32Array(m);
+  if (start >= m) return new Int32Array(0);
+  // the exact key of each member: (its figure or score step) × n + its title rank
+  const fine = new Float64Array(m);
+  let divisor: number;
+  if (sort === "relevance" && scores) {
+    let max = 0;
+    for (let j = 0; j < m; j++) if (scores[j] > max) max = scores[j];
+    for (let j = 0; j < m; j++) fine[j] = Math.floor((1 - (max > 0 ? scores[j] / max : 0)) * 0xfffff) * n + table.titleRank[subset[j]];
+    divisor = n * 256;
+  } else if (sort === "title" || sort === "relevance") {
+    for (let j = 0; j < m; j++) fine[j] = table.titleRank[subset[j]];
+    divisor = 2 ** Math.max(0, Math.ceil(Math.log2(Math.max(1, n / 4096))));
+  } else {
+    const values = sort === "bpm" || sort === "-bpm" ? figures.bpm : figures.seconds;
+    const none = sort === "bpm" || sort === "-bpm" ? NO_BPM : NO_SECONDS;
+    const descending = sort.startsWith("-");
+    for (let j = 0; j < m; j++) {
+      const t = subset[j];
+      const v = values[t];
+      // tracks without the figure last, in both directions
+      fine[j] = (v === none ? 0x10000 : descending ? 0xffff - v : v) * n + table.titleRank[t];
+    }
+    divisor = n;
+  }
+  // coarse buckets (at most 65,538): a histogram finds those the page falls in
+  const bucketOf = new Int32Array(m);
+  let buckets = 0;
+  for (let j = 0; j < m; j++) {
+    const b = Math.floor(fine[j] / divisor);
+    bucketOf[j] = b;
+    if (b >= buckets) buckets = b + 1;
+  }
+  const histogram = new Int32Array(buckets + 1);
+  for (let j = 0; j < m; j++) histogram[bucketOf[j] + 1]++;
+  for (let b = 0; b < buckets; b++) histogram[b + 1] += histogram[b];
+  // histogram[b] = members in buckets before b; the page spans buckets first…last
+  const end = Math.min(m, start + size);
+  let first = 0;
+  while (histogram[first + 1] <= start) first++;
+  let last = first;
+  while (histogram[last + 1] < end) last++;
+  const from = start - histogram[first];
+  const out = new Int32Array(end - start);
+  const inWindow = histogram[last + 1] - histogram[first];
+  if (inWindow <= LARGE_WINDOW) {
+    const keys = new Float64Array(inWindow);
     let k = 0;
-    for (let i = 0; i < n && k < m; i++) if (mask[whole[i]]) out[k++] = whole[i];
+    for (let j = 0; j < m; j++) if (bucketOf[j] >= first && bucketOf[j] <= last) keys[k++] = fine[j];
+    keys.sort();
+    for (let i = 0; i < out.length; i++) out[i] = table.titleOrder[keys[from + i] % n];
     return out;
   }
-  const keys = new Float64Array(m);
-  const figure = sort === "bpm" || sort === "-bpm" ? figures.bpm : sort === "duration" || sort === "-duration" ? figures.seconds : null;
-  const none = figure === figures.bpm ? NO_BPM : NO_SECONDS;
-  const descending = sort.startsWith("-");
+  // Many members in the page's buckets (a search whose matches score alike, a genre's tracks of
+  // one tempo): grouped by their exact figure or score (few values), then the page's part of
+  // each group picked in title order by the same histogram (by title rank), not sorted whole.
+  const low = Math.floor((first * divisor) / n);
+  const span = Math.floor(((last + 1) * divisor) / n) - low + 1;
+  const groupOf = new Int32Array(inWindow);
+  const members = new Int32Array(inWindow);
+  const groupSize = new Int32Array(span + 1);
+  let k = 0;
   for (let j = 0; j < m; j++) {
-    const t = subset[j];
-    let primary = 0;
-    if (figure) {
-      const v = figure[t];
-      // tracks without the figure last, in both directions
-      primary = v === none ? 0x10000 : descending ? 0xffff - v : v;
+    if (bucketOf[j] >= first && bucketOf[j] <= last) {
+      const g = Math.floor(fine[j] / n) - low;
+      groupOf[k] = g;
+      members[k++] = subset[j];
+      groupSize[g]++;
     }
-    keys[j] = primary * n + table.titleRank[t];
   }
-  return decode(keys.sort(), n, table.titleOrder);
-}
-
-/** Sorted keys `primary * n + titleRank` back to track positions. */
-function decode(keys: Float64Array, n: number, titleOrder: Int32Array): Int32Array {
-  const out = new Int32Array(keys.length);
-  for (let j = 0; j < keys.length; j++) out[j] = titleOrder[keys[j] % n];
+  let skip = from;
+  let i = 0;
+  for (let g = 0; g <= span && i < out.length; g++) {
+    if (skip >= groupSize[g]) {
+      skip -= groupSize[g];
+      continue;
+    }
+    const group = new Int32Array(groupSize[g]);
+    let c = 0;
+    for (let j = 0; j < inWindow; j++) if (groupOf[j] === g) group[c++] = members[j];
+    const part = pageOf(ctx, group, null, "title", skip, out.length - i);
+    out.set(part, i);
+    i += part.length;
+    skip = 0;
+  }
   return out;
 }
 
-/** The tracks a query selects, in its order, and the key filter's choices. */
-export function matchTracks(ctx: TrackQueryContext, q: TrackQuery): Matches {
+/** Beyond this many members in the page's buckets, pageOf groups them instead of sorting. */
+const LARGE_WINDOW = 20_000;
+
+/** The page of tracks a query asks for, their total and the key filter's choices. */
+export function matchPage(ctx: TrackQueryContext, q: TrackQuery, start: number, size: number): PageMatches {
   const terms = q.genre.trim() ? normalizeTerms([q.genre, ...q.subGenres]) : [];
   const bpm = wholeRange(q.bpm);
   const seconds = wholeRange(q.duration);
   const words = ctx.search.normalize(q.q);
   const keys = [...new Set(q.keys.map(keyIndex).filter((k) => k >= 0))].sort((a, b) => a - b);
   const sort: TrackSort = q.sort === "relevance" && !words ? "title" : q.sort;
+  let wanted: Uint8Array | null = null;
+  if (keys.length) {
+    wanted = new Uint8Array(256);
+    for (const k of keys) wanted[k] = 1;
+  }
+
+  // neither a search nor a genre: the whole catalog in the order asked
+  if (!words && !terms.length && sort !== "relevance") return walk(ctx, sort, bpm, seconds, wanted, start, size);
+
   const baseKey = `${ctx.generation}|${terms.join("\u0001")}|${rangeKey(bpm)}|${rangeKey(seconds)}|${words}`;
   const b = base(ctx, q, baseKey, terms, bpm, seconds);
-  const orderKey = `${baseKey}|${keys.join(",")}|${sort}`;
-  let order = ctx.cache.get(orderKey);
-  if (!(order instanceof Int32Array)) {
-    let subset = b.tracks;
-    let scores = b.scores;
-    if (keys.length) {
-      const wanted = new Uint8Array(256);
-      for (const k of keys) wanted[k] = 1;
-      const kept = new Int32Array(subset.length);
-      const keptScores = scores ? new Float32Array(subset.length) : null;
-      let k = 0;
-      for (let j = 0; j < subset.length; j++) {
-        if (wanted[ctx.figures.key[subset[j]]]) {
-          if (keptScores) keptScores[k] = scores![j];
-          kept[k++] = subset[j];
-        }
+  let subset = b.tracks;
+  let scores = b.scores;
+  if (wanted) {
+    const kept = new Int32Array(subset.length);
+    const keptScores = scores ? new Float32Array(subset.length) : null;
+    let k = 0;
+    for (let j = 0; j < subset.length; j++) {
+      if (wanted[ctx.figures.key[subset[j]]]) {
+        if (keptScores) keptScores[k] = scores![j];
+        kept[k++] = subset[j];
       }
-      subset = kept.slice(0, k);
-      scores = keptScores ? keptScores.slice(0, k) : null;
     }
-    order = ordered(ctx, subset, scores, sort);
-    // the whole catalog's order is one of the table's own arrays: nothing to keep
-    if (order.length < ctx.table.count) ctx.cache.set(orderKey, order);
+    subset = kept.subarray(0, k);
+    scores = keptScores ? keptScores.subarray(0, k) : null;
   }
-  return { order, keyCounts: b.keyCounts };
+  return { total: subset.length, keyCounts: b.keyCounts, page: pageOf(ctx, subset, scores, sort, start, size) };
 }

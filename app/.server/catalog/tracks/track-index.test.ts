@@ -220,11 +220,30 @@ describe("the track index", () => {
     const many = Array.from({ length: 3 }, (_, a) =>
       album(`b${a}`, `Album ${a}`, "X", "Jazz", ["jazz"], Array.from({ length: 10 }, (_, i) => track(`T ${String(a * 10 + i).padStart(2, "0")}`, `b${a}-${i}.mp3`))),
     );
-    const { index } = setup(many);
-    const last = await index.query(Q({ page: 9 }));
+    const small = album("c0", "Odd One", "Y", "Relaxing", ["relaxing"], [track("Zz Top", "c0.mp3"), track("Aa Bottom", "c1.mp3")]);
+    const { index } = setup([small, ...many]);
+    const last = await index.query(Q({ page: 9, genre: "Jazz" }));
     expect(last).toMatchObject({ total: 30, page: 3, pageCount: 3 });
     expect(last.rows.map((r) => r.title)).toEqual(["T 24", "T 25", "T 26", "T 27", "T 28", "T 29"]);
-    expect((await index.query(Q({ page: 2 }))).rows[0].title).toBe("T 12");
+    expect((await index.query(Q({ page: 2 }))).rows[0].title).toBe("T 11");
+    // a search's pages, and a genre of few tracks: picked from the matches, in the same order
+    const searched = await index.query(Q({ q: "t", genre: "jazz", page: 2 }));
+    expect(searched).toMatchObject({ total: 30, page: 2, pageCount: 3 });
+    expect(searched.rows.map((r) => r.title)).toEqual(["T 12", "T 13", "T 14", "T 15", "T 16", "T 17", "T 18", "T 19", "T 20", "T 21", "T 22", "T 23"]);
+    expect((await index.query(Q({ q: "t", genre: "jazz", sort: "relevance", page: 3 }))).rows.at(-1)?.title).toBe("T 29");
+    expect(await titles(index, { genre: "Relaxing" })).toEqual(["Aa Bottom", "Zz Top"]);
+  });
+
+  it("picks a page out of many equally scored matches in title order", async () => {
+    // 21,000 matches of one score: more than pageOf sorts at once
+    const big = Array.from({ length: 2100 }, (_, a) =>
+      album(`g${a}`, `Alpha ${a}`, "Z", "Jazz", ["jazz"], Array.from({ length: 10 }, (_, i) => track(`T${String(i * 2100 + a).padStart(5, "0")}`, `g${a}-${i}.mp3`))),
+    );
+    const index = createTrackIndex(source(big), undefined, { yielder: () => NO_YIELD });
+    const result = await index.query(Q({ q: "alpha", sort: "relevance", page: 3 }));
+    expect(result.total).toBe(21_000);
+    expect(result.rows.map((r) => r.title)).toEqual(Array.from({ length: 12 }, (_, i) => `T${String(24 + i).padStart(5, "0")}`));
+    expect((await index.query(Q({ q: "alpha", genre: "jazz", page: 1750 }))).rows.at(-1)?.title).toBe("T20999");
   });
 
   it("is built again when the catalog changes", async () => {

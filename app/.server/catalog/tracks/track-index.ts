@@ -24,7 +24,7 @@ import type { Track } from "../../../lib/catalog/types.ts";
 import { clampPage, pageCountFor } from "../../../lib/catalog/pagination.ts";
 import { KEY_NAMES, TRACKS_PER_PAGE, type TrackQuery, type TrackQueryResult, type TrackRowData } from "../../../lib/catalog/track-query.ts";
 import { FiguresBuilder, NO_BPM, NO_KEY, NO_SECONDS, TrackFigures } from "./figures.ts";
-import { createTrackCache, matchTracks, type TrackQueryContext } from "./query.ts";
+import { createCountsCache, createTrackCache, matchPage, type TrackQueryContext } from "./query.ts";
 import { buildTrackTable, listedTracks, trackTitle, type TrackTable } from "./table.ts";
 import { createTrackSearch, publishSearch, type CatalogSearch } from "./search.ts";
 import { Slicer, type Yielder } from "./yielding.ts";
@@ -92,6 +92,7 @@ interface FiguresState {
 
 export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup | undefined, opts: TrackIndexOptions = {}): TrackIndex {
   const cache = createTrackCache(opts.maxCacheBytes ?? source.cacheBytes ?? DEFAULT_CACHE_BYTES);
+  const counts = createCountsCache();
   const pageSize = opts.figuresPage ?? 5_000;
   const waitMs = opts.analysisWaitMs ?? ANALYSIS_WAIT_MS;
   let current: Generation | null = null;
@@ -266,13 +267,14 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
       look();
       if (!current || !figures) await ready();
       if (!current || !figures) return { rows: [], total: 0, page: 1, pageCount: 0, keyCounts: [] };
-      const ctx: TrackQueryContext = { table: current.table, figures: figures.figures, search: current.search, cache, generation };
-      const { order, keyCounts } = matchTracks(ctx, q);
-      const total = order.length;
-      const pageCount = pageCountFor(total, TRACKS_PER_PAGE);
+      const ctx: TrackQueryContext = { table: current.table, figures: figures.figures, search: current.search, cache, counts, generation };
+      // the page asked, then again the last one when it was past the end (clamped)
+      const start = (Math.max(1, Math.floor(q.page) || 1) - 1) * TRACKS_PER_PAGE;
+      let found = matchPage(ctx, q, start, TRACKS_PER_PAGE);
+      const pageCount = pageCountFor(found.total, TRACKS_PER_PAGE);
       const page = clampPage(q.page, pageCount);
-      const start = (page - 1) * TRACKS_PER_PAGE;
-      return { rows: await rows(ctx, order.subarray(start, start + TRACKS_PER_PAGE)), total, page, pageCount, keyCounts };
+      if ((page - 1) * TRACKS_PER_PAGE !== start) found = matchPage(ctx, q, (page - 1) * TRACKS_PER_PAGE, TRACKS_PER_PAGE);
+      return { rows: await rows(ctx, found.page), total: found.total, page, pageCount, keyCounts: found.keyCounts };
     },
     ready,
     stats() {
