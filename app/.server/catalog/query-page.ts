@@ -18,7 +18,7 @@ const SUB_GENRES_WAIT_MS = 250;
  * PostgreSQL); past it the sheet is sent without them and not cached (issue #9: a page
  * never waits on the analysis).
  */
-const ANALYSIS_WAIT_MS = 500;
+export const ANALYSIS_WAIT_MS = 500;
 
 export interface CatalogPageData extends CatalogQueryResult {
   /** the state shown: the URL's, with the page clamped */

@@ -18,7 +18,7 @@ import type { AnalysisLookup } from "../../analysis/stage/types.ts";
 import type { TrackAnalysis } from "../../analysis/analyze.ts";
 import type { Logger } from "../../logger.ts";
 import { errorMessage } from "../errors.ts";
-import { withAnalysis } from "../query-page.ts";
+import { ANALYSIS_WAIT_MS, withAnalysis } from "../query-page.ts";
 import { AlbumTable } from "../album-table.ts";
 import type { Track } from "../../../lib/catalog/types.ts";
 import { clampPage, pageCountFor } from "../../../lib/catalog/pagination.ts";
@@ -58,7 +58,7 @@ export interface TrackIndexOptions {
   maxCacheBytes?: number;
   /** figures read per statement from the analysis store (default 5,000) */
   figuresPage?: number;
-  /** how long the page's rows wait for their analysis (peaks) before being sent without */
+  /** how long the page's rows wait for their analysis (peaks) before being sent without (default: the album sheet's) */
   analysisWaitMs?: number;
   /** the builds' time slices (tests: NO_YIELD) */
   yielder?: () => Yielder;
@@ -66,8 +66,6 @@ export interface TrackIndexOptions {
 }
 
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
-/** As the album sheet's ANALYSIS_WAIT_MS (query-page.ts): a page never waits long on the analysis. */
-const ANALYSIS_WAIT_MS = 500;
 /**
  * Each figures refresh reads again the results of the minute before the last one it saw: a
  * result stamped by another process whose clock is a little behind is not missed.
