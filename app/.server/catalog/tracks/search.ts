@@ -276,15 +276,29 @@ function searchOver(
     return n;
   };
 
+  // one bit per track and per album, all zero between queries
+  const trackBits = new Uint32Array((T >>> 5) + 1);
+  const albumBits = new Uint32Array((A >>> 5) + 1);
+
   /**
-   * The positions the current word stamped, ascending: read off the stamps when they are many
-   * (one pass, no sort), else sorted (each position is there once).
+   * Positions (each once) in ascending order: sorted when they are few, else set in a bitset
+   * and read back word by word (a sixteenth of the catalog or more: no sort; the bitset is
+   * 312 KB at 2.5 million tracks, left zero again as it is read).
    */
-  const stamped = (hit: Int32Array, stamps: Uint32Array): Int32Array => {
-    if (hit.length * 16 < stamps.length) return hit.sort();
+  const ascending = (hit: Int32Array, bits: Uint32Array): Int32Array => {
+    if (hit.length * 16 < bits.length * 32) return hit.sort();
+    for (let j = 0; j < hit.length; j++) bits[hit[j] >>> 5] |= 1 << (hit[j] & 31);
     const out = new Int32Array(hit.length);
     let k = 0;
-    for (let i = 0; i < stamps.length; i++) if (stamps[i] === stamp) out[k++] = i;
+    for (let w = 0; w < bits.length; w++) {
+      let x = bits[w];
+      if (x === 0) continue;
+      bits[w] = 0;
+      while (x !== 0) {
+        out[k++] = (w << 5) | (31 - Math.clz32(x & -x));
+        x &= x - 1;
+      }
+    }
     return out;
   };
 
@@ -323,7 +337,7 @@ function searchOver(
         } else if (s > trackScore[t]) trackScore[t] = s;
       }
     }
-    let candidates = stamped(hit.finish(), trackStamp);
+    let candidates = ascending(hit.finish(), trackBits);
     let scores = new Float32Array(candidates.length);
     for (let j = 0; j < candidates.length; j++) scores[j] = trackScore[candidates[j]];
 
@@ -359,7 +373,7 @@ function searchOver(
     nextStamp();
     const hit = new Int32Column(256);
     scoreAlbums(expanded[0], ALBUM_WEIGHTS, true, hit);
-    let candidates = stamped(hit.finish(), albumStamp);
+    let candidates = ascending(hit.finish(), albumBits);
     let scores = new Float32Array(candidates.length);
     for (let j = 0; j < candidates.length; j++) scores[j] = albumScore[candidates[j]];
     for (let w = 1; w < expanded.length && candidates.length; w++) {
@@ -380,7 +394,7 @@ function searchOver(
   };
 
   const postingBytes = trackPostings.offsets.byteLength + trackPostings.docs.byteLength + albumPostings.offsets.byteLength + albumPostings.docs.byteLength + albumPostings.bits.byteLength;
-  const scratchBytes = trackScore.byteLength + trackStamp.byteLength + albumScore.byteLength + albumStamp.byteLength;
+  const scratchBytes = trackScore.byteLength + trackStamp.byteLength + albumScore.byteLength + albumStamp.byteLength + trackBits.byteLength + albumBits.byteLength;
   return {
     id: ++searches,
     albumTable: table.albums,
