@@ -57,6 +57,12 @@ export interface CatalogQueryResult {
   page: number;
   pageCount: number;
   items: CatalogCardData[];
+  /**
+   * true when a search was answered by the substring rule because the catalog search is not
+   * built yet for these albums (the seconds after a start or a catalog change): such a page is
+   * sent but not kept by the page cache, or it would serve substring results for its lifetime.
+   */
+  provisional?: boolean;
 }
 
 /** Every item with a page of its own (issue #11): albums, then singles, then films. */
@@ -333,7 +339,8 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
       switch (state.view) {
         case "albums": {
           const positions = musicMatches(b, musicTerms(state), words);
-          return page(b.albums.length, positions, state.page, (i) => albumCard(b.albums, i));
+          const result = page(b.albums.length, positions, state.page, (i) => albumCard(b.albums, i));
+          return words.length && publishedSearch(source)?.albumTable !== b.albums ? { ...result, provisional: true } : result;
         }
         case "films": {
           // spec §5: films are not filtered (the search field still applies)

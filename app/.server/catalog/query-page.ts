@@ -39,8 +39,9 @@ export interface CatalogPageData extends CatalogQueryResult {
   updatedAt: string;
   /**
    * false when part of the data is missing for now: the sub-genres are still on their way
-   * from a slow upstream, or an open single's release detail could not be fetched. Such a
-   * page is sent but not kept by the page cache (ADR 0080).
+   * from a slow upstream, an open single's release detail could not be fetched, track rows
+   * came without their analysis, or an album search was answered before the catalog search was
+   * built (`provisional`). Such a page is sent but not kept by the page cache (ADR 0080).
    */
   complete: boolean;
 }
@@ -148,8 +149,9 @@ export async function loadCatalogPage(catalog: CatalogService, state: CatalogSta
   const tracks = state.view === "tracks" ? await trackIndexFor(catalog, analysis).query(trackQueryOf(state)) : null;
   const detail = await loadDetail(catalog, state.type, state.item, analysis);
   const shown = tracks ? { total: tracks.total, page: tracks.page, pageCount: tracks.pageCount } : {};
+  const { provisional, ...cards } = result;
   return {
-    ...result,
+    ...cards,
     ...shown,
     state: { ...state, page: tracks ? tracks.page : result.page },
     musicLevels: state.type === "music" ? index.musicLevels(state.genre, state.subGenres) : [],
@@ -158,6 +160,6 @@ export async function loadCatalogPage(catalog: CatalogService, state: CatalogSta
     detail: detail.data,
     tracks,
     updatedAt: index.updatedAt,
-    complete: detail.complete && !(subGenres instanceof Promise) && (tracks === null || rowsComplete(tracks)),
+    complete: !provisional && detail.complete && !(subGenres instanceof Promise) && (tracks === null || rowsComplete(tracks)),
   };
 }

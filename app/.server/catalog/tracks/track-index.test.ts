@@ -299,4 +299,14 @@ describe("the track index", () => {
     expect(names("q=nights&genre=African")).toEqual(["Ghana Nights"]);
     expect(names("q=nights&genre=Jazz")).toEqual([]);
   });
+
+  it("marks an album search answered by the substring rule as provisional, so the page cache does not keep it", async () => {
+    const { index, catalog } = setup();
+    const albums = createCatalogIndex(catalog);
+    const query = (q: string) => albums.query(parseCatalogState(new URLSearchParams(q)));
+    expect(query("q=nights").provisional).toBe(true);
+    expect(query("genre=Jazz").provisional).toBeUndefined();
+    await index.ready();
+    expect(query("q=nights").provisional).toBeUndefined();
+  });
 });
