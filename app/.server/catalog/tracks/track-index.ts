@@ -25,7 +25,8 @@ import { clampPage, pageCountFor } from "../../../lib/catalog/pagination.ts";
 import { KEY_NAMES, TRACKS_PER_PAGE, type TrackQuery, type TrackQueryResult, type TrackRowData } from "../../../lib/catalog/track-query.ts";
 import { FiguresBuilder, NO_BPM, NO_KEY, NO_SECONDS, TrackFigures } from "./figures.ts";
 import { createCountsCache, createTrackCache, matchPage, type TrackQueryContext } from "./query.ts";
-import { buildTrackTable, listedTracks, trackTitle, type TrackTable } from "./table.ts";
+import { buildAlbumColumns, listedTracks, trackTitle, type TrackTable } from "./table.ts";
+import { buildInWorker } from "./build-thread.ts";
 import { createTrackSearch, publishSearch, type CatalogSearch } from "./search.ts";
 import { Slicer, type Yielder } from "./yielding.ts";
 import type { FiguresCursor } from "../../analysis/stage/types.ts";
@@ -99,6 +100,8 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
   let refreshing: Promise<void> | null = null;
   let generation = 0;
   let stopped = false;
+  /** ends a build worker at stop() */
+  const stopping = new AbortController();
 
   const log = (error: unknown, msg: string) => {
     if (!stopped) opts.logger?.error({ err: errorMessage(error) }, msg);
@@ -149,9 +152,12 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
     const albums = AlbumTable.of(snapshot.albums);
     const version = analysis?.version ?? 0;
     const started = performance.now();
+    // the per-track work in a worker thread, whose heap is returned when it exits (ADR 0100, amended)
+    const built = await buildInWorker(albums, { signal: stopping.signal });
     const yielder = makeYielder();
-    const searchBuilder = createTrackSearch();
-    const table = await buildTrackTable(albums, yielder, searchBuilder.sink);
+    const searchBuilder = createTrackSearch(built.titles);
+    const perAlbum = await buildAlbumColumns(albums, yielder, (a, name, artist, genre) => searchBuilder.sink.album(a, name, artist, genre));
+    const table: TrackTable = { albums, ...built.columns, ...perAlbum };
     const search = await searchBuilder.finish(table, yielder);
     const buildMs = performance.now() - started - yielder.waitedMs;
     const nextFigures = await loadFigures(table, null, version);
@@ -235,14 +241,16 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
       const a = table.trackAlbum[t];
       const base = { name: trackTitle(track), audioUrl: source.mediaUrl(track.s3Path, "music") };
       const result = results?.get(track.s3Path);
-      const data = result
-        ? withAnalysis(base, result)
-        : {
-            ...base,
-            ...(f.seconds[t] !== NO_SECONDS ? { seconds: f.seconds[t] } : {}),
-            ...(f.bpm[t] !== NO_BPM ? { bpm: f.bpm[t] } : {}),
-            ...(f.key[t] !== NO_KEY ? { key: KEY_NAMES[f.key[t]] } : {}),
-          };
+      // The figures shown are the ones this query filtered and ordered by (the index's), so a
+      // list sorted by tempo never shows its tempi out of order in the seconds before a fresh
+      // result reaches the index (issue #10); only the preview's bars come from the lookup.
+      const data = {
+        ...base,
+        ...(f.seconds[t] !== NO_SECONDS ? { seconds: f.seconds[t] } : {}),
+        ...(f.bpm[t] !== NO_BPM ? { bpm: f.bpm[t] } : {}),
+        ...(f.key[t] !== NO_KEY ? { key: KEY_NAMES[f.key[t]] } : {}),
+        ...(result ? { peaks: withAnalysis(base, result).peaks } : {}),
+      };
       const row: TrackRowData = {
         id: `${albums.id(a)}:${t - table.albumStart[a]}`,
         title: data.name,
@@ -290,6 +298,7 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
     },
     stop() {
       stopped = true;
+      stopping.abort();
     },
   };
 }
