@@ -46,6 +46,21 @@ describe("shortlist", () => {
     await page.context().close();
   });
 
+  it("shows the empty state at first paint, before React starts, and Loading instead to a browser that holds a list", async () => {
+    // React never starts here: its scripts are refused, as before the deferred start (ADR 0083)
+    const page = await newPage(browser);
+    await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+    await page.goto(url("/shortlist"));
+    expect(await page.locator("[data-shortlist-empty]").isVisible()).toBe(true);
+    expect(await page.getByText("Loading your shortlist...").isVisible()).toBe(false);
+
+    await page.evaluate(() => localStorage.setItem("northbeat:shortlist", JSON.stringify([{ id: "abc", kind: "album", title: "Blue Tides", artist: "Ana Costa" }])));
+    await page.reload();
+    expect(await page.getByText("Loading your shortlist...").isVisible()).toBe(true);
+    expect(await page.locator("[data-shortlist-empty]").isVisible()).toBe(false);
+    await page.context().close();
+  });
+
   it("adds from cards, sheets and track rows, counts in the header (also on story pages, without moving anything), removes, shares, and the shared link works without JavaScript up to the licensing form", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: "block", permissions: ["clipboard-read", "clipboard-write"] });
     const page = await context.newPage();
