@@ -167,7 +167,9 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   // results this process reads.
   let stopTracks: (() => void) | undefined;
   if (catalog && roles.catalogIndex !== false) {
-    const tracks = trackIndexFor(catalog, analysis, { logger });
+    // the first full read of the analysis figures happens in the index's build worker, with its
+    // own connection to the same store (ADR 0100, amended)
+    const tracks = trackIndexFor(catalog, analysis, { logger, analysisStore: analysis ? config : undefined });
     void tracks.ready();
     const unsubscribe = catalog.onChange(() => void tracks.ready());
     stopTracks = () => {

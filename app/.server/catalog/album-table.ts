@@ -106,6 +106,15 @@ export class AlbumTable {
     return this.trackSource.read(i, this.ids[i]);
   }
 
+  /**
+   * Where the track lists are in the snapshot file, for a reader in another thread of this
+   * process (the track index's build worker, issue #10: a descriptor is the process's, so the
+   * worker reads the file this table holds open). Null for a list held in memory, or once closed.
+   */
+  trackFile(): TrackFile | null {
+    return this.closed ? null : (this.trackSource.file ?? null);
+  }
+
   /** One whole album (its tracks read from the snapshot file). */
   get(i: number): Album {
     return {
@@ -144,6 +153,15 @@ const wrapped = new WeakMap<readonly Album[], AlbumTable>();
 export interface TrackSource {
   read(i: number, id: string): Track[];
   close(): Promise<void>;
+  readonly file?: TrackFile;
+}
+
+/** An open snapshot file's descriptor and each album's byte range in it. */
+export interface TrackFile {
+  fd: number;
+  offsets: Float64Array;
+  lengths: Uint32Array;
+  path: string;
 }
 
 function listTracks(lists: Track[][]): TrackSource {
@@ -155,8 +173,9 @@ function listTracks(lists: Track[][]): TrackSource {
  * path: a newer snapshot renamed over the path (a sync, or another process) leaves this file
  * readable until the table is closed (ADR 0082).
  */
-export function fileTracks(handle: FileHandle, offsets: Float64Array, lengths: Uint32Array, file: string): TrackSource {
+export function fileTracks(handle: Pick<FileHandle, "fd" | "close">, offsets: Float64Array, lengths: Uint32Array, file: string): TrackSource {
   return {
+    file: { fd: handle.fd, offsets, lengths, path: file },
     read(i, id) {
       const length = lengths[i];
       const bytes = Buffer.allocUnsafe(length);

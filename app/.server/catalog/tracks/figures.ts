@@ -1,7 +1,10 @@
-import type { AnalysisFigures } from "../../analysis/stage/types.ts";
+import type { AnalysisFigures, AnalysisLookup, FiguresCursor } from "../../analysis/stage/types.ts";
 import { KEY_NAMES } from "../../../lib/catalog/track-query.ts";
 import { hash64 } from "./columns.ts";
-import { countingOrder, tracksOfHash, type TrackTable } from "./table.ts";
+import { countingOrder, tracksOfHash, type TrackColumns } from "./table.ts";
+
+/** What the figures read of the table: the per-track columns (the build worker has only these). */
+type FiguresTable = Pick<TrackColumns, "count" | "audioSorted" | "byAudio" | "titleOrder">;
 import type { Yielder } from "./yielding.ts";
 
 /** No analysis: the track matches no tempo, length or key filter (issue #10). */
@@ -66,6 +69,16 @@ export class TrackFigures {
     this.analysed = analysed;
   }
 
+  /** Its arrays, for a transfer to another thread (the build worker: build-thread.ts). */
+  arrays(): FiguresArrays {
+    return { seconds: this.seconds, bpm: this.bpm, key: this.key, orders: this.orders, packed: this.packed };
+  }
+
+  /** Figures whose arrays were built elsewhere (the build worker), whole. */
+  static of(a: FiguresArrays): TrackFigures {
+    return new TrackFigures(a.seconds, a.bpm, a.key, a.orders, a.packed);
+  }
+
   /** The figures of `builder`, with the track orders they give. */
   static async from(builder: FiguresBuilder, yielder: Yielder): Promise<TrackFigures> {
     const { table, seconds, bpm, key } = builder;
@@ -104,18 +117,21 @@ export class TrackFigures {
   }
 }
 
+/** The arrays of a TrackFigures, as the build worker hands them over. */
+export type FiguresArrays = Pick<TrackFigures, "seconds" | "bpm" | "key" | "orders" | "packed">;
+
 /**
  * Applies results to a copy of the previous figures (or to none), page by page as the store
  * returns them, so a full read at 2.5 million results never holds more than one page of rows.
  */
 export class FiguresBuilder {
-  readonly table: TrackTable;
+  readonly table: FiguresTable;
   readonly seconds: Uint16Array;
   readonly bpm: Uint16Array;
   readonly key: Uint8Array;
   private readonly h = new Uint32Array(2);
 
-  constructor(table: TrackTable, previous: TrackFigures | null) {
+  constructor(table: FiguresTable, previous: TrackFigures | null) {
     this.table = table;
     const n = table.count;
     this.seconds = previous ? previous.seconds.slice() : new Uint16Array(n).fill(NO_SECONDS);
@@ -141,5 +157,29 @@ export class FiguresBuilder {
         this.key[t] = k < 0 ? NO_KEY : k;
       }
     }
+  }
+}
+
+/**
+ * Reads the stored figures after `cursor` (all of them from null) into `builder`, page by page
+ * (AnalysisStore.figuresAfter; ADR 0100), each page applied as it comes. Resolves to the
+ * cursor of the last result read (`cursor` when none was). Used by the index's refreshes and
+ * by the build worker's first full read.
+ */
+export async function readFigures(
+  source: Pick<AnalysisLookup, "figuresAfter">,
+  builder: FiguresBuilder,
+  cursor: FiguresCursor | null,
+  after: FiguresCursor | null,
+  pageSize: number,
+  yielder: Yielder,
+): Promise<FiguresCursor | null> {
+  for (;;) {
+    const page = await source.figuresAfter(after, pageSize);
+    builder.apply(page.rows);
+    if (page.next && (!cursor || page.next.at >= cursor.at)) cursor = page.next;
+    if (page.rows.length < pageSize || !page.next) return cursor;
+    after = page.next;
+    await yielder.yield();
   }
 }

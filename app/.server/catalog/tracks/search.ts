@@ -100,30 +100,107 @@ function groupByWord(vocabulary: number, wordOf: Int32Array, docOf: Int32Array, 
   return { offsets, docs, bits };
 }
 
-export function createTrackSearch(): TrackSearchBuilder {
-  const vocab = new Map<string, number>();
-  const list: string[] = [];
-  const idOf = (w: string) => {
-    let id = vocab.get(w);
+/** The distinct words met so far, each with an id (its place in `words`). */
+class Vocabulary {
+  readonly words: string[];
+  private readonly ids = new Map<string, number>();
+  private readonly tokenCache = new Map<string, number[]>();
+
+  constructor(words: string[] = []) {
+    this.words = words;
+    for (let i = 0; i < words.length; i++) this.ids.set(words[i], i);
+  }
+
+  get size(): number {
+    return this.words.length;
+  }
+
+  private idOf(w: string): number {
+    let id = this.ids.get(w);
     if (id === undefined) {
-      id = list.length;
-      vocab.set(w, id);
-      list.push(w);
+      id = this.words.length;
+      this.ids.set(w, id);
+      this.words.push(w);
     }
     return id;
-  };
-  const tokenCache = new Map<string, number[]>();
-  const idsOf = (text: string): number[] => {
-    let ids = tokenCache.get(text);
+  }
+
+  /** The distinct word ids of a text. */
+  idsOf(text: string): number[] {
+    let ids = this.tokenCache.get(text);
     if (!ids) {
-      ids = [...new Set(words(text).map(idOf))];
-      if (tokenCache.size >= TOKEN_CACHE) tokenCache.clear();
-      tokenCache.set(text, ids);
+      ids = [...new Set(words(text).map((w) => this.idOf(w)))];
+      if (this.tokenCache.size >= TOKEN_CACHE) this.tokenCache.clear();
+      this.tokenCache.set(text, ids);
     }
     return ids;
-  };
+  }
+
+  /** Only the word list stays (the lookups are for the build). */
+  release(): void {
+    this.ids.clear();
+    this.tokenCache.clear();
+  }
+}
+
+/**
+ * The track titles' words and their postings (word → tracks), as the build worker makes them
+ * (build-thread.ts): the words are ids 0 … words.length - 1 of the search's vocabulary.
+ */
+export interface TitlePostings {
+  words: string[];
+  offsets: Int32Array;
+  docs: Int32Array;
+}
+
+function titleCollector(vocab: Vocabulary) {
   const trackWord = new Int32Column(1 << 16);
   const trackDoc = new Int32Column(1 << 16);
+  return {
+    track(t: number, title: string) {
+      for (const id of vocab.idsOf(title)) {
+        trackWord.push(id);
+        trackDoc.push(t);
+      }
+    },
+    /** The postings over a vocabulary of `V` words (album words may follow the titles' ones). */
+    finish(V: number): Postings {
+      const { offsets, docs } = groupByWord(V, trackWord.finish(), trackDoc.finish());
+      return { offsets, docs };
+    },
+  };
+}
+
+/** Collects the titles' words in the track pass (the build worker), without album texts. */
+export function createTitleIndexer(): { track(t: number, title: string): void; finish(): TitlePostings } {
+  const vocab = new Vocabulary();
+  const collector = titleCollector(vocab);
+  return {
+    track: (t, title) => collector.track(t, title),
+    finish() {
+      const postings = collector.finish(vocab.size);
+      vocab.release();
+      return { words: vocab.words, ...postings };
+    },
+  };
+}
+
+/** Title postings over Vt words, stretched to V words (the album words that follow have no titles). */
+function stretched(titles: TitlePostings, V: number): Postings {
+  if (titles.offsets.length === V + 1) return { offsets: titles.offsets, docs: titles.docs };
+  const offsets = new Int32Array(V + 1);
+  offsets.set(titles.offsets);
+  offsets.fill(titles.offsets[titles.offsets.length - 1] ?? 0, titles.offsets.length);
+  return { offsets, docs: titles.docs };
+}
+
+/**
+ * The search's builder. With `titles` (the build worker's title postings) it takes the album
+ * texts only; without, its sink takes the titles too (tools and tests: buildTrackTable).
+ */
+export function createTrackSearch(titles?: TitlePostings): TrackSearchBuilder {
+  const vocab = new Vocabulary(titles ? [...titles.words] : []);
+  const collector = titles ? null : titleCollector(vocab);
   const albumWord = new Int32Column(1 << 16);
   const albumDoc = new Int32Column(1 << 16);
   const albumBits: number[] = [];
@@ -131,10 +208,8 @@ export function createTrackSearch(): TrackSearchBuilder {
 
   const sink: TableTextSink = {
     track(t, title) {
-      for (const id of idsOf(title)) {
-        trackWord.push(id);
-        trackDoc.push(t);
-      }
+      if (!collector) throw new Error("the track titles were indexed by the build worker");
+      collector.track(t, title);
     },
     album(a, name, artist, genre) {
       perAlbum.clear();
@@ -143,7 +218,7 @@ export function createTrackSearch(): TrackSearchBuilder {
         [artist, ARTIST],
         [genre, GENRE],
       ] as const) {
-        for (const id of idsOf(text)) perAlbum.set(id, (perAlbum.get(id) ?? 0) | bit);
+        for (const id of vocab.idsOf(text)) perAlbum.set(id, (perAlbum.get(id) ?? 0) | bit);
       }
       for (const [id, bits] of perAlbum) {
         albumWord.push(id);
@@ -156,10 +231,10 @@ export function createTrackSearch(): TrackSearchBuilder {
   return {
     sink,
     async finish(table, yielder) {
-      tokenCache.clear();
-      vocab.clear();
+      vocab.release();
+      const list = vocab.words;
       const V = list.length;
-      const tracks = groupByWord(V, trackWord.finish(), trackDoc.finish());
+      const tracks = titles ? stretched(titles, V) : collector!.finish(V);
       await yielder.yield();
       const albums = groupByWord(V, albumWord.finish(), albumDoc.finish(), Uint8Array.from(albumBits));
       albumBits.length = 0;

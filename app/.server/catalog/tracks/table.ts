@@ -75,22 +75,30 @@ export function genrePath(genre: string, keywords: readonly string[]): string {
 /** A title's sort key: lower-cased, accents dropped, so "Échos" sorts with "echoes". */
 const sortKey = (title: string) => title.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 
+/** The per-track columns of the table: built from the albums' track lists, in the build worker (build-thread.ts). */
+export type TrackColumns = Pick<TrackTable, "albumStart" | "trackAlbum" | "count" | "titleOrder" | "titleRank" | "audioSorted" | "byAudio">;
+/** The per-album columns the genre filter reads: built from the album table alone, in the server's thread. */
+export type AlbumColumns = Pick<TrackTable, "albumKeywords" | "albumGenre" | "albumBuckets">;
+
+/**
+ * The whole table in this thread: for tools and tests. The server builds the track columns in
+ * a worker thread (build-thread.ts, ADR 0100 amended) and the album columns here.
+ */
 export async function buildTrackTable(albums: AlbumTable, yielder: Yielder, text?: TableTextSink): Promise<TrackTable> {
+  const tracks = await buildTrackColumns(albums.length, (a) => albums.tracks(a), yielder, text && ((t, title) => text.track(t, title)));
+  const perAlbum = await buildAlbumColumns(albums, yielder, text && ((a, name, artist, genre) => text.album(a, name, artist, genre)));
+  return { albums, ...tracks, ...perAlbum };
+}
+
+/** The albums' keyword paths, genre paths and first-keyword buckets; `onAlbum` gets each album's texts (the search). */
+export async function buildAlbumColumns(albums: AlbumTable, yielder: Yielder, onAlbum?: TableTextSink["album"]): Promise<AlbumColumns> {
   const n = albums.length;
-  const albumStart = new Int32Array(n + 1);
-  const trackAlbum = new Int32Column(n * 10);
-  const titleIds = new Int32Column(n * 10);
-  let hashes = new Uint32Array(Math.max(32, n * 20));
-  const titleId = new Map<string, number>();
-  const titleKeys: string[] = [];
   const albumKeywords = new Array<readonly string[]>(n);
   const albumGenre = new Array<string>(n);
   const lowerPaths = new Map<readonly string[], readonly string[]>();
   const genreOf = new Map<string, string>();
   const bucketLists = new Map<string, Int32Column>();
-
   for (let a = 0; a < n; a++) {
-    albumStart[a] = trackAlbum.length;
     const path = albums.keywords(a);
     let lower = lowerPaths.get(path);
     if (!lower) lowerPaths.set(path, (lower = path.map((k) => String(k).trim().toLowerCase())));
@@ -103,9 +111,35 @@ export async function buildTrackTable(albums: AlbumTable, yielder: Yielder, text
     let bucket = bucketLists.get(first);
     if (!bucket) bucketLists.set(first, (bucket = new Int32Column(64)));
     bucket.push(a);
-    text?.album(a, albums.name(a), albums.artist(a), genre);
+    onAlbum?.(a, albums.name(a), albums.artist(a), genre);
+    await yielder.maybeYield();
+  }
+  const albumBuckets = new Map<string, Int32Array>();
+  for (const [k, list] of bucketLists) albumBuckets.set(k, list.finish());
+  return { albumKeywords, albumGenre, albumBuckets };
+}
 
-    for (const track of listedTracks(albums.tracks(a))) {
+/**
+ * The track columns of `albumCount` albums whose listed tracks `tracksOf` gives (read from the
+ * snapshot file, one album at a time); `onTitle` gets each track's title (the search's words).
+ */
+export async function buildTrackColumns(
+  albumCount: number,
+  tracksOf: (a: number) => readonly Track[],
+  yielder: Yielder,
+  onTitle?: (t: number, title: string) => void,
+): Promise<TrackColumns> {
+  const n = albumCount;
+  const albumStart = new Int32Array(n + 1);
+  const trackAlbum = new Int32Column(n * 10);
+  const titleIds = new Int32Column(n * 10);
+  let hashes = new Uint32Array(Math.max(32, n * 20));
+  const titleId = new Map<string, number>();
+  const titleKeys: string[] = [];
+
+  for (let a = 0; a < n; a++) {
+    albumStart[a] = trackAlbum.length;
+    for (const track of listedTracks(tracksOf(a))) {
       const t = trackAlbum.length;
       trackAlbum.push(a);
       if (hashes.length < 2 * (t + 1)) {
@@ -122,7 +156,7 @@ export async function buildTrackTable(albums: AlbumTable, yielder: Yielder, text
         titleKeys.push(sortKey(title));
       }
       titleIds.push(id);
-      text?.track(t, title);
+      onTitle?.(t, title);
     }
     await yielder.maybeYield();
   }
@@ -145,22 +179,7 @@ export async function buildTrackTable(albums: AlbumTable, yielder: Yielder, text
     audioSorted[2 * i] = hashes[2 * byAudio[i]];
     audioSorted[2 * i + 1] = hashes[2 * byAudio[i] + 1];
   }
-
-  const albumBuckets = new Map<string, Int32Array>();
-  for (const [k, list] of bucketLists) albumBuckets.set(k, list.finish());
-  return {
-    albums,
-    albumStart,
-    trackAlbum: trackAlbum.finish(),
-    count,
-    titleOrder,
-    titleRank,
-    audioSorted,
-    byAudio,
-    albumKeywords,
-    albumGenre,
-    albumBuckets,
-  };
+  return { albumStart, trackAlbum: trackAlbum.finish(), count, titleOrder, titleRank, audioSorted, byAudio };
 }
 
 /**

@@ -9,6 +9,12 @@ import { createTrackIndex } from "./track-index.ts";
 import { createCatalogIndex } from "../index.ts";
 import { parseCatalogState } from "../../../lib/catalog/url-state.ts";
 import { NO_YIELD } from "./yielding.ts";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { openSqliteDatabase } from "../../analysis/stage/store-sqlite.ts";
+import type { Logger } from "../../logger.ts";
 
 // The track view's index (issue #10): filters, key counts, orders, rows, and its rebuilds.
 
@@ -99,13 +105,30 @@ function source(albums: Album[]) {
 
 const Q = (over: Partial<TrackQuery> = {}): TrackQuery => ({ q: "", genre: "", subGenres: [], bpm: null, duration: null, keys: [], sort: "title", page: 1, ...over });
 
+const RESULTS = {
+  "k1.mp3": analysisOf(90.4, 119.6, "A minor"),
+  "k2.mp3": analysisOf(200, null, "C major"),
+  "k3.mp3": analysisOf(150, 95, "A minor"),
+  "k5.mp3": analysisOf(300, 140, "F# major"),
+};
+
+/** A DATA_DIR whose analysis.sqlite holds RESULTS, as the analysis stage stores them. */
+function storedResults(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "track-index-"));
+  const file = path.join(dir, "analysis.sqlite");
+  void openSqliteDatabase(file).close();
+  const db = new DatabaseSync(file);
+  const insert = db.prepare(
+    `INSERT INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, finished_at, updated_at)
+     VALUES (?, 'test', 'done', ?, 2, 0, 0, ?, 0, 0)`,
+  );
+  Object.entries(RESULTS).forEach(([key, a], i) => insert.run(key, JSON.stringify(a), 1000 + i));
+  db.close();
+  return dir;
+}
+
 function setup(albums = ALBUMS) {
-  const analysis = fakeAnalysis({
-    "k1.mp3": analysisOf(90.4, 119.6, "A minor"),
-    "k2.mp3": analysisOf(200, null, "C major"),
-    "k3.mp3": analysisOf(150, 95, "A minor"),
-    "k5.mp3": analysisOf(300, 140, "F# major"),
-  });
+  const analysis = fakeAnalysis(RESULTS);
   const catalog = source(albums);
   const index = createTrackIndex(catalog, analysis, { yielder: () => NO_YIELD, figuresPage: 2 });
   return { analysis, catalog, index };
@@ -308,5 +331,40 @@ describe("the track index", () => {
     expect(query("genre=Jazz").provisional).toBeUndefined();
     await index.ready();
     expect(query("q=nights").provisional).toBeUndefined();
+  });
+
+  it("reads the first figures in its build worker from the analysis store, with the same answers", async () => {
+    const dataDir = storedResults();
+    try {
+      const analysis = fakeAnalysis(RESULTS);
+      const index = createTrackIndex(source(ALBUMS), analysis, { yielder: () => NO_YIELD, analysisStore: { DATA_DIR: dataDir } });
+      const { index: here } = setup();
+      await index.ready();
+      // the worker read them: not one page through this thread's lookup
+      expect(analysis.reads).toBe(0);
+      expect(index.stats()).toMatchObject({ tracks: 6, analysed: 5 });
+      for (const q of [Q(), Q({ bpm: { min: 90, max: 125 } }), Q({ sort: "-duration" }), Q({ keys: ["A minor"] }), Q({ q: "ocen" })]) {
+        expect(await index.query(q)).toEqual(await here.query(q));
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("reads the figures in this thread, and says so, when its worker cannot open the store", async () => {
+    const blocker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "track-index-")), "a-file");
+    fs.writeFileSync(blocker, "");
+    const errors: string[] = [];
+    const logger = { error: (_: unknown, msg: string) => errors.push(msg) } as unknown as Logger;
+    try {
+      const analysis = fakeAnalysis(RESULTS);
+      // DATA_DIR is a file: the store cannot be created under it
+      const index = createTrackIndex(source(ALBUMS), analysis, { yielder: () => NO_YIELD, analysisStore: { DATA_DIR: blocker }, logger });
+      expect(await titles(index, { sort: "bpm" })).toEqual(["Samba Sunrise", "Highlife", "Ocean Mind Healing", "Minded", "Deep Sleep", "Ocean Drive"]);
+      expect(analysis.reads).toBeGreaterThan(0);
+      expect(errors).toEqual(["the track index's build worker could not read the analysis figures; reading them here"]);
+    } finally {
+      fs.rmSync(path.dirname(blocker), { recursive: true, force: true });
+    }
   });
 });

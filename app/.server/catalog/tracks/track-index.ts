@@ -17,13 +17,14 @@ import type { CatalogSource } from "../index.ts";
 import type { AnalysisLookup } from "../../analysis/stage/types.ts";
 import type { TrackAnalysis } from "../../analysis/analyze.ts";
 import type { Logger } from "../../logger.ts";
+import type { Config } from "../../config.ts";
 import { errorMessage } from "../errors.ts";
 import { ANALYSIS_WAIT_MS, withAnalysis } from "../query-page.ts";
 import { AlbumTable } from "../album-table.ts";
 import type { Track } from "../../../lib/catalog/types.ts";
 import { clampPage, pageCountFor } from "../../../lib/catalog/pagination.ts";
 import { KEY_NAMES, TRACKS_PER_PAGE, type TrackQuery, type TrackQueryResult, type TrackRowData } from "../../../lib/catalog/track-query.ts";
-import { FiguresBuilder, NO_BPM, NO_KEY, NO_SECONDS, TrackFigures } from "./figures.ts";
+import { FiguresBuilder, NO_BPM, NO_KEY, NO_SECONDS, readFigures, TrackFigures } from "./figures.ts";
 import { createCountsCache, createTrackCache, matchPage, type TrackQueryContext } from "./query.ts";
 import { buildAlbumColumns, listedTracks, trackTitle, type TrackTable } from "./table.ts";
 import { buildInWorker } from "./build-thread.ts";
@@ -61,6 +62,12 @@ export interface TrackIndexOptions {
   figuresPage?: number;
   /** how long the page's rows wait for their analysis (peaks) before being sent without (default: the album sheet's) */
   analysisWaitMs?: number;
+  /**
+   * Where the analysis results are stored (the services' config): the build worker reads the
+   * first full set of figures with its own connection (ADR 0100, amended). Without it they are
+   * read through `analysis` in this thread, as every later refresh is.
+   */
+  analysisStore?: Pick<Config, "DATA_DIR" | "DATABASE_URL">;
   /** the builds' time slices (tests: NO_YIELD) */
   yielder?: () => Yielder;
   logger?: Logger;
@@ -133,15 +140,8 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
     const builder = new FiguresBuilder(table, same?.figures ?? null);
     let cursor = same?.cursor ?? null;
     if (analysis) {
-      let after = cursor ? { at: cursor.at - CLOCK_MARGIN_MS, key: "" } : null;
-      for (;;) {
-        const page = await analysis.figuresAfter(after, pageSize);
-        builder.apply(page.rows);
-        if (page.next && (!cursor || page.next.at >= cursor.at)) cursor = page.next;
-        if (page.rows.length < pageSize || !page.next) break;
-        after = page.next;
-        await yielder.yield();
-      }
+      const after = cursor ? { at: cursor.at - CLOCK_MARGIN_MS, key: "" } : null;
+      cursor = await readFigures(analysis, builder, cursor, after, pageSize, yielder);
     }
     const built = await TrackFigures.from(builder, yielder);
     return { figures: built, table, analysisVersion: version, cursor, ms: performance.now() - started - yielder.waitedMs };
@@ -151,16 +151,22 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
     const snapshot = source.snapshot();
     const albums = AlbumTable.of(snapshot.albums);
     const version = analysis?.version ?? 0;
-    const started = performance.now();
     // the per-track work in a worker thread, whose heap is returned when it exits (ADR 0100, amended)
-    const built = await buildInWorker(albums, { signal: stopping.signal });
+    const built = await buildInWorker(albums, {
+      signal: stopping.signal,
+      figures: analysis && opts.analysisStore ? { store: opts.analysisStore, pageSize } : undefined,
+    });
+    const started = performance.now();
     const yielder = makeYielder();
     const searchBuilder = createTrackSearch(built.titles);
     const perAlbum = await buildAlbumColumns(albums, yielder, (a, name, artist, genre) => searchBuilder.sink.album(a, name, artist, genre));
     const table: TrackTable = { albums, ...built.columns, ...perAlbum };
     const search = await searchBuilder.finish(table, yielder);
-    const buildMs = performance.now() - started - yielder.waitedMs;
-    const nextFigures = await loadFigures(table, null, version);
+    const buildMs = built.ms.columns + performance.now() - started - yielder.waitedMs;
+    if (built.figuresError) log(new Error(built.figuresError), "the track index's build worker could not read the analysis figures; reading them here");
+    const nextFigures: FiguresState = built.figures
+      ? { figures: TrackFigures.of(built.figures), table, analysisVersion: version, cursor: built.figures.cursor, ms: built.ms.figures }
+      : await loadFigures(table, null, version);
     // the previous table and its figures go together; cached lists of the old generation are
     // never read again (their keys carry the generation) and age out of the LRU
     current = { table, search, catalogVersion: snapshot.version, buildMs };

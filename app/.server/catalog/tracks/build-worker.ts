@@ -1,0 +1,60 @@
+import v8 from "node:v8";
+import vm from "node:vm";
+import { parentPort, workerData } from "node:worker_threads";
+import { fileTracks } from "../album-table.ts";
+import type { Track } from "../../../lib/catalog/types.ts";
+import { openAnalysisStore } from "../../analysis/stage/open.ts";
+import type { FiguresCursor } from "../../analysis/stage/types.ts";
+import { buildTrackColumns } from "./table.ts";
+import { createTitleIndexer } from "./search.ts";
+import { FiguresBuilder, readFigures, TrackFigures, type FiguresArrays } from "./figures.ts";
+import { NO_YIELD } from "./yielding.ts";
+import type { BuildInput, BuildOutput } from "./build-thread.ts";
+
+/**
+ * The track index's build worker (build-thread.ts runs it; ADR 0100, amended): reads every
+ * album's track list from the snapshot file the server's album table holds open (its
+ * descriptor, shared by the process's threads), builds the track columns and the titles'
+ * search postings, reads every stored analysis figure with its own store connection and lays
+ * out the figures' orders, then hands the typed arrays back without a copy (a transfer).
+ */
+const input = workerData as BuildInput;
+// never closed here: the album table in the server's thread owns the descriptor (ADR 0082)
+const file = input.file ? fileTracks({ fd: input.file.fd, close: async () => undefined }, input.file.offsets, input.file.lengths, input.file.path) : null;
+const tracksOf = (a: number): readonly Track[] => (file ? file.read(a, input.ids[a]) : (input.lists?.[a] ?? []));
+
+const started = performance.now();
+const titles = createTitleIndexer();
+const columns = await buildTrackColumns(input.ids.length, tracksOf, NO_YIELD, titles.track);
+const postings = titles.finish();
+const columnsMs = performance.now() - started;
+
+let figures: (FiguresArrays & { cursor: FiguresCursor | null }) | undefined;
+let figuresError: string | undefined;
+if (input.figures) {
+  try {
+    const store = await openAnalysisStore(input.figures.store);
+    try {
+      const builder = new FiguresBuilder(columns, null);
+      const cursor = await readFigures(store, builder, null, null, input.figures.pageSize, NO_YIELD);
+      figures = { ...(await TrackFigures.from(builder, NO_YIELD)).arrays(), cursor };
+    } finally {
+      await store.close();
+    }
+  } catch (error) {
+    // the server's thread reads them through its own lookup instead (the store may be down)
+    figuresError = error instanceof Error ? error.message : String(error);
+  }
+}
+
+// V8 keeps the pages its collector freed for the process to reuse, resident (Node 24: measured,
+// ADR 0100 amended), also after this thread exits; only a last-resort collection returns them.
+// This thread's garbage (2.5 million parsed tracks and figures rows at 250,000 albums) is all
+// there is to collect, and no request waits on this thread.
+v8.setFlagsFromString("--expose-gc");
+(vm.runInNewContext("gc") as (options: object) => void)({ type: "major", execution: "sync", flavor: "last-resort" });
+
+const out: BuildOutput = { columns, titles: postings, figures, figuresError, ms: { columns: columnsMs, figures: performance.now() - started - columnsMs } };
+const arrays: ArrayBufferView[] = [columns.albumStart, columns.trackAlbum, columns.titleOrder, columns.titleRank, columns.audioSorted, columns.byAudio, postings.offsets, postings.docs];
+if (figures) arrays.push(figures.seconds, figures.bpm, figures.key, ...Object.values(figures.orders), ...Object.values(figures.packed));
+parentPort!.postMessage(out, arrays.map((a) => a.buffer as ArrayBuffer));
