@@ -53,6 +53,11 @@ export interface TrackIndexStats {
   cache: { entries: number; bytes: number };
   /** bytes the search holds (postings, scratch, vocabulary) */
   searchBytes: number;
+  /**
+   * bytes of the table's and the figures' typed arrays (most were made by the build worker and
+   * transferred: process.memoryUsage().arrayBuffers does not count those)
+   */
+  arrayBytes: number;
 }
 
 export interface TrackIndexOptions {
@@ -300,6 +305,7 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
         figuresMs: figures.ms,
         cache: { entries: cache.size, bytes: cache.calculatedSize },
         searchBytes: current.search.bytes(),
+        arrayBytes: arrayBytes(current.table, figures.figures),
       };
     },
     stop() {
@@ -307,6 +313,15 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
       stopping.abort();
     },
   };
+}
+
+/** The bytes of a table's and its figures' typed arrays. */
+function arrayBytes(t: TrackTable, f: TrackFigures): number {
+  let bytes = 0;
+  const arrays: ArrayBufferView[] = [t.albumStart, t.trackAlbum, t.titleOrder, t.titleRank, t.audioSorted, t.byAudio, ...t.albumBuckets.values()];
+  arrays.push(f.seconds, f.bpm, f.key, ...Object.values(f.orders), ...Object.values(f.packed));
+  for (const a of arrays) bytes += a.byteLength;
+  return bytes;
 }
 
 const indexes = new WeakMap<object, TrackIndex>();
