@@ -12,13 +12,15 @@ import { enhanceNotifications } from "./notifications";
 import { enhanceShortlistCount } from "./shortlist-count";
 import { enhanceTooltips } from "./tooltip";
 
-enhanceMenu();
-enhanceDialogs();
-enhanceTooltips();
-enhanceExpandableText();
-enhanceNotifications();
-enhanceShortlistCount();
+// Each part on its own: one that throws (an old browser without some API) leaves the others
+// working, as the page itself works without any of them.
 // Spec §1: register /sw.js on load.
-registerServiceWorker();
+for (const enhance of [enhanceMenu, enhanceDialogs, enhanceTooltips, enhanceExpandableText, enhanceNotifications, enhanceShortlistCount, registerServiceWorker]) {
+  try {
+    enhance();
+  } catch (error) {
+    console.error(error);
+  }
+}
 // The same signal the React pages give once hydrated: end-to-end tests wait for it.
 document.documentElement.dataset.hydrated = "true";
