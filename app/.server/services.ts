@@ -168,8 +168,9 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   let stopTracks: (() => void) | undefined;
   if (catalog && roles.catalogIndex !== false) {
     // the first full read of the analysis figures happens in the index's build worker, with its
-    // own connection to the same store (ADR 0100, amended)
-    const tracks = trackIndexFor(catalog, analysis, { logger, analysisStore: analysis ? config : undefined });
+    // own connection to the same store; after each build the heap pages V8 freed in this thread
+    // (the sync's and the build's garbage) are returned (ADR 0100, amended)
+    const tracks = trackIndexFor(catalog, analysis, { logger, analysisStore: analysis ? config : undefined, releaseFreedPages: true });
     void tracks.ready();
     const unsubscribe = catalog.onChange(() => void tracks.ready());
     stopTracks = () => {

@@ -1,5 +1,3 @@
-import v8 from "node:v8";
-import vm from "node:vm";
 import { parentPort, workerData } from "node:worker_threads";
 import { fileTracks } from "../album-table.ts";
 import type { Track } from "../../../lib/catalog/types.ts";
@@ -9,6 +7,7 @@ import { buildTrackColumns } from "./table.ts";
 import { createTitleIndexer } from "./search.ts";
 import { FiguresBuilder, readFigures, TrackFigures, type FiguresArrays } from "./figures.ts";
 import { NO_YIELD } from "./yielding.ts";
+import { releaseFreedPages } from "./release-pages.ts";
 import type { BuildInput, BuildOutput } from "./build-thread.ts";
 
 /**
@@ -47,12 +46,9 @@ if (input.figures) {
   }
 }
 
-// V8 keeps the pages its collector freed for the process to reuse, resident (Node 24: measured,
-// ADR 0100 amended), also after this thread exits; only a last-resort collection returns them.
-// This thread's garbage (2.5 million parsed tracks and figures rows at 250,000 albums) is all
-// there is to collect, and no request waits on this thread.
-v8.setFlagsFromString("--expose-gc");
-(vm.runInNewContext("gc") as (options: object) => void)({ type: "major", execution: "sync", flavor: "last-resort" });
+// This thread's garbage (2.5 million parsed tracks and figures rows at 250,000 albums) stays
+// resident after it exits unless collected so (release-pages.ts); no request waits on this thread.
+releaseFreedPages();
 
 const out: BuildOutput = { columns, titles: postings, figures, figuresError, ms: { columns: columnsMs, figures: performance.now() - started - columnsMs } };
 const arrays: ArrayBufferView[] = [columns.albumStart, columns.trackAlbum, columns.titleOrder, columns.titleRank, columns.audioSorted, columns.byAudio, postings.offsets, postings.docs];

@@ -367,4 +367,13 @@ describe("the track index", () => {
       fs.rmSync(path.dirname(blocker), { recursive: true, force: true });
     }
   });
+
+  it("returns the heap pages freed by a build when asked, and tells the operator how long that paused", async () => {
+    const infos: { msg: string; pauseMs: number }[] = [];
+    const logger = { info: (o: { pauseMs: number }, msg: string) => infos.push({ msg, pauseMs: o.pauseMs }), error: () => undefined } as unknown as Logger;
+    const index = createTrackIndex(source(ALBUMS), fakeAnalysis(RESULTS), { yielder: () => NO_YIELD, releaseFreedPages: true, logger });
+    await index.ready();
+    expect(infos).toEqual([{ msg: "track index built; freed heap pages returned", pauseMs: expect.any(Number) }]);
+    expect(await titles(index, { bpm: { min: 90, max: 125 } })).toEqual(["Highlife", "Ocean Mind Healing", "Samba Sunrise"]);
+  });
 });

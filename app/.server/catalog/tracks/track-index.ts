@@ -28,6 +28,7 @@ import { FiguresBuilder, NO_BPM, NO_KEY, NO_SECONDS, readFigures, TrackFigures }
 import { createCountsCache, createTrackCache, matchPage, type TrackQueryContext } from "./query.ts";
 import { buildAlbumColumns, listedTracks, trackTitle, type TrackTable } from "./table.ts";
 import { buildInWorker } from "./build-thread.ts";
+import { releaseFreedPages } from "./release-pages.ts";
 import { createTrackSearch, publishSearch, type CatalogSearch } from "./search.ts";
 import { Slicer, type Yielder } from "./yielding.ts";
 import type { FiguresCursor } from "../../analysis/stage/types.ts";
@@ -73,6 +74,11 @@ export interface TrackIndexOptions {
    * read through `analysis` in this thread, as every later refresh is.
    */
   analysisStore?: Pick<Config, "DATA_DIR" | "DATABASE_URL">;
+  /**
+   * After each build, return the heap pages V8 freed in this thread (a last-resort collection,
+   * a pause of this thread: release-pages.ts, ADR 0100 amended). The server sets it.
+   */
+  releaseFreedPages?: boolean;
   /** the builds' time slices (tests: NO_YIELD) */
   yielder?: () => Yielder;
   logger?: Logger;
@@ -179,6 +185,11 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
     generation++;
     cache.clear();
     publishSearch(source, search);
+    if (opts.releaseFreedPages && !stopped) {
+      // the sync's and this build's garbage in this thread: pages V8 would keep resident
+      const pauseMs = releaseFreedPages();
+      opts.logger?.info({ pauseMs: Math.round(pauseMs), tracks: table.count }, "track index built; freed heap pages returned");
+    }
   };
 
   const refreshFigures = async (): Promise<void> => {
