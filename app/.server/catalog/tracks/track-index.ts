@@ -162,6 +162,8 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
     const snapshot = source.snapshot();
     const albums = AlbumTable.of(snapshot.albums);
     const version = analysis?.version ?? 0;
+    // a rebuild follows a sync: its garbage in this thread is returned before the worker's grows (the re-sync's peak)
+    if (opts.releaseFreedPages && current) releasePages("before");
     // the per-track work in a worker thread, whose heap is returned when it exits (ADR 0100, amended)
     const built = await buildInWorker(albums, {
       signal: stopping.signal,
@@ -185,11 +187,13 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
     generation++;
     cache.clear();
     publishSearch(source, search);
-    if (opts.releaseFreedPages && !stopped) {
-      // the sync's and this build's garbage in this thread: pages V8 would keep resident
-      const pauseMs = releaseFreedPages();
-      opts.logger?.info({ pauseMs: Math.round(pauseMs), tracks: table.count }, "track index built; freed heap pages returned");
-    }
+    // the sync's and this build's garbage in this thread: pages V8 would keep resident
+    if (opts.releaseFreedPages && !stopped) releasePages("after");
+  };
+
+  const releasePages = (when: "before" | "after") => {
+    const pauseMs = releaseFreedPages();
+    opts.logger?.info({ pauseMs: Math.round(pauseMs) }, when === "after" ? "track index built; freed heap pages returned" : "track index rebuild: freed heap pages returned first");
   };
 
   const refreshFigures = async (): Promise<void> => {
