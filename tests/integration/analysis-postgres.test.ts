@@ -10,6 +10,10 @@ import { openAnalysisStore } from "../../app/.server/analysis/stage/open.ts";
 import { catalogWith, countingPool, walkAndDrain, writeBeat } from "../support/analysis-stage.ts";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
 import { expectFiguresRead } from "../../app/.server/analysis/testing/figures.ts";
+import { createAnalysisLookup } from "../../app/.server/analysis/stage/lookup.ts";
+import { createTrackIndex } from "../../app/.server/catalog/tracks/track-index.ts";
+import { NO_YIELD } from "../../app/.server/catalog/tracks/yielding.ts";
+import type { CatalogSnapshot } from "../../app/.server/catalog/service.ts";
 
 /**
  * Several analyzers on one PostgreSQL (issue #9: `npm run analyzer` scales out; ADR 0091):
@@ -87,6 +91,42 @@ describe("analysis on PostgreSQL", () => {
     const store = await openAnalysisStore(config);
     try {
       await expectFiguresRead(store);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("gives the track index's build worker every figure through its own connection (ADR 0100, amended)", async () => {
+    const config = parseConfig({ DATA_DIR: dataDir, DATABASE_URL: await pg.createDatabase("track_index"), LOG_LEVEL: "silent" });
+    const store = await openAnalysisStore(config);
+    try {
+      await store.reconcile(["k1", "k2"].map((key) => ({ key, identity: `${key}-1` })), 0);
+      const figures = { k1: { seconds: 95, bpm: 121, key: "A minor" }, k2: { seconds: 30, bpm: null, key: null } } as const;
+      for (const claim of await store.claim({ owner: "x", now: 0, leaseMs: 60_000, limit: 10 })) {
+        const f = figures[claim.key as keyof typeof figures];
+        const analysis = { durationSeconds: f.seconds, bpm: f.bpm, bpmConfidence: 0.9, key: f.key, keyConfidence: 0.8, loudnessLufs: -14, previewPeaks: [0.5], overviewPeaks: [0.5], analyzerVersion: ANALYZER_VERSION };
+        await store.finishDone(claim.key, "x", claim.identity, analysis, 10);
+      }
+      const lookup = await createAnalysisLookup(store, { logger });
+      let readHere = 0;
+      const counted = { ...lookup, version: lookup.version, figuresAfter: (...args: Parameters<typeof lookup.figuresAfter>) => (readHere++, lookup.figuresAfter(...args)) };
+      const track = (title: string, key: string) => ({ s3Path: key, Filename: `${title}.mp3` });
+      const snapshot: CatalogSnapshot = {
+        albums: [{ id: "a", name: "Night Drive", artist: "Ana", genre: "Jazz", artwork: "", keywords: ["jazz"], featured: false, tracks: [track("Fast One", "k1"), track("Short One", "k2"), track("Unheard", "k3")] }],
+        films: [],
+        singles: [],
+        channels: [],
+        genres: [],
+        version: 1,
+        updatedAt: "2026-11-23T00:00:00Z",
+      };
+      const index = createTrackIndex({ snapshot: () => snapshot, mediaUrl: (key) => `/media/${key}` }, counted, { yielder: () => NO_YIELD, analysisStore: config, logger });
+      await index.ready();
+      expect(readHere).toBe(0);
+      expect(index.stats()).toMatchObject({ tracks: 3, analysed: 2 });
+      const q = { q: "", genre: "", subGenres: [], bpm: { min: 120, max: 125 }, duration: null, keys: [], sort: "title" as const, page: 1 };
+      expect((await index.query(q)).rows.map((r) => [r.title, r.bpm, r.key])).toEqual([["Fast One", 121, "A minor"]]);
+      index.stop();
     } finally {
       await store.close();
     }
