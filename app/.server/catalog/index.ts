@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
 import type { CatalogSnapshot } from "./service.ts";
 import { AlbumTable } from "./album-table.ts";
-import { publishedSearch, rankedAlbums } from "./tracks/search.ts";
+import { publishedSearch, rankedAlbums, type CatalogSearch } from "./tracks/search.ts";
 import type { Channel, Film, Single } from "../../lib/catalog/types.ts";
 import type {
   AlbumCardData,
@@ -275,12 +275,11 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
   /**
    * Matching positions of the music filter + search, cached per key. null = every album. A
    * search is the catalog search's (issue #10, ADR 0099: typo-tolerant, prefix-aware, best
-   * first) once the track index has built it for these albums; until then, the substring rule.
+   * first) when `ranked` is given, i.e. once the track index has built it for these albums;
+   * until then, the substring rule.
    */
-  const musicMatches = (b: Built, terms: string[], words: string[]): Int32Array | null => {
+  const musicMatches = (b: Built, terms: string[], words: string[], ranked: CatalogSearch | null): Int32Array | null => {
     if (!terms.length && !words.length) return null;
-    const search = words.length ? publishedSearch(source) : null;
-    const ranked = search?.albumTable === b.albums ? search : null;
     return remember(b.cache, `m|${terms.join("\u0001")}|${words.join(" ")}|${ranked?.id ?? ""}`, () => {
       if (ranked) return rankedAlbums(ranked, words.join(" "), (i) => albumTermsMatch(b.albumName[i], b.albumKeywords[i], terms));
       const candidates = terms.length ? (b.albumBuckets.get(terms[0]) ?? EMPTY) : null;
@@ -338,9 +337,11 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
       const words = searchWords(state.q);
       switch (state.view) {
         case "albums": {
-          const positions = musicMatches(b, musicTerms(state), words);
-          const result = page(b.albums.length, positions, state.page, (i) => albumCard(b.albums, i));
-          return words.length && publishedSearch(source)?.albumTable !== b.albums ? { ...result, provisional: true } : result;
+          // read once: the search answered with and the provisional flag must agree
+          const search = words.length ? publishedSearch(source) : null;
+          const ranked = search?.albumTable === b.albums ? search : null;
+          const result = page(b.albums.length, musicMatches(b, musicTerms(state), words, ranked), state.page, (i) => albumCard(b.albums, i));
+          return words.length && !ranked ? { ...result, provisional: true } : result;
         }
         case "films": {
           // spec §5: films are not filtered (the search field still applies)
@@ -382,7 +383,7 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
       const derive = (path: string[]) =>
         remember(b.cache, `d|${path.join("\u0001").toLowerCase()}`, () => {
           const terms = path.map((p) => p.trim().toLowerCase());
-          const positions = musicMatches(b, terms, []) ?? EMPTY;
+          const positions = musicMatches(b, terms, [], null) ?? EMPTY;
           const depth = path.length;
           const seen = new Map<string, string>();
           for (let k = 0; k < positions.length && seen.size < MAX_DERIVED_OPTIONS * 4; k++) {
