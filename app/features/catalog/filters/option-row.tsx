@@ -37,12 +37,8 @@ export function FilterRow({ label, children }: { label: string; children: ReactN
 }
 
 export function OptionRow({ label, options, toggles = false }: { label: string; options: Option[]; toggles?: boolean }) {
-  const id = useId();
   return (
-    <div role="group" aria-labelledby={id} className="flex min-w-0 flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
-      <span id={id} className={rowLabel}>
-        {label}
-      </span>
+    <FilterRow label={label}>
       <ul className="-mx-5 flex min-w-0 gap-2 overflow-x-auto px-5 pb-1 [scrollbar-width:thin] sm:mx-0 sm:flex-wrap sm:overflow-visible sm:px-0">
         {options.map((o) => (
           <li key={o.label} className="shrink-0">
@@ -65,6 +61,6 @@ export function OptionRow({ label, options, toggles = false }: { label: string; 
           </li>
         ))}
       </ul>
-    </div>
+    </FilterRow>
   );
 }
