@@ -30,10 +30,7 @@ export function currentShortlist(): readonly ShortlistEntry[] {
   }
   if (raw !== cachedRaw) {
     cachedRaw = raw;
-    const list = readShortlist(raw);
-    // An empty list is the server's snapshot itself: after hydration React compares the two and
-    // re-renders every shortlist button and the header counter synchronously when they differ.
-    cachedList = list.length ? list : EMPTY;
+    cachedList = readShortlist(raw);
   }
   return cachedList;
 }
