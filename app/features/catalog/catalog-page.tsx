@@ -173,7 +173,8 @@ export function CatalogPage(props: CatalogPageProps) {
             </section>
           ) : null}
 
-          <section aria-labelledby="results-status" aria-busy={loading} className="mt-8">
+          {/* data-shown: the query of the view this section shows (the URL moves before React commits the new view; tests wait on it) */}
+          <section aria-labelledby="results-status" aria-busy={loading} data-shown={catalogHref(state).slice("/catalog".length)} className="mt-8">
             <div className="mb-5 flex flex-wrap items-center justify-between gap-3">
               <p id="results-status" role="status" className="text-sm text-muted">
                 {loading ? (
