@@ -30,7 +30,10 @@ export function currentShortlist(): readonly ShortlistEntry[] {
   }
   if (raw !== cachedRaw) {
     cachedRaw = raw;
-    cachedList = readShortlist(raw);
+    const list = readShortlist(raw);
+    // An empty list is the server's snapshot itself: after hydration React compares the two and
+    // re-renders every shortlist button and the header counter synchronously when they differ.
+    cachedList = list.length ? list : EMPTY;
   }
   return cachedList;
 }
