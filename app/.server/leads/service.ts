@@ -213,6 +213,10 @@ function deferredRepository(open: () => Promise<OutboxRepository>, kind: OutboxR
     counts: call("counts"),
     retry: call("retry"),
     retryFailed: call("retryFailed"),
+    probeWrite: call("probeWrite"),
+    purge: call("purge"),
+    findBySubject: call("findBySubject"),
+    eraseBySubject: call("eraseBySubject"),
     close: async () => {},
   } as OutboxRepository;
 }
