@@ -1,3 +1,4 @@
+import type { DatabaseSync } from "node:sqlite";
 import { addColumnIfMissing, openSqlite } from "./sqlite.ts";
 import { OutboxStore } from "./outbox-store.ts";
 
@@ -47,6 +48,8 @@ CREATE TABLE IF NOT EXISTS outbox_health (
  */
 export class SqliteOutboxRepository extends OutboxStore {
   readonly file: string;
+  /** The connection itself: for the operator's checks and the fault tests (a COMMIT made to fail). */
+  readonly handle: DatabaseSync;
 
   constructor(file: string) {
     const db = openSqlite(file, {
@@ -69,6 +72,7 @@ export class SqliteOutboxRepository extends OutboxStore {
       afterErase: async () => void db.handle.exec("PRAGMA wal_checkpoint(TRUNCATE)"),
     });
     this.file = file;
+    this.handle = db.handle;
   }
 }
 

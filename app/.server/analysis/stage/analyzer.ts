@@ -12,6 +12,7 @@ import type { Logger } from "../../logger.ts";
 import { AnalysisError } from "../analyze.ts";
 import { createAnalysisPool, type AnalysisPool } from "../pool.ts";
 import { audioSource, download, identify, fileIdentity, type AudioSource, type RemoteOptions } from "./source.ts";
+import { FailureLog } from "../../failure-log.ts";
 import type { AnalysisStore, Claim, Observation } from "./store.ts";
 
 /**
@@ -160,6 +161,10 @@ export function startAnalyzer(opts: AnalyzerOptions): Analyzer {
       wake = done;
     });
 
+  // a full disk fails every claim and every result: one line per episode (issue #15)
+  const storeFailures = new FailureLog(log, { level: "error", message: "analysis results cannot be stored; their tracks are analysed again when their claims end" });
+  const claimFailures = new FailureLog(log, { level: "error", message: "could not claim tracks to analyse" });
+
   async function analyseOne(claim: Claim): Promise<void> {
     let identity = claim.identity;
     let temporary: string | undefined;
@@ -179,9 +184,18 @@ export function startAnalyzer(opts: AnalyzerOptions): Analyzer {
         input = temporary = got.file;
       }
       const analysis = await pool.analyze(input);
-      if (!(await store.finishDone(claim.key, owner, identity, analysis, now()))) {
-        log.warn({ key: claim.key }, "analysis result not stored: the claim's lease ran out and another analyzer holds it");
+      let stored: boolean;
+      try {
+        stored = await store.finishDone(claim.key, owner, identity, analysis, now());
+        storeFailures.succeeded();
+      } catch (error) {
+        // The result could not be written (a full disk, the database gone): the row stays as
+        // it was, claimed until its lease ends, and the track is analysed again after that. It
+        // is neither shown as analysed nor recorded as a failure of its audio (issue #15).
+        storeFailures.failed(errorMessage(error), { key: claim.key });
+        return;
       }
+      if (!stored) log.warn({ key: claim.key }, "analysis result not stored: the claim's lease ran out and another analyzer holds it");
     } catch (error) {
       const reason = error instanceof AnalysisError ? `${error.reason}: ${error.message}` : `unreachable: ${errorMessage(error)}`;
       log.warn({ key: claim.key, attempts: claim.attempts, reason }, "track analysis failed");
@@ -198,8 +212,9 @@ export function startAnalyzer(opts: AnalyzerOptions): Analyzer {
       let claimed: Claim[];
       try {
         claimed = await store.claim({ owner, now: now(), leaseMs, limit: concurrency - running.size });
+        claimFailures.succeeded();
       } catch (error) {
-        log.error({ err: errorMessage(error) }, "could not claim tracks to analyse");
+        claimFailures.failed(errorMessage(error));
         await sleep(STORE_RETRY_MS);
         continue;
       }
