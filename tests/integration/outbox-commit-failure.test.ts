@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../app/.server/config.ts";
 import { receiptRecipientKey, type OutboxRepository } from "../../app/.server/db/outbox.ts";
-import { SqliteOutboxRepository } from "../../app/.server/db/sqlite-outbox.ts";
+import type { SqliteOutboxRepository } from "../../app/.server/db/sqlite-outbox.ts";
 import { createLogger } from "../../app/.server/logger.ts";
 import { startLeads } from "../../app/.server/leads/service.ts";
 import type { Lead } from "../../app/lib/contact/schemas.ts";
