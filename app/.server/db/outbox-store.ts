@@ -20,7 +20,7 @@ import { sqlNumber, type SqlDatabase, type SqlExecutor } from "./sql.ts";
 const PURGE_BATCH = 200;
 
 /**
- * What an erased row keeps (issue #16, ADR 0105): its id (the visitor's reference), kind,
+ * What an erased row keeps (issue #16, ADR 0107): its id (the visitor's reference), kind,
  * status and times, so counts and references still work; every field that could carry
  * personal data is emptied.
  */
@@ -39,7 +39,7 @@ export function subjectKeyOf(kind: OutboxMessage["kind"], lead: LeadRecord, mail
 }
 
 /**
- * The lead outbox over either SQL database (ADR 0104): the statements are shared; the schema,
+ * The lead outbox over either SQL database (ADR 0106): the statements are shared; the schema,
  * the placeholders and the claim's lock clause are the dialect's (sqlite-outbox.ts,
  * postgres-outbox.ts). Every write is a statement run to completion or an explicit
  * transaction, so a COMMIT that fails (a full disk) fails the call (issue #15).

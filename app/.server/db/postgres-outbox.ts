@@ -48,7 +48,7 @@ CREATE TABLE IF NOT EXISTS outbox_health (
 const MIGRATION_LOCK = 4_004_004;
 
 /**
- * The outbox in PostgreSQL (DATABASE_URL), on the shared SQL adapter (ADR 0104). Claims use
+ * The outbox in PostgreSQL (DATABASE_URL), on the shared SQL adapter (ADR 0106). Claims use
  * `FOR UPDATE SKIP LOCKED`, so several workers on one database each take different rows and
  * never wait on each other. PostgreSQL's default durability is kept: a COMMIT returns once
  * its WAL record is flushed.

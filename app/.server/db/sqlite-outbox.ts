@@ -39,7 +39,7 @@ CREATE TABLE IF NOT EXISTS outbox_health (
 `;
 
 /**
- * The outbox in a SQLite file (DATA_DIR/leads.sqlite), on the shared SQL adapter (ADR 0104).
+ * The outbox in a SQLite file (DATA_DIR/leads.sqlite), on the shared SQL adapter (ADR 0106).
  * `synchronous = FULL`: in WAL mode, NORMAL may lose the last commits to a power cut, and a
  * lead acknowledged to a visitor must not be one of them (issue #15). `secure_delete`, and
  * a WAL checkpoint after an erasure, keep erased personal data out of the file's free pages

@@ -8,7 +8,7 @@ export interface SqliteOptions {
   schema: string;
   /**
    * `FULL` for data the site acknowledges to a visitor (the outbox: a commit is on disk before
-   * the visitor is told, ADR 0104); `NORMAL` where losing the last commits to a power cut only
+   * the visitor is told, ADR 0106); `NORMAL` where losing the last commits to a power cut only
    * repeats work (the analyses).
    */
   synchronous: "FULL" | "NORMAL";

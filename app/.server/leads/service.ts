@@ -6,9 +6,10 @@ import { composeLeadMail, composeReceiptMail } from "../mail/compose.ts";
 import { createMailTransport, type MailTransport } from "../mail/index.ts";
 import { leadReference } from "../../lib/contact/result.ts";
 import type { Lead } from "../../lib/contact/schemas.ts";
-import { createSubmissionRateLimiter } from "./rate-limit.ts";
+import { clientTag, createSubmissionRateLimiter } from "./rate-limit.ts";
 import { OutboxWorker, type OutboxWorkerOptions } from "./worker.ts";
 import { FailureLog } from "../failure-log.ts";
+import { RetentionJob, type RetentionOptions } from "./retention.ts";
 import { errorMessage } from "../catalog/errors.ts";
 
 export type SubmitResult =
@@ -36,6 +37,8 @@ export interface LeadsService {
   /** The outbox store (opened on first use; the operator CLI and tests read it). */
   outbox(): Promise<OutboxRepository>;
   readonly worker: OutboxWorker | undefined;
+  /** The daily privacy clean-up (issue #16), where the delivery worker runs. */
+  readonly retention: RetentionJob | undefined;
   /**
    * Whether a lead could be stored now: a one-row write to the store, made at most once per
    * READINESS_PROBE_MS whatever the polling rate, and failed at once while submissions fail.
@@ -66,6 +69,8 @@ export interface LeadsOptions {
    * rate limit is counted in the cluster primary, so it stays LEADS_RATE_LIMIT per machine.
    */
   clusterRateLimit?: boolean;
+  /** Tests shorten the clean-up's schedule. */
+  retention?: Pick<RetentionOptions, "intervalMs" | "firstRunMs">;
 }
 
 /**
@@ -123,11 +128,25 @@ export async function startLeads(
     });
     worker.start();
   }
+  // The privacy clean-up runs where the delivery worker runs: one process per deployment.
+  let retention: RetentionJob | undefined;
+  if (config.OUTBOX_WORKER) {
+    retention = new RetentionJob({
+      repository: deferredRepository(outbox, config.DATABASE_URL ? "postgres" : "sqlite"),
+      logger,
+      retentionDays: config.LEAD_RETENTION_DAYS,
+      receiptWindowMs: RECEIPT_WINDOW_MS,
+      now,
+      ...options.retention,
+    });
+    retention.start();
+  }
 
   async function submit(lead: Lead, meta: { ip: string; idempotencyKey: string }): Promise<SubmitResult> {
     const slot = await limiter.take(meta.ip);
     if (!slot.ok) {
-      logger.warn({ ip: meta.ip, retryAfterSeconds: slot.retryAfterSeconds }, "leads: rate limit reached");
+      // the client as a short hash of its counted network: logs never hold an address (issue #16)
+      logger.warn({ client: clientTag(meta.ip, config.LEADS_RATE_IPV6_PREFIX), retryAfterSeconds: slot.retryAfterSeconds }, "leads: rate limit reached");
       return { status: "rate-limited", retryAfterSeconds: slot.retryAfterSeconds };
     }
     try {
@@ -236,11 +255,13 @@ export async function startLeads(
     submit,
     outbox,
     worker,
+    retention,
     readiness,
     close: ({ deadlineMs = config.SHUTDOWN_TIMEOUT_SECONDS * 1000 } = {}) =>
       (closing ??= (async () => {
         // receipts still being stored finish first, so the store is not closed under them
         await Promise.allSettled([...receiptsInFlight]);
+        await retention?.stop();
         await worker?.stop({ deadlineMs });
         await transport?.close();
         await limiter.close();
