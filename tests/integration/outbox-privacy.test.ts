@@ -162,7 +162,7 @@ describe("the privacy clean-up and the operator's commands", () => {
   it("export prints a person's messages as JSON; erase asks, erases with --yes, and a second run erases nothing; purge prints what it did", async () => {
     const config = parseConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", OUTBOX_WORKER: "false", LEAD_RECEIPTS: "false" });
     const leads = await startLeads({ config, logger: createLogger("silent") });
-    let reference = "";
+    let reference: string;
     try {
       const stored = await leads.submit(lead("Grace@Example.org"), { ip: "203.0.113.8", idempotencyKey: crypto.randomUUID() });
       reference = (stored as { reference: string }).reference;
