@@ -93,8 +93,8 @@ export function LegalDocument({
       </PageHeader>
 
       <div className="pb-12 sm:pb-20">
-        <nav aria-label="On this page" className="mx-auto max-w-6xl px-5 sm:px-8">
-          <ol className="card flex max-w-3xl flex-col gap-1.5 p-5 text-[0.9375rem] sm:grid sm:grid-cols-2 sm:gap-x-6 sm:p-6">
+        <nav aria-label="On this page" className="mx-auto max-w-3xl px-5 sm:px-8">
+          <ol className="card flex flex-col gap-1.5 p-5 text-[0.9375rem] sm:grid sm:grid-cols-2 sm:gap-x-6 sm:p-6">
             {shown.map((section) => (
               <li key={section.id}>
                 <a href={`#${section.id}`} className="text-muted underline-offset-4 hover:text-fg hover:underline">
@@ -116,7 +116,7 @@ export function LegalDocument({
               {section.points ? (
                 <ul className="flex flex-col gap-3">
                   {section.points.map((point) => (
-                    <li key={point.title} className="card p-5">
+                    <li key={point.title} className="card px-5 py-4">
                       <h3 className="text-base font-semibold text-fg">
                         <Filled template={point.title} values={values} />
                       </h3>
@@ -136,7 +136,7 @@ export function LegalDocument({
           </StorySection>
         ))}
 
-        <p className="mx-auto max-w-6xl px-5 pt-4 text-sm text-muted sm:px-8">
+        <p className="mx-auto max-w-3xl px-5 pt-4 text-sm text-muted sm:px-8">
           This page was last changed on {lastChanged}.
         </p>
       </div>
