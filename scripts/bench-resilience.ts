@@ -19,9 +19,9 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
-import { startSmtpServer } from "../tests/support/mail-peers.ts";
-import { runFuzz } from "../tests/support/fuzz-requests.ts";
-import { freePort, waitForHealthy } from "../tests/e2e/support/server-process.ts";
+import { startSmtpServer } from "./lib/mail-peers.ts";
+import { runFuzz } from "./lib/fuzz-requests.ts";
+import { freePort, waitForHealthy } from "./lib/site-process.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -429,7 +429,7 @@ function storedLeads(dataDir: string): number {
 }
 
 if (only.has("full-disk")) {
-  const { mountSmallDisk } = await import("../tests/support/tmpfs.ts");
+  const { mountSmallDisk } = await import("./lib/small-disk.ts");
   const disk = mountSmallDisk(64 * 1024 * 1024);
   if ("skip" in disk) {
     rows.push({ attack: "posts on a full disk", statuses: "-", rssBefore: NaN, rssAfter: NaN, files: "-", cpu: NaN, note: `not measured: ${disk.skip}` });
