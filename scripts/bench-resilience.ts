@@ -472,7 +472,9 @@ if (only.has("full-disk")) {
 }
 
 if (only.has("kill")) {
-  const s = await startServer({ ANALYSIS_WORKER: "false", LEADS_RATE_LIMIT: "1000" });
+  // a short lease: the message the killed worker was delivering is taken over within the run
+  const killEnv = { ANALYSIS_WORKER: "false", LEADS_RATE_LIMIT: "1000", OUTBOX_LEASE_SECONDS: "20", MAIL_TIMEOUT_SECONDS: "9" };
+  const s = await startServer(killEnv);
   let again: Site | undefined;
   try {
     const t0 = Date.now();
@@ -498,9 +500,9 @@ if (only.has("kill")) {
     const cpu = NaN;
     void cpuBefore;
     await s.stop(true);
-    again = await startServer({ ANALYSIS_WORKER: "false" }, { dataDir: s.dataDir, port: s.port });
+    again = await startServer(killEnv, { dataDir: s.dataDir, port: s.port });
     const accepted = answers.filter((a) => a.status === 200);
-    await waitFor(() => accepted.every((a) => deliveredSubjects(s.dataDir).includes(`Contact: ${a.subject}`)), 60_000);
+    await waitFor(() => accepted.every((a) => deliveredSubjects(s.dataDir).includes(`Contact: ${a.subject}`)), 90_000);
     await new Promise((r) => setTimeout(r, 2_000));
     const delivered = deliveredSubjects(s.dataDir);
     const deliveredAccepted = accepted.filter((a) => delivered.includes(`Contact: ${a.subject}`)).length;
