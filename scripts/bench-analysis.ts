@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { createAnalysisPool } from "../app/.server/analysis/pool.ts";
 import autocannon from "autocannon";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
-import { startSite } from "../tests/e2e/support/server-process.ts";
+import { startSite } from "./lib/site-process.ts";
 import { catalogMix } from "./lib/catalog-mix.ts";
 import { PITCH_CLASSES, chordsInKey, drumPattern, encodeWav, encodeWithFfmpeg, mix } from "../app/.server/analysis/testing/synth.ts";
 

@@ -2,12 +2,13 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEml } from "../support/mail-peers.ts";
 import { mountSmallDisk, type SmallDisk } from "../support/tmpfs.ts";
 import { waitFor } from "../support/wait.ts";
 import { launchBrowser, newPage } from "./support/browser.ts";
+import { fillContact, fillLicensing } from "./support/lead-forms.ts";
 import { freePort, waitForHealthy } from "./support/server-process.ts";
 
 // Issue #15, end to end: the site's DATA_DIR on a real disk (a tmpfs, root only) filled to the
@@ -16,26 +17,10 @@ import { freePort, waitForHealthy } from "./support/server-process.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const run = Math.random().toString(36).slice(2, 8);
+const MESSAGE = "A message posted while the data disk is full.";
 const disk = mountSmallDisk(64 * 1024 * 1024);
 const skip = "skip" in disk ? disk.skip : undefined;
 if (skip) console.log(`full-disk e2e test skipped: ${skip}`);
-
-async function fillContact(page: Page, subject: string) {
-  await page.getByLabel("Full Name", { exact: true }).fill("Ada Lovelace");
-  await page.getByLabel("Email Address", { exact: true }).fill("ada@example.org");
-  await page.getByLabel("Subject", { exact: true }).fill(subject);
-  await page.getByLabel("Message", { exact: true }).fill("A message posted while the data disk is full.");
-}
-
-async function fillLicensing(page: Page, company: string) {
-  await page.getByLabel("Full Name", { exact: true }).fill("Grace Hopper");
-  await page.getByLabel("Email Address", { exact: true }).fill("grace@example.org");
-  await page.getByLabel("Company/Production", { exact: true }).fill(company);
-  await page.getByLabel("Project Type", { exact: true }).selectOption("documentary");
-  await page.getByLabel("Budget Range", { exact: true }).selectOption("5000-10000");
-  await page.getByLabel("Timeline", { exact: true }).selectOption("1-month");
-  await page.getByLabel("Project Description", { exact: true }).fill("A documentary; we need two cues for the opening titles.");
-}
 
 describe.skipIf(Boolean(skip))("a full data disk", () => {
   const small = disk as SmallDisk;
@@ -84,7 +69,7 @@ describe.skipIf(Boolean(skip))("a full data disk", () => {
         const js = await newPage(browser);
         await js.goto(`${base}/contact?tab=${tab}`);
         await js.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
-        if (tab === "contact") await fillContact(js, `Full disk JS ${run}`);
+        if (tab === "contact") await fillContact(js, `Full disk JS ${run}`, MESSAGE);
         else await fillLicensing(js, `Full Disk Films JS ${run}`);
         const [response] = await Promise.all([
           js.waitForResponse((r) => r.request().method() === "POST"),
@@ -102,7 +87,7 @@ describe.skipIf(Boolean(skip))("a full data disk", () => {
         // without JavaScript: the document answers 503 with Retry-After, the alert, the values kept
         const noJs = await newPage(browser, { javaScriptEnabled: false });
         await noJs.goto(`${base}/contact?tab=${tab}`);
-        if (tab === "contact") await fillContact(noJs, `Full disk ${run}`);
+        if (tab === "contact") await fillContact(noJs, `Full disk ${run}`, MESSAGE);
         else await fillLicensing(noJs, `Full Disk Films ${run}`);
         const [doc] = await Promise.all([
           noJs.waitForNavigation(),
@@ -133,7 +118,7 @@ describe.skipIf(Boolean(skip))("a full data disk", () => {
     const page = await newPage(browser, { javaScriptEnabled: false });
     await page.goto(`${base}/contact`);
     const subject = `After the disk ${run}`;
-    await fillContact(page, subject);
+    await fillContact(page, subject, MESSAGE);
     await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Send Message" }).click()]);
     const status = await page.getByRole("status").filter({ hasText: "Message Sent!" }).textContent();
     const reference = /NB-\d{6}/.exec(status ?? "")?.[0];

@@ -6,6 +6,8 @@ import { AnalysisStore } from "../../app/.server/analysis/stage/store.ts";
 import { openSqliteDatabase } from "../../app/.server/analysis/stage/store-sqlite.ts";
 import { ensureSampleData, checkSampleSpace } from "../../app/.server/catalog/sample/ensure.ts";
 import { SnapshotStore } from "../../app/.server/catalog/snapshots.ts";
+import { CatalogRunner } from "../../app/.server/catalog/runner.ts";
+import type { SyncSource } from "../../app/.server/catalog/sources/source.ts";
 import { parseConfig } from "../../app/.server/config.ts";
 import { SqliteOutboxRepository } from "../../app/.server/db/sqlite-outbox.ts";
 import { startLeads } from "../../app/.server/leads/service.ts";
@@ -79,6 +81,42 @@ describe.skipIf(Boolean(skip))("writes to DATA_DIR on a full disk", () => {
     }
     expect(await store.read("films")).toEqual(previous);
     expect(tempFiles(dataDir)).toEqual([]);
+  });
+
+  it("a catalog sync whose snapshot cannot be saved keeps serving the previous one, and saves the new one at the next sync", async () => {
+    const store = new SnapshotStore(dir("runner"));
+    let answer = ["Album A", "Album B"];
+    const source: SyncSource<string[]> = {
+      name: "albums",
+      location: "https://upstream.example/merged.json",
+      local: false,
+      empty: () => [],
+      count: (list) => list.length,
+      load: async () => ({ data: [...answer] }),
+    };
+    const runner = new CatalogRunner<{ albums: string[] }>({ sources: { albums: source }, store, log: logger, maxShrink: 0.5 });
+    try {
+      await runner.start({ initialSync: false });
+      await runner.sync();
+      expect(runner.get("albums")).toEqual(["Album A", "Album B"]);
+      const saved = fs.readFileSync(store.file("albums"), "utf8");
+      answer = Array.from({ length: 20_000 }, (_, i) => `Album ${i} ${"x".repeat(40)}`);
+      small.fill();
+      try {
+        await runner.sync();
+      } finally {
+        small.free();
+      }
+      expect(runner.get("albums")).toEqual(["Album A", "Album B"]); // the previous one, still served
+      expect(fs.readFileSync(store.file("albums"), "utf8")).toBe(saved); // and whole on disk
+      expect(runner.status()[0]).toMatchObject({ ok: false, error: expect.stringContaining("Could not save the snapshot") });
+      await runner.sync(); // the space is back: the same answer is saved and served
+      expect(runner.get("albums")).toHaveLength(20_000);
+      expect(runner.status()[0]).toMatchObject({ ok: true });
+      expect((await store.read<string[]>("albums"))!.data).toHaveLength(20_000);
+    } finally {
+      await runner.close();
+    }
   });
 
   it("a thumbnail that cannot be cached leaves no partial file to serve later", async () => {

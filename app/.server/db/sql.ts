@@ -40,3 +40,13 @@ export interface SqlDatabase extends SqlExecutor {
 
 /** PostgreSQL returns BIGINT and COUNT as strings; SQLite as numbers (or bigints). */
 export const sqlNumber = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+
+/** `batch` over a database's `transaction`: the statements in order, in one transaction. */
+export function batchOver(transaction: SqlDatabase["transaction"]): SqlDatabase["batch"] {
+  return (statements) =>
+    transaction(async (tx) => {
+      let changed = 0;
+      for (const [sql, params] of statements) changed += await tx.run(sql, params);
+      return changed;
+    });
+}

@@ -11,7 +11,7 @@ import { formatDuration, formatReleaseDate, isoDuration } from "~/lib/catalog/fo
 import { itemPageHref } from "~/lib/catalog/item-url";
 import { trackShortlistId } from "~/lib/shortlist/shortlist";
 import { useHydrated } from "~/lib/use-hydrated";
-import { ShortlistButton } from "~/features/shortlist/shortlist-button";
+import { ShortlistButton } from "~/features/shortlist";
 import { AudioPreview } from "./audio-preview";
 
 /**

@@ -2,7 +2,7 @@ import { Fragment, type ReactNode } from "react";
 import { contactFields, licensingFields, type LeadFieldSpec } from "~/content/contact";
 import type { LegalSection } from "~/content/privacy";
 import { site } from "~/content/site";
-import { PageHeader, StorySection } from "~/features/story/page-header";
+import { PageHeader, StorySection } from "~/features/story";
 import { durationInWords, type PrivacyFacts } from "~/lib/legal/facts";
 
 const LINK = "font-semibold text-[#ffb38f] underline underline-offset-4";
