@@ -170,7 +170,7 @@ function frame(rng: Rng, headers: string[], body: Buffer, forceChunked?: boolean
   return [body];
 }
 
-const PAGES = ["/", "/catalog", "/mission", "/board", "/innovation", "/ai-brands", "/investors", "/podcasts", "/partners", "/web3", "/contact", "/healthz", "/sw.js", "/robots.txt", "/sitemap.xml", "/offline.html"];
+const PAGES = ["/", "/catalog", "/mission", "/board", "/innovation", "/ai-brands", "/investors", "/podcasts", "/partners", "/web3", "/contact", "/privacy", "/terms", "/healthz", "/sw.js", "/robots.txt", "/sitemap.xml", "/offline.html"];
 const METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "PROPFIND", "get", "CONNECT", "FOO", "M-SEARCH", "PURGE"];
 
 function oddPath(rng: Rng): string {
