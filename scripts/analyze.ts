@@ -1,5 +1,5 @@
 // `npm run analyze -- FILE...` (issue #20, DESIGN §3c): analyses local audio files with the
-// site's own engine (app/.server/analysis, ADRs 0090 and 0104) and prints one JSON object per
+// site's own engine (app/.server/analysis, ADRs 0090 and 0105) and prints one JSON object per
 // line and file, in the order given: `file`, `durationSeconds`, `bpm` (null without a steady
 // beat), `bpmConfidence`, `key` ("C major", "A minor", … or null), `keyConfidence`,
 // `loudnessLufs` (null for digital silence) — or `file` and `error` (the reason and what went

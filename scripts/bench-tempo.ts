@@ -1,5 +1,5 @@
 // `npm run bench:tempo [-- --part tuning|held-out|all --formats wav,mp3,opus --verbose]`:
-// the accuracy of the analyzer's tempo and key (issue #20, ADR 0104), next to the previous
+// the accuracy of the analyzer's tempo and key (issue #20, ADR 0105), next to the previous
 // analyzer version's, on an evaluation set this script builds itself (scripts/lib/tempo-set.ts:
 // MIDI compositions rendered by Debian's fluidsynth with fluid-soundfont-gm, encoded to MP3 and
 // Opus by ffmpeg, and beatless controls). Rendered WAVs are cached in

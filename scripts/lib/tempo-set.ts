@@ -1,4 +1,4 @@
-// The tempo-and-key evaluation set of `npm run bench:tempo` (issue #20, ADR 0104): short
+// The tempo-and-key evaluation set of `npm run bench:tempo` (issue #20, ADR 0105): short
 // compositions written here as MIDI, in the styles where a tempo is hard to hear from drums
 // alone (ragtime and marches without a kit, swing on a ride cymbal, a shuffle, waltzes, cut
 // time, a ballad in rubato, a band drifting), rendered by Debian's fluidsynth with its
@@ -249,7 +249,7 @@ const STYLES: Record<string, { beats: number; fn: StyleFn }> = {
   /**
    * Fast cut time (a bluegrass two-beat): bass on the half notes, alternating root and fifth,
    * banjo and guitar "chick" on the off quarters, a fiddle in eighths. The listener taps the
-   * half note; the piece's bpm is that (ADR 0104), its MIDI tempo twice it in quarters.
+   * half note; the piece's bpm is that (ADR 0105), its MIDI tempo twice it in quarters.
    */
   cuttime: {
     beats: 4,

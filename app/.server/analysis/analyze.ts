@@ -35,7 +35,7 @@ export interface TrackAnalysis {
  * 2: a tempo only where percussive onsets fall on the beat (ADR 0090, amended), so ambient
  * pieces analysed by version 1 at 96–192 BPM lose it.
  * 3: tempo from an onset envelope, a tempogram with a tempo prior and a beat tracker; key by
- * Temperley's profiles (ADR 0104): tracks with a beat but no drums gain a tempo.
+ * Temperley's profiles (ADR 0105): tracks with a beat but no drums gain a tempo.
  */
 export const ANALYZER_VERSION = 3;
 

@@ -1,14 +1,15 @@
 /**
- * An onset-strength envelope (ADR 0104): how much new sound starts in each 10 ms frame, the
+ * An onset-strength envelope (ADR 0105): how much new sound starts in each 10 ms frame, the
  * input of every tempo estimator in the literature (Scheirer 1998, Klapuri 2006, Ellis 2007).
- * Made here as a multi-band flux: the excerpt is split by BANDS band-pass filters (RBJ biquads,
- * one octave wide, 80 Hz to 5 kHz — kick, bass, the body of chords, their harmonics, hi-hats),
- * each band's energy per frame is compressed as μ-law of its share of the whole signal's mean
- * energy (so a band 30 dB under the mix, or an encoder's noise floor, barely moves), and the
- * rises (half-wave rectified first differences) are summed over the bands. A drum, a plucked
- * or struck note, a bowed accent all rise in several bands at once; a sustained tone rises in
- * none. Time-domain filters cost a few ms per band per minute of excerpt, far less than an FFT
- * per frame.
+ * Made here as a multi-band flux: the excerpt is split by seven band-pass filters (RBJ
+ * biquads, one octave wide, 80 Hz to 5 kHz — kick, bass, the body of chords, their harmonics,
+ * hi-hats), each band's energy in a 46 ms window every 10 ms is compressed as μ-law of its
+ * share of the whole signal's mean energy (so a band 30 dB under the mix, or an encoder's noise
+ * floor, barely moves), and the rises (half-wave rectified first differences) are summed over
+ * the bands — in the frames where two bands or more rise together. A drum, a plucked or struck
+ * note, a bowed accent rise in several bands at once; a sustained tone rises in none, partials
+ * beating against each other in one at a time. Time-domain filters cost a few ms per band per
+ * minute of excerpt.
  *
  * Reusable: any feature that needs "where do notes start" (tempo here; similarity features)
  * can take this envelope.
@@ -21,6 +22,8 @@ export interface OnsetEnvelope {
   frameRate: number;
   /** Frames whose level is above the silence floor (-60 dB of the excerpt's mean). */
   soundingFrames: number;
+  /** 1 for each frame above that floor. */
+  sounding: Uint8Array;
 }
 
 export const ONSET_FRAME_SECONDS = 0.01;
@@ -54,12 +57,16 @@ export function onsetStrength(pcm: Float32Array, sampleRate: number): OnsetEnvel
   let mean = 0;
   for (const e of energy) for (let f = 0; f < frames; f++) mean += e[f];
   mean /= Math.max(1, frames);
-  if (!(mean > 0)) return { strength, frameRate, soundingFrames: 0 };
+  const sounding = new Uint8Array(frames);
+  if (!(mean > 0)) return { strength, frameRate, soundingFrames: 0, sounding };
   let soundingFrames = 0;
   for (let f = 0; f < frames; f++) {
     let total = 0;
     for (const e of energy) total += e[f];
-    if (total > mean * SILENT) soundingFrames++;
+    if (total > mean * SILENT) {
+      sounding[f] = 1;
+      soundingFrames++;
+    }
   }
   const scale = MU / mean;
   const rising = new Uint8Array(frames);
@@ -77,7 +84,7 @@ export function onsetStrength(pcm: Float32Array, sampleRate: number): OnsetEnvel
   // a note or a drum starts in several bands at once; partials beating against each other, a
   // swell or a vibrato move one band at a time (ADR 0090's amendment): those frames count nothing
   for (let f = 0; f < frames; f++) if (rising[f] < MIN_RISING_BANDS || strength[f] < MIN_STRIKE) strength[f] = 0;
-  return { strength, frameRate, soundingFrames };
+  return { strength, frameRate, soundingFrames, sounding };
 }
 
 /** A Hann window of `n` points, summing to 1. */

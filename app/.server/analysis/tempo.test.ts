@@ -53,7 +53,7 @@ describe("tempo of drums under chords (where BeatRoot alone doubled 72, 81 and 9
 // Issue #20: version 2 wanted drum strikes (two bands jumping by 15 dB together) and gave no
 // tempo to a third of real compositions with a clear beat: ragtime, marches, fingerpicking.
 // Sustained notes (a piano held for 2 s) hide the strikes: version 2 named no tempo for these
-// at 120 and 150 BPM (ADR 0104).
+// at 120 and 150 BPM (ADR 0105).
 describe("a beat with no drums: sustained bass notes and chords (oom-pah)", () => {
   for (const bpm of [88, 120, 150]) {
     it(`${bpm} BPM, as WAV and MP3: a tempo, the one a listener taps${bpm === 150 ? " or half of it" : ""}`, async () => {

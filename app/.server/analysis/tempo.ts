@@ -2,17 +2,18 @@ import { onsetStrength } from "./onset.ts";
 
 /**
  * Tempo from a mono excerpt at a low sample rate (~11 kHz, see analyze.ts), by the methods of
- * the literature (ADR 0104, which replaces ADR 0090's BeatRoot and percussive-onset rule):
+ * the literature (ADR 0105, which replaces ADR 0090's BeatRoot and percussive-onset rule):
  * 1. an onset-strength envelope (onset.ts: multi-band flux, 10 ms frames);
- * 2. an autocorrelation tempogram: the envelope's normalised autocorrelation in 8 s windows
+ * 2. an autocorrelation tempogram: the envelope's normalised autocorrelation in 6 s windows
  *    every 2 s, averaged — a tempo that drifts or breathes still peaks near its mean;
  * 3. the beat period: the tempogram weighted by a log-Gaussian tempo prior (Ellis 2007;
- *    librosa's `tempo`), which picks the metrical level a listener taps;
+ *    librosa's `tempo`), then the metrical level a listener taps (the faster level when it is
+ *    nearly as clear, below);
  * 4. the beats: Ellis's dynamic-programming beat tracker at that period; the tempo reported is
  *    the mean rate of the beats it finds (the dominant tempo of a drifting track);
  * 5. the confidence: the pulse clarity (Lartillot et al. 2008), the tempogram's height at the
- *    beat period — how much of the onset envelope repeats at the beat. Below
- *    MIN_TEMPO_CONFIDENCE there is no tempo (tones, drones, pads, noise, silence).
+ *    beat period, times the share of beats that hold an onset. Below MIN_TEMPO_CONFIDENCE
+ *    there is no tempo (tones, drones, pads, noise, silence).
  */
 
 export interface TempoEstimate {
@@ -28,8 +29,8 @@ export interface TempoMeasures extends TempoEstimate {
   beats: number;
 }
 
-/** Below this pulse clarity no tempo is named: chosen from the evaluation set (ADR 0104). */
-export const MIN_TEMPO_CONFIDENCE = 0.14;
+/** Below this pulse clarity no tempo is named: chosen from the evaluation set (ADR 0105). */
+export const MIN_TEMPO_CONFIDENCE = 0.12;
 
 /** The tempi reported (BPM): every notated tempo a buyer filters by, a metrical level apart at the ends. */
 const MIN_BPM = 50;
@@ -41,6 +42,12 @@ const WINDOW_SECONDS = 6;
 /** How far (a share of the period) the beat may sway between windows and still count as the same tempo. */
 const TEMPO_SWAY = 0.08;
 const WINDOW_HOP_SECONDS = 2;
+/** How high the tempogram at twice the tempo must be, against the chosen level's, to take it instead (ADR 0105). */
+const FASTER_LEVEL = 0.9;
+const FASTER_CLARITY = 0.5;
+const SLOW_BPM = 80;
+const SLOW_FASTER_LEVEL = 0.45;
+const SLOW_FASTER_CLARITY = 0.25;
 /** How strictly the beat tracker keeps to the period (Ellis 2007's α; librosa's `tightness`). */
 const TIGHTNESS = 100;
 /** Less sound than this (seconds) has no tempo to find. */
@@ -73,8 +80,25 @@ export function measureTempo(pcm: Float32Array, sampleRate: number): TempoMeasur
     }
   }
   if (bestLag === 0) return none;
+  // The metrical level. A beat whose two-beat pattern (kick on 1 and 3, snare on 2 and 4; a
+  // swing ride's "ding, ding-a") repeats better than the beat itself peaks at half its rate, and
+  // the prior does not always pull it back. The level twice as fast is taken when it is clear
+  // (FASTER_CLARITY) and nearly as clear as the level chosen (FASTER_LEVEL of it); or, when the
+  // level chosen is under SLOW_BPM — a rate people rarely tap when a faster pulse is there to
+  // tap (their preferred rate is near 120, Moelants 2002) — when it is fairly clear
+  // (SLOW_FASTER_CLARITY) and 0.45 as clear (SLOW_FASTER_LEVEL) as the level chosen.
+  const fastLag = peakNear(gram, bestLag / 2);
+  const fastBpm = (60 * fr) / fastLag;
+  const fastClarity = clarity(tg.rows, fastLag);
+  const chosenClarity = clarity(tg.rows, bestLag);
+  const faster =
+    (fastClarity >= FASTER_CLARITY && fastClarity >= FASTER_LEVEL * chosenClarity) ||
+    (fastBpm / 2 < SLOW_BPM && fastClarity >= SLOW_FASTER_CLARITY && fastClarity >= SLOW_FASTER_LEVEL * chosenClarity);
+  if (fastBpm <= MAX_BPM && faster) bestLag = fastLag;
   const period = refinePeak(gram, bestLag);
-  const confidence = Math.max(0, Math.min(1, clarity(tg.rows, period)));
+  // A steady beat sounds in (nearly) every beat; onsets bunched in a few places — the partials
+  // of two chords beating while one fades into the next — repeat within the bunch only.
+  const confidence = Math.max(0, Math.min(1, clarity(tg.rows, period) * coverage(env.strength, env.sounding, period)));
   const beats = trackBeats(env.strength, period);
   // the dominant tempo: the beats' mean rate, when the tracker kept near the period
   let bpm = (60 * fr) / period;
@@ -146,6 +170,32 @@ function clarity(rows: Float64Array[], period: number): number {
     sum += best;
   }
   return sum / rows.length;
+}
+
+/** The share of the sounding beat-long stretches of the envelope (`period` frames each) that hold an onset. */
+function coverage(strength: Float32Array, sounding: Uint8Array, period: number): number {
+  const slot = Math.max(1, Math.round(period));
+  let slots = 0;
+  let hit = 0;
+  for (let start = 0; start + slot <= strength.length; start += slot) {
+    let sound = 0;
+    let onset = false;
+    for (let f = start; f < start + slot; f++) {
+      sound += sounding[f];
+      if (strength[f] > 0) onset = true;
+    }
+    if (sound * 2 < slot) continue;
+    slots++;
+    if (onset) hit++;
+  }
+  return slots === 0 ? 0 : hit / slots;
+}
+
+/** The lag of the highest value within a frame of `lag`. */
+function peakNear(g: Float64Array, lag: number): number {
+  let best = Math.round(lag);
+  for (const l of [Math.floor(lag) - 1, Math.floor(lag), Math.ceil(lag), Math.ceil(lag) + 1]) if (l >= 2 && l < g.length - 1 && g[l] > g[best]) best = l;
+  return best;
 }
 
 /** The peak's lag to a fraction of a frame (parabola through it and its neighbours). */

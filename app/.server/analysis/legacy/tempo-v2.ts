@@ -1,6 +1,6 @@
 // The analyzer's version-2 tempo estimator, unchanged (ADR 0090 and its amendment), kept only
 // so `npm run bench:tempo` can print the previous version's figures next to the current ones
-// (issue #20, ADR 0104). Nothing in the site imports it.
+// (issue #20, ADR 0105). Nothing in the site imports it.
 import MusicTempo from "music-tempo";
 
 /**
