@@ -1,5 +1,6 @@
 import decode from "audio-decode";
 import { parseBuffer } from "music-metadata";
+import { FingerprintMeter } from "./fingerprint.ts";
 import { estimateKey } from "./key.ts";
 import { LoudnessMeter } from "./loudness.ts";
 import { PeakBins } from "./peaks.ts";
@@ -27,6 +28,8 @@ export interface TrackAnalysis {
   previewPeaks: number[];
   /** Up to 200 bars over the whole track, 0..1. */
   overviewPeaks: number[];
+  /** How the track sounds (issue #19, ADR 0104): base64 of fingerprint.ts's bytes; null for silence; absent before version 3. */
+  fingerprint?: string | null;
   analyzerVersion: number;
 }
 
@@ -34,8 +37,9 @@ export interface TrackAnalysis {
  * Bump when results for the same audio would change, so stored analyses are redone.
  * 2: a tempo only where percussive onsets fall on the beat (ADR 0090, amended), so ambient
  * pieces analysed by version 1 at 96–192 BPM lose it.
+ * 3: a fingerprint of how the track sounds (issue #19, ADR 0104).
  */
-export const ANALYZER_VERSION = 2;
+export const ANALYZER_VERSION = 3;
 
 export type AnalysisFailure = "unreadable" | "unsupported" | "too-large" | "decode-failed";
 
@@ -98,6 +102,7 @@ export async function analyzeAudio(bytes: Uint8Array, opts: AnalyzeOptions = {})
     loudnessLufs: nullableRound(pcm.loudness.integrated(), 1),
     previewPeaks: pcm.peaks.bars(previewSeconds, Math.ceil(previewSeconds * 10)),
     overviewPeaks: pcm.peaks.bars(durationSeconds, OVERVIEW_BARS),
+    fingerprint: pcm.fingerprint.fingerprint(),
     analyzerVersion: ANALYZER_VERSION,
   };
 }
@@ -150,6 +155,7 @@ interface Decoded {
   excerptRate: number;
   loudness: LoudnessMeter;
   peaks: PeakBins;
+  fingerprint: FingerprintMeter;
 }
 
 /** Streams the file through the decoder, feeding each block of PCM to the measurements. */
@@ -180,6 +186,7 @@ async function decodeInto(bytes: Uint8Array, header: Header, maxSeconds: number)
         excerptRate,
         loudness: new LoudnessMeter(block.sampleRate, channels.length > 1 ? 2 : 1, (header.seconds ?? 0) * block.sampleRate * 1.01),
         peaks: new PeakBins(block.sampleRate),
+        fingerprint: new FingerprintMeter(block.sampleRate),
       };
     } else if (block.sampleRate !== out.sampleRate) {
       throw new AnalysisError("decode-failed", `the sample rate changes mid-stream (${out.sampleRate} to ${block.sampleRate} Hz)`);
@@ -190,6 +197,7 @@ async function decodeInto(bytes: Uint8Array, header: Header, maxSeconds: number)
     }
     out.loudness.push(channels);
     out.peaks.push(channels);
+    out.fingerprint.push(channels);
     const excerpt = out.excerpt;
     const scale = 1 / (channels.length * factor);
     for (let i = 0; i < frames && out.excerptLength < excerpt.length; i++) {
