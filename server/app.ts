@@ -22,6 +22,7 @@ import { createImageHandler } from "./images.ts";
 import { serviceWorkerHandler } from "./service-worker.ts";
 import { answerUnparsableRequests, requestGuard, requestLimits, sendRefusal } from "./request-guard.ts";
 import { reactRouterHandler } from "./react-router-handler.ts";
+import { readinessHandler } from "./readiness.ts";
 
 export interface StartOptions {
   /** Present in development: Vite serves the client modules and hot-reloads the app. */
@@ -75,8 +76,10 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
   app.use(
     pinoHttp({
       logger,
+      // 503 is a deliberate answer (a lead that cannot be stored, a busy thumbnail queue, not
+      // ready): its cause is logged once by the service that knows it (issue #15), not per request
       customLogLevel: (_req, res, err) =>
-        err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
+        err || (res.statusCode >= 500 && res.statusCode !== 503) ? "error" : res.statusCode >= 400 ? "warn" : "info",
       serializers: {
         req: (req) => ({ method: req.method, url: req.url, id: req.id }),
         res: (res) => ({ statusCode: res.statusCode }),
@@ -95,6 +98,7 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
     res.setHeader("Cache-Control", "no-store");
     res.json({ status: "ok" });
   });
+  app.get("/readyz", readinessHandler(services));
 
   // DESIGN.md §3, deviation 3: the footer's old hyphen-less path.
   app.get(["/aibrands", "/aibrands/"], (_req, res) => res.redirect(301, "/ai-brands"));

@@ -7,6 +7,7 @@ import sharp from "sharp";
 import type { Config } from "../app/.server/config.ts";
 import type { Logger } from "../app/.server/logger.ts";
 import { THUMBNAIL_WIDTHS } from "../app/lib/catalog/media.ts";
+import { FailureLog } from "../app/.server/failure-log.ts";
 import { ThumbnailDiskCache } from "./image-cache.ts";
 
 /**
@@ -232,6 +233,8 @@ export function createImageHandler({ config, logger, maxWaiting = MAX_WAITING, o
       }
     });
 
+  const writeFailures = new FailureLog(logger, { level: "warn", message: "thumbnails cannot be cached on disk; answering them uncached" });
+
   const thumbnail = async (source: ImageSource, width: number, format: ImageFormat): Promise<{ name: string; body: Buffer }> => {
     const name = `${crypto.createHash("sha256").update(`${source.key}\u0000${width}\u0000${format}`).digest("hex")}.${format}`;
     const cached = await cache.read(name);
@@ -243,9 +246,11 @@ export function createImageHandler({ config, logger, maxWaiting = MAX_WAITING, o
         .then(async (output) => {
           try {
             await cache.write(name, output);
+            writeFailures.succeeded();
           } catch (error) {
-            // a full or read-only disk costs the cache, not the answer
-            logger.warn({ err: error }, "thumbnail not cached");
+            // a full or read-only disk costs the cache, not the answer (and no partial file
+            // is left: writeFileAtomic removes its temp file; issue #15)
+            writeFailures.failed(error);
           }
           return output;
         })

@@ -103,6 +103,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           values,
         },
         503,
+        { "Retry-After": String(outcome.retryAfterSeconds) },
       );
   }
 }

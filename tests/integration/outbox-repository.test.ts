@@ -104,6 +104,7 @@ describe.each([sqliteStore(), postgresStore()])("outbox repository on $name", (s
       createdAt: 123_456,
       updatedAt: 123_456,
       sentAt: null,
+      erasedAt: null,
     });
     expect(await repo.get(999_999)).toBeUndefined();
   });

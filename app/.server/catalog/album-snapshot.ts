@@ -6,6 +6,7 @@ import type { AlbumTable} from "./album-table.ts";
 import { AlbumTableBuilder, fileTracks } from "./album-table.ts";
 import { jsonEvents } from "./json-stream.ts";
 import { READ_CHUNK_BYTES } from "./sources/read.ts";
+import { fsyncDirectory } from "./files.ts";
 import type { StoredSnapshot } from "./snapshots.ts";
 
 /**
@@ -40,6 +41,7 @@ export class AlbumSnapshotWriter {
   /** file position of the batch's first byte */
   private position: number;
   private written = false;
+  private committed = false;
 
   readonly tmp: string;
   readonly meta: SnapshotMeta;
@@ -114,6 +116,8 @@ export class AlbumSnapshotWriter {
     await this.flush();
     const fingerprint = this.hash.digest("hex");
     await this.handle.write(fingerprint, this.fingerprintAt, "utf8");
+    // on disk before commit() renames it over the served snapshot (issue #15)
+    await this.handle.sync();
     this.meta.fingerprint = fingerprint;
     this.written = true;
     const table = this.builder.finish(fileTracks(this.handle, Float64Array.from(this.offsets), Uint32Array.from(this.lengths), this.file));
@@ -126,11 +130,16 @@ export class AlbumSnapshotWriter {
   async commit(): Promise<void> {
     if (!this.written) throw new Error("commit before finish");
     await fsp.rename(this.tmp, this.file);
+    this.committed = true;
+    await fsyncDirectory(path.dirname(this.file));
   }
 
-  /** Removes the temporary file (the handle is the table's, or closed here when unfinished). */
+  /**
+   * Removes the temporary file. Its table is never served once discarded (held back, unchanged,
+   * or not saved), so the handle it reads through is closed too.
+   */
   async discard(): Promise<void> {
-    if (!this.written) await this.handle.close().catch(() => undefined);
+    if (!this.committed) await this.handle.close().catch(() => undefined);
     await fsp.rm(this.tmp, { force: true });
   }
 }

@@ -365,23 +365,33 @@ export class CatalogRunner<D extends object> {
       );
       return false;
     }
-    if (result.stamp) slot.stamp = result.stamp;
     const { staged } = result;
     const json = staged ? undefined : JSON.stringify(result.data);
     const fingerprint = staged ? staged.fingerprint : crypto.createHash("sha1").update(json!).digest("hex");
     const savedAt = staged ? staged.savedAt : new Date().toISOString();
     if (fingerprint !== slot.fingerprint) {
+      // The snapshot is saved (temp file, fsync, rename) before the new data is served: when
+      // the disk is full the previous snapshot stays whole and served, in this process and in
+      // the ones that follow its snapshots, and the fingerprint and file stamp are not taken,
+      // so the next sync loads the source and saves it again (issue #15).
+      const meta = { savedAt, source: source.location, fingerprint, stamp: result.stamp ?? slot.stamp };
+      try {
+        await (staged ? staged.commit() : this.store.writeJson(name, meta, json!));
+      } catch (error) {
+        await staged?.discard();
+        status.ok = false;
+        status.error = `Could not save the snapshot (${errorMessage(error)}); serving the previous one until the next sync saves it.`;
+        this.log.error({ err: error, source: name, servingSnapshotFrom: status.updatedAt ?? null }, "could not save the catalog snapshot; serving the previous one");
+        return false;
+      }
+      if (result.stamp) slot.stamp = result.stamp;
+      slot.snapshotStamp = await this.snapshotStamp(name);
       slot.fingerprint = fingerprint;
       this.replace(slot, result.data);
       if (savedAt > this.updatedAtValue) this.updatedAtValue = savedAt;
       this.changed([name], "sync");
-      const meta = { savedAt, source: source.location, fingerprint, stamp: slot.stamp };
-      await (staged ? staged.commit() : this.store.writeJson(name, meta, json!))
-        .then(async () => {
-          slot.snapshotStamp = await this.snapshotStamp(name);
-        })
-        .catch((error) => this.log.error({ err: error, source: name }, "could not save the catalog snapshot"));
     } else {
+      if (result.stamp) slot.stamp = result.stamp;
       await staged?.discard();
       if (result.alsoChanged) this.changed([name], "sync");
     }

@@ -7,8 +7,12 @@ import { PostgresOutboxRepository } from "./postgres-outbox.ts";
 
 /** DESIGN.md §2: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR/leads.sqlite. */
 export async function openOutbox(config: Pick<Config, "DATABASE_URL" | "DATA_DIR">): Promise<OutboxRepository> {
-  if (config.DATABASE_URL) return PostgresOutboxRepository.open(config.DATABASE_URL);
-  return new SqliteOutboxRepository(path.join(config.DATA_DIR, "leads.sqlite"));
+  const store = config.DATABASE_URL
+    ? await PostgresOutboxRepository.open(config.DATABASE_URL)
+    : new SqliteOutboxRepository(path.join(config.DATA_DIR, "leads.sqlite"));
+  // rows stored before issue #16 learn whose data they hold (a no-op once done)
+  await store.backfillSubjectKeys();
+  return store;
 }
 
 /** Where the outbox lives, for logs (never the password). */

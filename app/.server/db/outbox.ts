@@ -46,6 +46,8 @@ export interface OutboxMessage {
   createdAt: number;
   updatedAt: number;
   sentAt: number | null;
+  /** When its personal data was erased (retention or a request, issue #16); the row stays. */
+  erasedAt: number | null;
 }
 
 export interface NewOutboxMessage {
@@ -126,7 +128,35 @@ export interface OutboxRepository {
   /** Operator: puts a failed (or pending) message back in the queue with fresh attempts. */
   retry(id: number, now: number): Promise<boolean>;
   retryFailed(now: number): Promise<number>;
+  /** A small write (issue #15 readiness): throws when the store cannot take a write now. */
+  probeWrite(now: number): Promise<void>;
+  /**
+   * Issue #16 retention: erases the personal data of messages delivered `retentionMs` ago or
+   * earlier (the row stays, anonymous), deletes receipt-log entries older than their window,
+   * and counts the failed messages still waiting for the operator.
+   */
+  purge(options: PurgeOptions): Promise<PurgeReport>;
+  /** Every message that holds this person's data (a lead from the address, a receipt to it). */
+  findBySubject(email: string): Promise<OutboxMessage[]>;
+  /** Erases those messages' personal data and the address's receipt-log entry; returns how many. */
+  eraseBySubject(email: string, now: number): Promise<number>;
   close(): Promise<void>;
+}
+
+export interface PurgeOptions {
+  now: number;
+  /** LEAD_RETENTION_DAYS in ms: how long after delivery a message keeps its personal data */
+  retentionMs: number;
+  /** the receipt limit's window (RECEIPT_WINDOW_MS): older receipt-log entries are deleted */
+  receiptWindowMs: number;
+}
+
+export interface PurgeReport {
+  /** messages whose personal data was erased now */
+  erased: number;
+  receiptLogDeleted: number;
+  /** failed messages kept until delivered or erased by the operator */
+  failedWaiting: number;
 }
 
 /**
@@ -139,7 +169,7 @@ export function receiptRecipientKey(address: string): string {
 
 /** Column list shared by both stores (snake_case in SQL). */
 export const OUTBOX_COLUMNS =
-  "id, kind, idempotency_key, lead, content_hash, mail, status, attempts, next_attempt_at, lease_owner, lease_until, last_error, provider_message_id, client_ip, created_at, updated_at, sent_at";
+  "id, kind, idempotency_key, lead, content_hash, mail, status, attempts, next_attempt_at, lease_owner, lease_until, last_error, provider_message_id, client_ip, created_at, updated_at, sent_at, erased_at";
 
 export interface OutboxRow {
   id: number | string | bigint;
@@ -159,6 +189,7 @@ export interface OutboxRow {
   created_at: number | string | bigint;
   updated_at: number | string | bigint;
   sent_at: number | string | bigint | null;
+  erased_at: number | string | bigint | null;
 }
 
 const num = (v: number | string | bigint) => Number(v);
@@ -183,6 +214,7 @@ export function rowToMessage(row: OutboxRow): OutboxMessage {
     createdAt: num(row.created_at),
     updatedAt: num(row.updated_at),
     sentAt: numOrNull(row.sent_at),
+    erasedAt: numOrNull(row.erased_at),
   };
 }
 

@@ -8,6 +8,8 @@ import { leadReference } from "../../lib/contact/result.ts";
 import type { Lead } from "../../lib/contact/schemas.ts";
 import { createSubmissionRateLimiter } from "./rate-limit.ts";
 import { OutboxWorker, type OutboxWorkerOptions } from "./worker.ts";
+import { FailureLog } from "../failure-log.ts";
+import { errorMessage } from "../catalog/errors.ts";
 
 export type SubmitResult =
   /**
@@ -16,8 +18,17 @@ export type SubmitResult =
    */
   | { status: "accepted"; id: number; duplicate: boolean; reference: string }
   | { status: "rate-limited"; retryAfterSeconds: number }
-  /** Could not be stored (the database is down): the visitor keeps the form (deviation 2). */
-  | { status: "unavailable"; reason: string };
+  /**
+   * Could not be stored (the database is down, the disk is full): the visitor keeps the form
+   * (deviation 2) and is asked to try again after `retryAfterSeconds` (503, issue #15).
+   */
+  | { status: "unavailable"; reason: string; retryAfterSeconds: number };
+
+/** Issue #15: what a 503 for a lead that could not be stored says in Retry-After. */
+export const STORE_RETRY_AFTER_SECONDS = 60;
+
+/** Whether the outbox can take a write now (GET /readyz, issue #15). */
+export type Readiness = { ready: true } | { ready: false; reason: string };
 
 /** The leads service owns the outbox and the delivery worker (DESIGN.md §1). */
 export interface LeadsService {
@@ -26,11 +37,21 @@ export interface LeadsService {
   outbox(): Promise<OutboxRepository>;
   readonly worker: OutboxWorker | undefined;
   /**
+   * Whether a lead could be stored now: a one-row write to the store, made at most once per
+   * READINESS_PROBE_MS whatever the polling rate, and failed at once while submissions fail.
+   */
+  readiness(): Promise<Readiness>;
+  /**
    * Stops the worker (see OutboxWorker.stop: in-flight deliveries get up to `deadlineMs`,
    * default SHUTDOWN_TIMEOUT_SECONDS; unstarted claims are released), then closes the stores.
    */
   close(options?: { deadlineMs?: number }): Promise<void>;
 }
+
+/** A load balancer may poll /readyz every second: the store is written to at most this often. */
+const READINESS_PROBE_MS = 2_000;
+/** The probe's own bound: a database that does not answer is not ready. */
+const READINESS_TIMEOUT_MS = 3_000;
 
 /** Issue #11: at most one receipt per address per hour (ADR 0095). */
 export const RECEIPT_WINDOW_MS = 60 * 60_000;
@@ -78,6 +99,10 @@ export async function startLeads(
     logger,
   });
 
+  // A full disk fails every post and every receipt: one line per episode, not one per request.
+  const storeFailures = new FailureLog(logger, { level: "error", message: "leads: submissions cannot be stored; visitors keep their forms (503)" });
+  const receiptFailures = new FailureLog(logger, { level: "warn", message: "leads: receipts cannot be stored (their leads are)" });
+
   // Open now so start-up logs say where leads go; a failure here is retried on first submit.
   await outbox().catch(() => undefined);
   logger.info({ outbox: describeOutbox(config), transport: config.MAIL_TRANSPORT }, "leads: outbox ready");
@@ -120,6 +145,8 @@ export async function startLeads(
         clientIp: meta.ip || null,
         now: now(),
       });
+      storeFailures.succeeded();
+      lastStoreFailure = undefined;
       if (!created) await slot.release();
       else worker?.wake();
       const rekeyed = message.idempotencyKey !== idempotencyKey;
@@ -130,9 +157,39 @@ export async function startLeads(
       return { status: "accepted", id: message.id, duplicate: !created, reference };
     } catch (error) {
       await slot.release();
-      logger.error({ err: error, kind: lead.kind }, "leads: the submission could not be stored");
-      return { status: "unavailable", reason: (error as Error).message };
+      storeFailures.failed(error, { kind: lead.kind });
+      lastStoreFailure = { at: now(), reason: errorMessage(error) };
+      return { status: "unavailable", reason: errorMessage(error), retryAfterSeconds: STORE_RETRY_AFTER_SECONDS };
     }
+  }
+
+  // ---- readiness (issue #15) -----------------------------------------------------------------
+  let lastStoreFailure: { at: number; reason: string } | undefined;
+  let probe: { at: number; result: Promise<Readiness> } | undefined;
+  const probeStore = async (): Promise<Readiness> => {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const repo = await outbox();
+      await Promise.race([
+        repo.probeWrite(now()),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${READINESS_TIMEOUT_MS} ms`)), READINESS_TIMEOUT_MS);
+        }),
+      ]);
+      return { ready: true };
+    } catch (error) {
+      return { ready: false, reason: `the lead outbox cannot take a write: ${errorMessage(error)}` };
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  async function readiness(): Promise<Readiness> {
+    const t = now();
+    if (lastStoreFailure && t - lastStoreFailure.at < READINESS_PROBE_MS) {
+      return { ready: false, reason: `the lead outbox cannot take a write: ${lastStoreFailure.reason}` };
+    }
+    if (!probe || t - probe.at >= READINESS_PROBE_MS) probe = { at: t, result: probeStore() };
+    return probe.result;
   }
 
   const receiptsInFlight = new Set<Promise<void>>();
@@ -166,10 +223,11 @@ export async function startLeads(
         logger.info({ reference }, "leads: no receipt (one went to this address within the hour)");
         return;
       }
+      receiptFailures.succeeded();
       if (result.created) worker?.wake();
       logger.info({ outboxId: result.message.id, reference }, "leads: receipt stored");
     } catch (error) {
-      logger.warn({ err: error, reference }, "leads: the receipt could not be stored (the lead is)");
+      receiptFailures.failed(error, { reference });
     }
   }
 
@@ -178,6 +236,7 @@ export async function startLeads(
     submit,
     outbox,
     worker,
+    readiness,
     close: ({ deadlineMs = config.SHUTDOWN_TIMEOUT_SECONDS * 1000 } = {}) =>
       (closing ??= (async () => {
         // receipts still being stored finish first, so the store is not closed under them
@@ -213,6 +272,10 @@ function deferredRepository(open: () => Promise<OutboxRepository>, kind: OutboxR
     counts: call("counts"),
     retry: call("retry"),
     retryFailed: call("retryFailed"),
+    probeWrite: call("probeWrite"),
+    purge: call("purge"),
+    findBySubject: call("findBySubject"),
+    eraseBySubject: call("eraseBySubject"),
     close: async () => {},
   } as OutboxRepository;
 }

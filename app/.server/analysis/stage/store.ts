@@ -1,5 +1,6 @@
 import { ANALYZER_VERSION, type TrackAnalysis } from "../analyze.ts";
 import type { AnalysisFigures, FiguresCursor } from "./types.ts";
+import type { SqlDatabase } from "../../db/sql.ts";
 
 /**
  * Where track analyses are kept (issue #9 "Results persist", ADR 0091): one row per audio key
@@ -40,23 +41,8 @@ CREATE INDEX IF NOT EXISTS track_analysis_result_at ON track_analysis (result_at
 CREATE INDEX IF NOT EXISTS track_analysis_finished_at ON track_analysis (finished_at);
 `;
 
-/** The statements a store runs, over either database (store-sqlite.ts, store-postgres.ts). */
-export interface SqlDatabase {
-  readonly kind: "sqlite" | "postgres";
-  /** Where it is, for logs (never a password). */
-  readonly location: string;
-  /** Rows of a SELECT, or of a statement with RETURNING. */
-  query<R>(sql: string, params: readonly unknown[]): Promise<R[]>;
-  /** Runs the statements in one transaction; returns the rows they changed. */
-  batch(statements: ReadonlyArray<readonly [sql: string, params: readonly unknown[]]>): Promise<number>;
-  /** `key IN (…)` over a JSON array of keys passed as the parameter `$n`. */
-  keysIn(n: number): string;
-  /** Appended to the claim's inner SELECT: `FOR UPDATE SKIP LOCKED` on PostgreSQL. */
-  readonly lockClause: string;
-  /** A field of a JSON text column, as SQL (`json_extract` on SQLite, `->>` on PostgreSQL). */
-  jsonField(column: string, field: string): string;
-  close(): Promise<void>;
-}
+/** The statements a store runs, over either database (app/.server/db/sql.ts, ADR 0104). */
+export type { SqlDatabase } from "../../db/sql.ts";
 
 /** What the catalog walk saw of one audio key: its identity, or undefined when it could not tell. */
 export interface Observation {
@@ -189,7 +175,7 @@ export class AnalysisStore {
     let queued = 0;
     for (const part of chunks(observed)) {
       const rows = await this.db.query<Row>(
-        `SELECT key, identity, status, analyzer_version, attempts FROM track_analysis WHERE ${this.db.keysIn(1)}`,
+        `SELECT key, identity, status, analyzer_version, attempts FROM track_analysis WHERE ${this.db.inJsonArray("key", 1)}`,
         [JSON.stringify(part.map((o) => o.key))],
       );
       const byKey = new Map(rows.map((r) => [r.key, r]));
@@ -289,7 +275,7 @@ export class AnalysisStore {
       [
         `UPDATE track_analysis SET lease_owner = NULL, lease_until = NULL, attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END,
                 next_attempt_at = $2, updated_at = $2
-          WHERE lease_owner = $1 AND ${this.db.keysIn(3)}`,
+          WHERE lease_owner = $1 AND ${this.db.inJsonArray("key", 3)}`,
         [owner, now, JSON.stringify(keys)],
       ],
     ]);
@@ -300,7 +286,7 @@ export class AnalysisStore {
     const out: StoredResult[] = [];
     for (const part of chunks(keys)) {
       const rows = await this.db.query<{ key: string; analysis: string }>(
-        `SELECT key, analysis FROM track_analysis WHERE analysis IS NOT NULL AND ${this.db.keysIn(1)}`,
+        `SELECT key, analysis FROM track_analysis WHERE analysis IS NOT NULL AND ${this.db.inJsonArray("key", 1)}`,
         [JSON.stringify(part)],
       );
       for (const r of rows) out.push({ key: r.key, analysis: JSON.parse(r.analysis) as TrackAnalysis, bytes: r.analysis.length });
