@@ -1,7 +1,7 @@
 import Meyda from "meyda";
 
 /**
- * How a track sounds, in 48 bytes (issue #19, ADR 0104): measured over the whole decoded
+ * How a track sounds, in 45 bytes (issue #19, ADR 0104): measured over the whole decoded
  * track, block by block as the decoder hands it over (like the loudness meter and the peaks),
  * so a 20-minute file never holds more than one frame of PCM here.
  *
@@ -12,7 +12,8 @@ import Meyda from "meyda";
  *   weighted distance). MFCC 0 is left out: it is the frame's level, which a gain change moves;
  * - rhythm: percussive onsets per second and the beat strength (the autocorrelation peak of the
  *   onset envelope between 60 and 200 BPM), next to the tempo the analysis already names;
- * - harmony: the 12-bin chroma profile (meyda), rotated nowhere (the key is compared apart);
+ * - harmony: the 12-bin chroma profile (meyda), its strongest pitch class first (the key is
+ *   compared apart);
  * - energy and brightness: the spread of frame levels (dynamics), the spectral centroid's mean
  *   and spread, and the spectral flatness (tone against noise); the loudness is the analysis's.
  * Features come from `meyda` (MFCC, chroma, centroid, flatness); only the onset envelope
@@ -20,10 +21,11 @@ import Meyda from "meyda";
  *
  * The fingerprint is quantised to one byte per value over fixed ranges (FIELDS), measured on
  * the sample catalog's families and on real-world ranges of each feature, with a version byte
- * first: base64 in the stored analysis JSON (64 characters).
+ * first: base64 in the stored analysis JSON (60 characters).
  */
 
 export const FINGERPRINT_VERSION = 1;
+
 
 /** The analysis rate: decimated by averaging, as analyze.ts's excerpt (enough for timbre up to ~5 kHz). */
 const TARGET_RATE = 11_025;
@@ -57,7 +59,7 @@ export const FIELDS: readonly FieldSpec[] = [
   ...Array.from({ length: 13 }, (_, i) => range(`mfccStd${i + 1}`, "timbre", 0, i === 0 ? 100 : 50)),
   range("onsetRate", "rhythm", 0, 8),
   range("beatStrength", "rhythm", 0, 1),
-  ...Array.from({ length: 12 }, (_, i) => range(`chroma${i}`, "harmony", 0, 0.3)),
+  ...Array.from({ length: 12 }, (_, i) => range(`chroma${i}`, "harmony", 0, i === 0 ? 1 : 0.5)),
   range("dynamics", "energy", 0, 20),
   range("centroid", "energy", 0, 4000),
   range("centroidStd", "energy", 0, 2000),
@@ -173,7 +175,7 @@ export class FingerprintMeter {
       ...Array.from({ length: 13 }, (_, i) => std(this.mfccSum[i + 1], this.mfccSq[i + 1])),
       rhythm.onsetRate,
       rhythm.beatStrength,
-      ...Array.from(this.chroma, (v) => v / chromaTotal),
+      ...rotatedChroma(this.chroma, chromaTotal),
       dynamics,
       mean(this.centroidSum),
       std(this.centroidSum, this.centroidSq),
@@ -186,6 +188,17 @@ export class FingerprintMeter {
     const values = this.values();
     return values ? encodeFingerprint(values) : null;
   }
+}
+
+/**
+ * The chroma profile, its strongest pitch class first: the shape of the harmony (a bare fifth,
+ * a triad, a cluster, a chromatic line) whatever the key; which key it is in is compared apart,
+ * on the circle of fifths (similarity.ts), so two pieces in different keys can still sound alike.
+ */
+function rotatedChroma(chroma: Float64Array, total: number): number[] {
+  let top = 0;
+  for (let k = 1; k < 12; k++) if (chroma[k] > chroma[top]) top = k;
+  return Array.from({ length: 12 }, (_, k) => chroma[(top + k) % 12] / total);
 }
 
 const finite = (v: number | undefined) => (v !== undefined && Number.isFinite(v) ? v : 0);
