@@ -160,6 +160,8 @@ export async function loadCatalogPage(catalog: CatalogService, state: CatalogSta
     detail: detail.data,
     tracks,
     updatedAt: index.updatedAt,
-    complete: !provisional && detail.complete && !(subGenres instanceof Promise) && (tracks === null || rowsComplete(tracks)),
+    // a seed still being analysed will have neighbours soon, and a reference expires (issue #19): neither page is kept
+    complete:
+      !provisional && detail.complete && !(subGenres instanceof Promise) && (tracks === null || rowsComplete(tracks)) && !(tracks?.like && (tracks.like.status === "analysing" || tracks.like.kind === "reference")),
   };
 }

@@ -143,3 +143,11 @@ export function parseLike(value: string | null): string {
   return v.length <= MAX_LIKE_LENGTH && LIKE_PATTERN.test(v) ? v : "";
 }
 
+
+/**
+ * "More like this" (issue #19, DESIGN.md §3c): the track view of the tracks that sound like
+ * this one, written as the contract gives it (the page cache reads it in its canonical form).
+ */
+export function moreLikeThisHref(trackId: string): string {
+  return `/catalog?type=music&view=tracks&like=${encodeURIComponent(trackId)}`;
+}
