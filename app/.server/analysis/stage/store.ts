@@ -110,6 +110,13 @@ export interface StoredResult {
   bytes: number;
 }
 
+/** A result made elsewhere, for the audio `identity` names (AnalysisStore.seed). */
+export interface SeededResult {
+  key: string;
+  identity: string;
+  analysis: TrackAnalysis;
+}
+
 export interface AnalysisFailureRow {
   key: string;
   reason: string;
@@ -253,6 +260,29 @@ export class AnalysisStore {
       ],
     ]);
     return changed === 1;
+  }
+
+  /**
+   * Stores results made elsewhere for audio known by its identity (the sample's shipped
+   * analysis: app/.server/catalog/sample/sample-analysis.ts, issue #19), as if analysed now:
+   * a new key, a row of an older analyzer, or a row of other audio takes them; a row held by
+   * an analyzer or already as new is left alone. Returns the rows stored.
+   */
+  async seed(results: readonly SeededResult[], now: number): Promise<number> {
+    if (results.length === 0) return 0;
+    return this.db.batch(
+      results.map((r) => [
+        `INSERT INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, finished_at, updated_at)
+         VALUES ($1, $2, 'done', $3, $4, 0, $5, $6, $5, $5)
+         ON CONFLICT (key) DO UPDATE SET identity = excluded.identity, status = 'done', analysis = excluded.analysis,
+                analyzer_version = excluded.analyzer_version, reason = NULL, attempts = 0, next_attempt_at = excluded.next_attempt_at,
+                result_at = excluded.result_at, finished_at = excluded.finished_at, updated_at = excluded.updated_at
+          WHERE (track_analysis.analyzer_version IS NULL OR track_analysis.analyzer_version < excluded.analyzer_version
+                 OR track_analysis.identity <> excluded.identity)
+            AND (track_analysis.lease_until IS NULL OR track_analysis.lease_until < $5)`,
+        [r.key, r.identity, JSON.stringify(r.analysis), r.analysis.analyzerVersion, now, this.stamp(now)],
+      ] as const),
+    );
   }
 
   /** Records a failure and its next attempt (retryDelayMs after `now`). */

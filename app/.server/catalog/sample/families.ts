@@ -187,11 +187,18 @@ function ambient(ctx: Ctx) {
 function acoustic(ctx: Ctx) {
   for (let b = 0; b < 32; b++) {
     const c = Math.floor(b / 8);
-    const notes = [...chordNotes(ctx, c, 48), 60 + ctx.tonic + CADENCE[ctx.mode][c][0]];
+    const root = CADENCE[ctx.mode][c][0];
+    const notes = chordNotes(ctx, c, 60);
     const start = at(ctx, (b * ctx.beat) / 2);
-    const midi = b % 8 === 0 ? 36 + ctx.tonic + CADENCE[ctx.mode][c][0] : notes[[0, 1, 2, 3, 2, 1, 2, 3][b % 8]];
-    pluck(ctx, start, midiToHz(midi), 0.35, ctx.beat * 2);
-    if (b % 2 === 1) noiseBurst(ctx, start, 0.03, 0.03, 1);
+    if (b % 2 === 0) {
+      // on the beat: the root in the bass, thumbed, and a chord tone
+      pluck(ctx, start, midiToHz(36 + ((ctx.tonic + root) % 12)), 0.5, ctx.beat * 2);
+      pluck(ctx, start, midiToHz(notes[(b / 2) % 3]), 0.25, ctx.beat);
+      noiseBurst(ctx, start, 0.05, 0.02, 1);
+    } else {
+      // between beats a softer treble note of the chord
+      pluck(ctx, start, midiToHz(notes[[1, 2, 0, 2][(b >> 1) % 4]] + 12), 0.1, ctx.beat);
+    }
   }
 }
 
@@ -204,7 +211,7 @@ function house(ctx: Ctx) {
     noiseBurst(ctx, at(ctx, (b + 0.5) * ctx.beat), 0.12, 0.06, 1);
     if (b % 2 === 1) noiseBurst(ctx, start, 0.3, 0.05, 0);
     const off = at(ctx, (b + 0.5) * ctx.beat);
-    for (const midi of chordNotes(ctx, c, 60)) heldTone(ctx, off, at(ctx, ctx.beat * 0.3), midiToHz(midi), 0.06, { partials: 10, rolloff: 1, attack: 0.005, release: 0.05 });
+    for (const midi of chordNotes(ctx, c, 60)) heldTone(ctx, off, at(ctx, ctx.beat * 0.3), midiToHz(midi), 0.06, { partials: 6, rolloff: 1.5, attack: 0.005, release: 0.05 });
     addDecayingSine(ctx.out, off, midiToHz(36 + ctx.tonic + CADENCE[ctx.mode][c][0]), 0.35, 0.12, ctx.rate);
   }
 }
@@ -219,12 +226,15 @@ function breakbeat(ctx: Ctx) {
     for (const s of snares) if (s < 8) noiseBurst(ctx, at(ctx, (offset + s) * ctx.beat), 0.45, 0.09, 0);
   }
   for (let s = 0; s < 64; s++) {
-    const amp = s % 4 === 2 ? 0.09 : 0.05 + ctx.rng.next() * 0.03;
+    // the hats accent every beat: the pulse the syncopated kicks play around
+    const amp = s % 4 === 0 ? 0.16 : s % 4 === 2 ? 0.08 : 0.04 + ctx.rng.next() * 0.03;
     noiseBurst(ctx, at(ctx, (s * ctx.beat) / 4), amp, 0.015, 1);
     if (ctx.rng.chance(0.12)) noiseBurst(ctx, at(ctx, (s * ctx.beat) / 4), 0.12, 0.03, 0);
   }
   for (let c = 0; c < 4; c++) {
-    heldTone(ctx, at(ctx, c * ctx.bar), at(ctx, ctx.bar), midiToHz(33 + ctx.tonic + CADENCE[ctx.mode][c][0]), 0.25, { partials: 3, rolloff: 2, attack: 0.01, release: 0.1 });
+    heldTone(ctx, at(ctx, c * ctx.bar), at(ctx, ctx.bar), midiToHz(36 + ctx.tonic + CADENCE[ctx.mode][c][0]), 0.25, { partials: 3, rolloff: 2, attack: 0.01, release: 0.1 });
+    // a dark organ chord under the break, so the key is heard
+    for (const midi of chordNotes(ctx, c, 48)) heldTone(ctx, at(ctx, c * ctx.bar), at(ctx, ctx.bar), midiToHz(midi), 0.07, { partials: 3, rolloff: 2, attack: 0.05, release: 0.1 });
   }
 }
 
@@ -235,6 +245,7 @@ function ballad(ctx: Ctx) {
     const notes = chordNotes(ctx, c, 48);
     const barStart = c * ctx.bar;
     pianoNote(ctx, at(ctx, barStart), midiToHz(36 + ctx.tonic + CADENCE[ctx.mode][c][0]), 0.3, ctx.bar * 1.2);
+    pianoNote(ctx, at(ctx, barStart + 2 * ctx.beat), midiToHz(48 + ctx.tonic + CADENCE[ctx.mode][c][0]), 0.2, ctx.bar * 0.6);
     notes.forEach((midi, i) => pianoNote(ctx, at(ctx, barStart + ((i + 1) * ctx.beat) / 1), midiToHz(midi), 0.18, ctx.bar));
     for (let b = 0; b < 4; b++) {
       if (ctx.rng.chance(0.6)) pianoNote(ctx, at(ctx, barStart + b * ctx.beat), midiToHz(72 + ctx.tonic + scale[ctx.rng.int(0, 6)]), 0.2, ctx.beat * 2);
@@ -247,7 +258,7 @@ function strings(ctx: Ctx) {
   const len = at(ctx, ctx.bar + 0.6);
   for (let c = 0; c < 4; c++) {
     const start = at(ctx, c * ctx.bar);
-    const notes = [...chordNotes(ctx, c, 60), 72 + ctx.tonic + CADENCE[ctx.mode][c][2], 48 + ctx.tonic + CADENCE[ctx.mode][c][0]];
+    const notes = [...chordNotes(ctx, c, 60), 72 + ctx.tonic + CADENCE[ctx.mode][c][0], 48 + ctx.tonic + CADENCE[ctx.mode][c][0]];
     for (const midi of notes) {
       heldTone(ctx, start, len, midiToHz(midi), 0.09, { partials: 20, rolloff: 0.85, attack: 0.6, release: 0.6, vibratoHz: 5.5 + ctx.rng.next(), vibratoCents: 20 });
     }

@@ -10,6 +10,9 @@ import type { TrackTable } from "./table.ts";
  * or kept), then the album rule on the first page, then the order asked.
  */
 
+/** Copies of one recording (the same fingerprint: the same audio on several albums) among the first LIKE_SPREAD_WINDOW. */
+const LIKE_PER_RECORDING = 2;
+
 /** What the scan compares against: the seed's sound, and the tracks never listed (the seed and its audio's other copies). */
 export interface LikeSeedSound {
   sounding: Sounding;
@@ -121,7 +124,18 @@ export function nearestTracks(input: LikeScanInput): LikeList {
   const keyCounts: { key: string; count: number }[] = [];
   for (let k = 0; k < counts.length; k++) if (counts[k] > 0) keyCounts.push({ key: KEY_NAMES[k], count: counts[k] });
   const { tracks } = keyed.sorted(table.titleRank);
-  return { tracks: spreadAlbums(tracks, table.trackAlbum), keyCounts };
+  // the same recording under several albums sounds the same: it counts as one "album" for the rule too
+  const soundOf = new Map<string, number>();
+  const groups = Int32Array.from(tracks, (t) => {
+    const sound = Buffer.from(prints.subarray(t * PRINT_BYTES, (t + 1) * PRINT_BYTES)).toString("latin1");
+    let g = soundOf.get(sound);
+    if (g === undefined) soundOf.set(sound, (g = soundOf.size));
+    return g;
+  });
+  const byAlbum = spreadAlbums(tracks, table.trackAlbum);
+  const position = new Map<number, number>();
+  tracks.forEach((t, i) => position.set(t, i));
+  return { tracks: spreadAlbums(byAlbum, (t) => groups[position.get(t)!], LIKE_PER_RECORDING), keyCounts };
 }
 
 /**
@@ -129,7 +143,8 @@ export function nearestTracks(input: LikeScanInput): LikeList {
  * list nearest first, a track whose album already has LIKE_PER_ALBUM among the first
  * LIKE_SPREAD_WINDOW waits; the waiting ones follow the window, in their order.
  */
-export function spreadAlbums(tracks: Int32Array, trackAlbum: Int32Array, perAlbum = LIKE_PER_ALBUM, window = LIKE_SPREAD_WINDOW): Int32Array {
+export function spreadAlbums(tracks: Int32Array, trackAlbum: Int32Array | ((t: number) => number), perAlbum = LIKE_PER_ALBUM, window = LIKE_SPREAD_WINDOW): Int32Array {
+  const albumOf = typeof trackAlbum === "function" ? trackAlbum : (t: number) => trackAlbum[t];
   const out = new Int32Array(tracks.length);
   const waiting: number[] = [];
   const inWindow = new Map<number, number>();
@@ -140,7 +155,7 @@ export function spreadAlbums(tracks: Int32Array, trackAlbum: Int32Array, perAlbu
       out[o++] = t;
       continue;
     }
-    const a = trackAlbum[t];
+    const a = albumOf(t);
     const c = inWindow.get(a) ?? 0;
     if (c >= perAlbum) {
       waiting.push(t);
