@@ -57,6 +57,8 @@ export interface AnalyzeOptions {
   maxSeconds?: number;
   /** Largest file accepted, in bytes (default 400 MiB: 20 minutes of 24-bit 48 kHz stereo WAV is 346 MB). */
   maxBytes?: number;
+  /** Only this part of the audio, in seconds (a reference file's chosen section, issue #19); the whole file when absent. */
+  section?: { fromSeconds: number; toSeconds: number };
 }
 
 export const DEFAULT_MAX_SECONDS = 20 * 60;
@@ -82,11 +84,11 @@ export async function analyzeAudio(bytes: Uint8Array, opts: AnalyzeOptions = {})
     throw new AnalysisError("too-large", `the header gives ${Math.round(header.seconds)} s, over the ${maxSeconds} s bound`);
   }
 
-  const pcm = await decodeInto(bytes, header, maxSeconds);
+  const pcm = await decodeInto(bytes, header, maxSeconds, opts.section);
   const durationSeconds = pcm.frames / pcm.sampleRate;
   // A file cut short in transfer still decodes, to its break: its header knows better. The
   // margin allows for headers that only estimate (an MP3 without a frame count).
-  if (header.seconds !== undefined && durationSeconds < header.seconds * 0.9 - 0.5) {
+  if (!opts.section && header.seconds !== undefined && durationSeconds < header.seconds * 0.9 - 0.5) {
     throw new AnalysisError("decode-failed", `truncated or damaged: ${durationSeconds.toFixed(2)} s decoded of the ${header.seconds.toFixed(2)} s its header gives`);
   }
   const excerpt = pcm.excerpt.subarray(0, pcm.excerptLength);
@@ -159,7 +161,7 @@ interface Decoded {
 }
 
 /** Streams the file through the decoder, feeding each block of PCM to the measurements. */
-async function decodeInto(bytes: Uint8Array, header: Header, maxSeconds: number): Promise<Decoded> {
+async function decodeInto(bytes: Uint8Array, header: Header, maxSeconds: number, section?: AnalyzeOptions["section"]): Promise<Decoded> {
   let decoder;
   try {
     decoder = await decode[header.format]();
@@ -211,8 +213,9 @@ async function decodeInto(bytes: Uint8Array, header: Header, maxSeconds: number)
     out.frames += frames;
   };
   try {
-    for (let at = 0; at < bytes.byteLength; at += CHUNK_BYTES) consume(await decoder(bytes.subarray(at, at + CHUNK_BYTES)));
-    consume(await decoder());
+    const cut = sectionCut(section);
+    for (let at = 0; at < bytes.byteLength && !cut.done; at += CHUNK_BYTES) consume(cut(await decoder(bytes.subarray(at, at + CHUNK_BYTES))));
+    if (!cut.done) consume(cut(await decoder()));
   } catch (error) {
     decoder.free();
     if (error instanceof AnalysisError) throw error;
@@ -220,6 +223,26 @@ async function decodeInto(bytes: Uint8Array, header: Header, maxSeconds: number)
   }
   if (!out || out.frames === 0) throw new AnalysisError("decode-failed", `the ${header.format} decoder produced no audio`);
   return out;
+}
+
+type Block = { channelData: Float32Array[]; sampleRate: number };
+
+/** Passes on only the frames of `section` (all of them without one); `done` once past its end, so decoding can stop. */
+function sectionCut(section: AnalyzeOptions["section"]): ((block: Block) => Block) & { done: boolean } {
+  let position = 0;
+  const cut = Object.assign(
+    (block: Block): Block => {
+      if (!section) return block;
+      const frames = block.channelData[0]?.length ?? 0;
+      const from = Math.max(0, Math.round(section.fromSeconds * block.sampleRate) - position);
+      const to = Math.min(frames, Math.round(section.toSeconds * block.sampleRate) - position);
+      position += frames;
+      if (position >= section.toSeconds * block.sampleRate) cut.done = true;
+      return { sampleRate: block.sampleRate, channelData: to > from ? block.channelData.map((c) => c.subarray(from, to)) : [] };
+    },
+    { done: false },
+  );
+  return cut;
 }
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));

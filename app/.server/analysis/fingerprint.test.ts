@@ -50,4 +50,12 @@ describe("the fingerprint in an analysis", () => {
     const steps = loud.map((v, i) => Math.abs(v - soft[i]));
     expect(Math.max(...steps)).toBeLessThanOrEqual(3);
   });
+
+  it("measures only the section asked (a reference file's start and end, issue #19)", async () => {
+    const wav = encodeWav([drumPattern({ bpm: 120, seconds: 30 })]);
+    const r = await analyzeAudio(wav, { section: { fromSeconds: 10, toSeconds: 22.5 } });
+    expect(r.durationSeconds).toBeCloseTo(12.5, 3);
+    expect(r.bpm).toBeCloseTo(120, 0);
+    expect(r.fingerprint).toBeTruthy();
+  });
 });

@@ -3,7 +3,7 @@ import type { Album } from "../../../lib/catalog/types.ts";
 import type { TrackQuery } from "../../../lib/catalog/track-query.ts";
 import type { TrackAnalysis } from "../../analysis/analyze.ts";
 import type { AnalysisFigures, AnalysisLookup } from "../../analysis/stage/types.ts";
-import { encodeFingerprint, FIELDS } from "../../analysis/fingerprint.ts";
+import { encodeFingerprint, FIELDS, fingerprintBytes } from "../../analysis/fingerprint.ts";
 import type { CatalogSource } from "../index.ts";
 import type { CatalogSnapshot } from "../service.ts";
 import { createTrackIndex } from "./track-index.ts";
@@ -110,6 +110,25 @@ describe("a like= view", () => {
     expect((await index.query(Q({ like: "nope:0" }))).like?.status).toBe("unknown");
     expect((await index.query(Q({ like: "al0:99" }))).like?.status).toBe("unknown");
     expect((await index.query(Q({ like: "ref-AAAAAAAAAAAAAAAAAAAAAA" }))).like).toMatchObject({ kind: "reference", status: "unknown" });
+  });
+});
+
+describe("a like= view of a reference file", () => {
+  const index = setup();
+  const ref = "ref-AAAAAAAAAAAAAAAAAAAAAA";
+
+  it("lists the reference's neighbours, all of them (no track is the reference)", async () => {
+    const sounding = { fingerprint: fingerprintBytes(print(0.7))!, bpm: 125, key: 21 };
+    const r = await index.query(Q({ like: ref }), { id: ref, status: "ready", sounding, label: "temp.wav" });
+    expect(r.like).toMatchObject({ kind: "reference", status: "ready", label: "temp.wav" });
+    expect(r.total).toBe(49);
+    expect(r.rows[0].album).toMatch(/^house/);
+  });
+
+  it("says an expired reference has expired, listing nothing", async () => {
+    const r = await index.query(Q({ like: ref }), { id: ref, status: "expired" });
+    expect(r.like).toMatchObject({ kind: "reference", status: "expired" });
+    expect(r.rows).toEqual([]);
   });
 });
 
