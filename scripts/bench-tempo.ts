@@ -104,6 +104,9 @@ const parts: [string, Row[]][] = [
   ["tuning", rows.filter((r) => !r.piece.heldOut)],
   ["held out", rows.filter((r) => r.piece.heldOut)],
   ["variable tempo (both parts)", rows.filter((r) => r.piece.variable)],
+  // issue #20's goals are for the tracks with a steady beat (and the beatless controls)
+  ["tuning, steady beat", rows.filter((r) => !r.piece.heldOut && !r.piece.variable)],
+  ["held out, steady beat", rows.filter((r) => r.piece.heldOut && !r.piece.variable)],
 ];
 console.log(`\n${pieces.length} pieces × ${FORMATS.join(", ")} = ${rows.length} files; ${((performance.now() - started) / 1000).toFixed(0)} s in all`);
 console.log(`analysis: ${newSeconds.toFixed(1)} s this version (whole analysis), ${oldSeconds.toFixed(1)} s the version-2 tempo and key on the same excerpts\n`);

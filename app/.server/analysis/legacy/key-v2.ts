@@ -29,12 +29,16 @@ const SILENT_RMS = 1e-3;
 
 export function estimateKey(pcm: Float32Array, sampleRate: number): KeyEstimate {
   const chroma = new Array<number>(12).fill(0);
-  configureMeyda(sampleRate);
-  for (let at = 0; at + FRAME <= pcm.length; at += FRAME) {
-    const frame = pcm.subarray(at, at + FRAME);
-    const features = Meyda.extract(["rms", "chroma"], frame) as { rms: number; chroma: number[] } | null;
-    if (!features || features.rms < SILENT_RMS) continue;
-    for (let k = 0; k < 12; k++) chroma[k] += features.chroma[k];
+  const restore = configureMeyda(sampleRate);
+  try {
+    for (let at = 0; at + FRAME <= pcm.length; at += FRAME) {
+      const frame = pcm.subarray(at, at + FRAME);
+      const features = Meyda.extract(["rms", "chroma"], frame) as { rms: number; chroma: number[] } | null;
+      if (!features || features.rms < SILENT_RMS) continue;
+      for (let k = 0; k < 12; k++) chroma[k] += features.chroma[k];
+    }
+  } finally {
+    restore();
   }
   if (chroma.every((v) => v === 0)) return { key: null, confidence: 0 };
   let best = { key: "", r: -Infinity };
@@ -48,17 +52,26 @@ export function estimateKey(pcm: Float32Array, sampleRate: number): KeyEstimate 
   return { key: confidence >= MIN_KEY_CORRELATION ? best.key : null, confidence };
 }
 
-let configuredRate = 0;
-function configureMeyda(sampleRate: number) {
-  // Meyda keeps its settings and its chroma filter bank on the module object; the bank is
-  // built on first use and only rebuilt when missing, so it is dropped when the rate changes.
-  if (configuredRate === sampleRate) return;
-  const m = Meyda as unknown as { sampleRate: number; bufferSize: number; windowingFunction: string; chromaFilterBank?: unknown };
+type MeydaSettings = { sampleRate: number; bufferSize: number; windowingFunction: string; chromaFilterBank?: unknown };
+/** A chroma filter bank per (rate, frame): Meyda builds one from its settings when it has none. */
+const banks = new Map<number, unknown>();
+
+/**
+ * Meyda keeps its settings and its chroma filter bank on the module object, shared by every
+ * feature in the thread (the similarity fingerprints use it too): they are set for the key
+ * here and put back as they were by the function returned.
+ */
+function configureMeyda(sampleRate: number): () => void {
+  const m = Meyda as unknown as MeydaSettings;
+  const saved: MeydaSettings = { sampleRate: m.sampleRate, bufferSize: m.bufferSize, windowingFunction: m.windowingFunction, chromaFilterBank: m.chromaFilterBank };
   m.sampleRate = sampleRate;
   m.bufferSize = FRAME;
   m.windowingFunction = "hanning";
-  m.chromaFilterBank = undefined;
-  configuredRate = sampleRate;
+  m.chromaFilterBank = banks.get(m.sampleRate);
+  return () => {
+    if (m.chromaFilterBank !== undefined && banks.size < 8) banks.set(m.sampleRate, m.chromaFilterBank);
+    Object.assign(m, saved);
+  };
 }
 
 function pearson(x: number[], y: (k: number) => number): number {
