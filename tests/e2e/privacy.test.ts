@@ -146,6 +146,7 @@ describe("/privacy and /terms", () => {
     expect(text).toContain(site.legal.governingLaw);
     expect(text).toContain(site.legal.courts);
     expect(text).toContain("It does not grant you any license");
+    expect(await main.getByRole("link", { name: "privacy policy" }).getAttribute("href")).toBe("/privacy");
     expect(text).not.toMatch(/\{\w+\}/);
     await page.context().close();
   });

@@ -41,6 +41,11 @@ function legalValues(facts: PrivacyFacts | undefined): Record<string, ReactNode>
     hostLocation: legal.hostingProvider.location,
     logDays: legal.serverLogDays,
     mailboxRetention: legal.mailboxRetention,
+    privacyPolicy: (
+      <a href="/privacy" className={LINK}>
+        privacy policy
+      </a>
+    ),
     governingLaw: legal.governingLaw,
     courts: legal.courts,
     contactFields: fieldLabels(contactFields),
