@@ -9,6 +9,8 @@ export default [
   layout("routes/_layout.tsx", [
     index("routes/home.tsx"),
     route("catalog", "routes/catalog.tsx"),
+    // Issue #19: search by a reference file (DESIGN.md §3c); before the item pages' pattern.
+    route("catalog/sounds-like", "routes/catalog.sounds-like.tsx"),
     // Issue #11: each album, single and film has a page of its own (DESIGN.md §3b).
     route("catalog/:kind/:id/:slug?", "routes/catalog-item.tsx"),
     route("mission", "routes/mission.tsx"),

@@ -23,6 +23,8 @@ import { serviceWorkerHandler } from "./service-worker.ts";
 import { answerUnparsableRequests, requestGuard, requestLimits, sendRefusal } from "./request-guard.ts";
 import { reactRouterHandler } from "./react-router-handler.ts";
 import { readinessHandler } from "./readiness.ts";
+import { isSoundsLikeUpload, soundsLikeUpload, type UploadError } from "./sounds-like.ts";
+import { soundsLikeFor } from "../app/.server/sounds-like/service.ts";
 
 export interface StartOptions {
   /** Present in development: Vite serves the client modules and hot-reloads the app. */
@@ -137,7 +139,7 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
   );
   // Method, target, Host and body are checked (and the body read, bounded) before anything
   // else sees the request: issue #7, server/request-guard.ts.
-  app.use(requestGuard(requestLimits(config)));
+  app.use(requestGuard(requestLimits(config), { streamed: isSoundsLikeUpload }));
   app.use(compression());
 
   app.get("/healthz", (_req, res) => {
@@ -182,10 +184,10 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
 
-  const loadContext = (nonce: string, ip: string, log: Logger) => {
+  const loadContext = (nonce: string, ip: string, log: Logger, uploadError?: UploadError) => {
     const context = new RouterContextProvider();
     context.set(servicesContext, services);
-    context.set(requestContext, { nonce, ip, log });
+    context.set(requestContext, { nonce, ip, log, ...(uploadError ? { uploadError } : {}) });
     return context;
   };
 
@@ -197,13 +199,16 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
     for (const middleware of pageCaches(services, renderForCache)) app.use(middleware);
   }
 
+  // issue #19: a reference file's upload, streamed and bounded by UPLOAD_LIMIT_BYTES; a refusal renders the form's page
+  app.use(soundsLikeUpload({ service: () => soundsLikeFor(config, logger, { cluster: config.WEB_CONCURRENCY > 1 }) }));
+
   app.use(
     reactRouterHandler({
       build: dev
         ? () => opts.vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
         : loadBuild,
       mode: dev ? "development" : "production",
-      getLoadContext: (req, res) => loadContext(String(res.locals.nonce), req.ip ?? "", req.log),
+      getLoadContext: (req, res) => loadContext(String(res.locals.nonce), req.ip ?? "", req.log, res.locals.uploadError as UploadError | undefined),
     }),
   );
 

@@ -186,7 +186,7 @@ function readBody(req: IncomingMessage, keep: number, stopAfter: number): Promis
  * half-closes the socket and destroys it after LINGER_MS (or when the client closes), without
  * reading any more of the body.
  */
-function closeGentlyAfterResponse(req: Request, res: Response) {
+export function closeGentlyAfterResponse(req: Request, res: Response) {
   res.setHeader("Connection", "close");
   // Keep Node from draining the rest itself after the answer (it does for unread bodies).
   req.pause();
@@ -205,12 +205,22 @@ function destroyAfterLinger(socket: Duplex) {
   socket.once("close", () => clearTimeout(timer));
 }
 
-/** The Express middleware: first in the chain, after the request log and security headers. */
-export function requestGuard(limits: RequestLimits) {
+/**
+ * The Express middleware: first in the chain, after the request log and security headers.
+ * `streamed` names the one request whose body the gate leaves unread, after its head passed
+ * every check: the reference-file upload (server/sounds-like.ts, issue #19), which streams
+ * its multipart body itself under UPLOAD_LIMIT_BYTES. Every other body stays bounded here.
+ */
+export function requestGuard(limits: RequestLimits, opts: { streamed?: (req: Request) => boolean } = {}) {
   const stopAfter = Math.max(limits.bodyLimitBytes, limits.drainLimitBytes);
   return async (req: Request, res: Response, next: NextFunction) => {
     const head = checkHead(req, limits);
     const refused = head instanceof URL ? undefined : head;
+    if (!refused && opts.streamed?.(req)) {
+      res.locals.requestUrl = head;
+      req.body = EMPTY;
+      return next();
+    }
     // A refused request's body is read only to be thrown away.
     const read = await readBody(req, refused ? 0 : limits.bodyLimitBytes, stopAfter);
     if (read.kind === "aborted") return;

@@ -114,6 +114,17 @@ export const configSchema = z
     // Audio analysis (issue #9, ADR 0091)
     /** Tracks analysed at once, each in its own worker thread (1 suits 2 cores: the pages keep the other). */
     ANALYSIS_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+
+    // Search by a reference file (issue #19, DESIGN.md §3c)
+    /** Largest upload to /catalog/sounds-like, counted on the bytes received (this route only; every other keeps BODY_LIMIT_BYTES). */
+    UPLOAD_LIMIT_BYTES: positiveInt.default(20 * 1024 * 1024),
+    /** Days a reference's fingerprint is kept (its audio never is); its URL then says it has expired. */
+    REFERENCE_TTL_DAYS: positiveInt.default(30),
+    /** A reference file's decoding and analysis stop after this long (a worker thread's time). */
+    REFERENCE_ANALYSIS_TIMEOUT_SECONDS: positiveInt.default(20),
+    /** Reference uploads accepted per client per window (the store the form rate limit uses). */
+    REFERENCE_RATE_LIMIT: positiveInt.default(10),
+    REFERENCE_RATE_WINDOW_SECONDS: positiveInt.default(3600),
     /** Analyse tracks inside the web server's syncing process; false when `npm run analyzer` does it. */
     ANALYSIS_WORKER: booleanFlag(true),
 

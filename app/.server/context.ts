@@ -23,6 +23,8 @@ export interface RequestInfo {
   ip: string;
   /** Per-request logger (carries the request id). */
   log: Logger;
+  /** A refused reference-file upload (server/sounds-like.ts): the form's page shows it with its status. */
+  uploadError?: { status: number; message: string };
 }
 
 export const servicesContext = createContext<AppServices>();

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { ConfigError, parseConfig, type Config } from "./config.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { startCatalog, type CatalogDeps, type CatalogService } from "./catalog/service.ts";
@@ -5,10 +6,12 @@ import { catalogIndexFor } from "./catalog/index.ts";
 import { trackIndexFor } from "./catalog/tracks/track-index.ts";
 import { startLeads, type LeadsOptions, type LeadsService } from "./leads/service.ts";
 import { startAnalyzer, type Analyzer, type AnalyzerOptions } from "./analysis/stage/analyzer.ts";
+import { createAnalysisPool, type AnalysisPool } from "./analysis/pool.ts";
 import { createAnalysisLookup, type AnalysisService } from "./analysis/stage/lookup.ts";
 import { deferredAnalysis } from "./analysis/stage/deferred.ts";
 import { describeAnalysisStore, openAnalysisStore } from "./analysis/stage/open.ts";
-import { sampleMediaReady } from "./catalog/sample/ensure.ts";
+import { sampleMediaReady, samplePaths } from "./catalog/sample/ensure.ts";
+import { seedSampleAnalysis } from "./catalog/sample/sample-analysis.ts";
 import { errorMessage } from "./catalog/errors.ts";
 
 /**
@@ -17,6 +20,14 @@ import { errorMessage } from "./catalog/errors.ts";
  * wiring cannot drift between them again (it once did: `npm run worker` ignored
  * OUTBOX_LEASE_SECONDS because it had its own copy).
  */
+
+/**
+ * `npm run analyze` (issue #20, DESIGN §3c): the analysis engine alone — no catalog, no store,
+ * no network — in the same worker pool as the analysis stage, ANALYSIS_CONCURRENCY threads.
+ */
+export function createFileAnalysis(config: Config): AnalysisPool {
+  return createAnalysisPool({ concurrency: config.ANALYSIS_CONCURRENCY, maxQueue: config.ANALYSIS_CONCURRENCY });
+}
 
 /** Parses the environment; a bad value prints the variables at fault and exits 1. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -125,6 +136,12 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
       const store = await openAnalysisStore(config);
       const service = await createAnalysisLookup(store, { logger });
       if (!analyse) return { service };
+      // the sample's shipped results, before the stage walks (issue #19: figures at once)
+      if (fs.existsSync(samplePaths(config.DATA_DIR).dir)) {
+        await seedSampleAnalysis(store, samplePaths(config.DATA_DIR).media)
+          .then((n) => n && logger.info({ results: n }, "sample analysis results stored"))
+          .catch((error: unknown) => logger.error({ err: errorMessage(error) }, "could not store the sample analysis results"));
+      }
       const started = startAnalyzer({ config, logger, store, ...opts.analyzer });
       // The sample audio is written in a worker thread after start-up (so the first page does
       // not wait for it): the stage starts once it is there, instead of recording every sample

@@ -2,6 +2,7 @@ import { data, redirect, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/catalog";
 import { services } from "~/.server/context";
 import { loadCatalogPage } from "~/.server/catalog/query-page";
+import { referenceSeed, soundsLikeFor } from "~/.server/sounds-like/service";
 import { CatalogPage } from "~/features/catalog/catalog-page";
 import { JsonLd } from "~/components/seo/json-ld";
 import { albumJsonLd, catalogItemList } from "~/features/catalog/json-ld";
@@ -16,11 +17,16 @@ import { seo } from "~/lib/seo";
  * page, the filter options and the open item's details — never the catalog.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { catalog, config, analysis } = services(context);
+  const { catalog, config, analysis, logger } = services(context);
   const state = parseCatalogState(new URL(request.url).searchParams);
   // Spec §2: the Channels tab is disabled unless the operator enables it.
   if (state.type === "channels" && !config.CATALOG_CHANNELS_ENABLED) throw redirect("/catalog");
-  const { complete, ...page } = await loadCatalogPage(catalog, state, analysis);
+  // issue #19: a reference file's `like=` view reads its fingerprint from the references' store
+  const reference =
+    state.view === "tracks" && state.like.startsWith("ref-")
+      ? await referenceSeed(soundsLikeFor(config, logger), state.like).catch(() => ({ id: state.like, status: "unknown" as const }))
+      : undefined;
+  const { complete, ...page } = await loadCatalogPage(catalog, state, analysis, reference);
   const payload = { ...page, channelsEnabled: config.CATALOG_CHANNELS_ENABLED };
   // A page with data still missing (a slow upstream) is not kept by the page cache (ADR 0080).
   return complete ? payload : data(payload, { headers: { "Cache-Control": "no-store" } });

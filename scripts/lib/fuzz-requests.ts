@@ -11,7 +11,7 @@ import { createPrng, type Prng } from "../../app/.server/catalog/sample/prng.ts"
  * the visitor got no answer at all.
  */
 
-export const FUZZ_FAMILIES = ["catalog", "catalog-data", "img", "form", "path-method", "malformed"] as const;
+export const FUZZ_FAMILIES = ["catalog", "catalog-data", "img", "form", "path-method", "malformed", "upload"] as const;
 export type FuzzFamily = (typeof FUZZ_FAMILIES)[number];
 
 export interface FuzzRequest {
@@ -170,6 +170,58 @@ function frame(rng: Rng, headers: string[], body: Buffer, forceChunked?: boolean
   return [body];
 }
 
+/**
+ * A reference-file upload (issue #19, POST /catalog/sounds-like): not audio, empty, a PNG
+ * named .mp3, an MP3 header over junk, a WAV header declaring an absurd length, a file over
+ * the limit, odd or truncated multipart, odd start and end, other fields. Never a 5xx.
+ */
+function uploadBody(rng: Rng): { contentType: string; body: Buffer } {
+  const file = (): Buffer => {
+    switch (rng.int(0, 6)) {
+      case 0:
+        return Buffer.alloc(0);
+      case 1:
+        return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(junk(rng, 3000))]);
+      case 2:
+        return Buffer.concat([Buffer.from("ID3\x04\x00\x00\x00\x00\x00\x00"), Buffer.from([0xff, 0xfb, 0x90, 0x64]), Buffer.from(junk(rng, 5000))]);
+      case 3: {
+        // a WAV header declaring an absurd length (4 GB of 8 kHz mono), then a few samples
+        const h = Buffer.alloc(44 + 800);
+        h.write("RIFF", 0, "ascii");
+        h.writeUInt32LE(0xfffffff0, 4);
+        h.write("WAVEfmt ", 8, "ascii");
+        h.writeUInt32LE(16, 16);
+        h.writeUInt16LE(1, 20);
+        h.writeUInt16LE(1, 22);
+        h.writeUInt32LE(8000, 24);
+        h.writeUInt32LE(16000, 28);
+        h.writeUInt16LE(2, 32);
+        h.writeUInt16LE(16, 34);
+        h.write("data", 36, "ascii");
+        h.writeUInt32LE(0xffffffd0, 40);
+        return h;
+      }
+      case 4:
+        return Buffer.alloc(rng.pick([21 * 1024 * 1024, 200_000]), 1);
+      default:
+        return Buffer.from(junk(rng, rng.int(1, 4000)));
+    }
+  };
+  const boundary = rng.chance(0.9) ? "fuzzupload" : "";
+  const field = rng.chance(0.85) ? "audio" : rng.pick(["file", "", "audio\"x"]);
+  const parts = [
+    `--fuzzupload\r\nContent-Disposition: form-data; name="${field}"; filename="${rng.pick(["a.mp3", "cover.png.mp3", "", "../../etc/passwd", junk(rng, 40).replace(/["\r\n]/g, "")])}"\r\nContent-Type: ${rng.pick(["audio/mpeg", "image/png", "application/octet-stream"])}\r\n\r\n`,
+  ];
+  let body = Buffer.concat([Buffer.from(parts[0]), file(), Buffer.from("\r\n")]);
+  for (const name of rng.chance(0.5) ? ["start", "end"] : []) {
+    body = Buffer.concat([body, Buffer.from(`--fuzzupload\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${rng.pick(["0", "30", "-5", "1e309", "NaN", "abc", "99999999", junk(rng, 100)])}\r\n`)]);
+  }
+  body = Buffer.concat([body, Buffer.from("--fuzzupload--\r\n")]);
+  if (rng.chance(0.15)) body = body.subarray(0, rng.int(0, body.length)); // truncated
+  const contentType = rng.chance(0.9) ? `multipart/form-data; boundary=${boundary}` : rng.pick(["application/x-www-form-urlencoded", "text/plain", "multipart/mixed; boundary=fuzzupload"]);
+  return { contentType, body };
+}
+
 const PAGES = ["/", "/catalog", "/mission", "/board", "/innovation", "/ai-brands", "/investors", "/podcasts", "/partners", "/web3", "/contact", "/privacy", "/terms", "/healthz", "/sw.js", "/robots.txt", "/sitemap.xml", "/offline.html"];
 const METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "PROPFIND", "get", "CONNECT", "FOO", "M-SEARCH", "PURGE"];
 
@@ -272,6 +324,15 @@ export function* generateFuzzRequests(seed: number, count: number, opts: Generat
         method = rng.pick(METHODS);
         target = oddPath(rng);
         if (rng.chance(0.2)) body = frame(rng, headers, Buffer.from(junk(rng, 2000)));
+        break;
+      }
+      case "upload": {
+        method = "POST";
+        target = rng.chance(0.9) ? "/catalog/sounds-like" : rng.pick(["/catalog/sounds-like/", "/catalog/sounds-like.data", "/catalog/sounds-like?x=1"]);
+        const upload = uploadBody(rng);
+        headers.push(`Content-Type: ${upload.contentType}`);
+        if (rng.chance(0.8)) headers.push(`Origin: http://${host}`);
+        body = frame(rng, headers, upload.body);
         break;
       }
       case "malformed": {

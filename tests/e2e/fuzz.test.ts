@@ -62,7 +62,7 @@ describe("fuzz", () => {
     expect(totals.serverErrors.map(describeOutcome), `seed ${seed}`).toEqual([]);
     expect(totals.resets.map(describeOutcome), `seed ${seed}`).toEqual([]);
     expect(after - before, `seed ${seed}`).toBeLessThan(RSS_GROWTH_LIMIT_MB);
-    expect(Object.keys(totals.byFamily).sort()).toEqual(["catalog", "catalog-data", "form", "img", "malformed", "path-method"]);
+    expect(Object.keys(totals.byFamily).sort()).toEqual(["catalog", "catalog-data", "form", "img", "malformed", "path-method", "upload"]);
     // The server is still serving pages afterwards.
     expect((await fetch(`${site.base}/healthz`)).status).toBe(200);
   });

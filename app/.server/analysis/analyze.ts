@@ -1,5 +1,6 @@
 import decode from "audio-decode";
 import { parseBuffer } from "music-metadata";
+import { FingerprintMeter } from "./fingerprint.ts";
 import { estimateKey } from "./key.ts";
 import { LoudnessMeter } from "./loudness.ts";
 import { PeakBins } from "./peaks.ts";
@@ -27,6 +28,8 @@ export interface TrackAnalysis {
   previewPeaks: number[];
   /** Up to 200 bars over the whole track, 0..1. */
   overviewPeaks: number[];
+  /** How the track sounds (issue #19, ADR 0104): base64 of fingerprint.ts's bytes; null for silence; absent before version 3. */
+  fingerprint?: string | null;
   analyzerVersion: number;
 }
 
@@ -34,8 +37,12 @@ export interface TrackAnalysis {
  * Bump when results for the same audio would change, so stored analyses are redone.
  * 2: a tempo only where percussive onsets fall on the beat (ADR 0090, amended), so ambient
  * pieces analysed by version 1 at 96–192 BPM lose it.
+ * 3: tempo from an onset envelope, a tempogram with a tempo prior and a beat tracker; key by
+ * Temperley's profiles (ADR 0105): tracks with a beat but no drums gain a tempo; and a
+ * fingerprint of how the track sounds (issue #19, ADR 0104). One bump for both: one
+ * re-analysis of the catalog.
  */
-export const ANALYZER_VERSION = 2;
+export const ANALYZER_VERSION = 3;
 
 export type AnalysisFailure = "unreadable" | "unsupported" | "too-large" | "decode-failed";
 
@@ -53,6 +60,10 @@ export interface AnalyzeOptions {
   maxSeconds?: number;
   /** Largest file accepted, in bytes (default 400 MiB: 20 minutes of 24-bit 48 kHz stereo WAV is 346 MB). */
   maxBytes?: number;
+  /** Sees the mono excerpt tempo and key are estimated from (bench:tempo runs the previous version's estimators on it). */
+  onExcerpt?: (pcm: Float32Array, sampleRate: number) => void;
+  /** Only this part of the audio, in seconds (a reference file's chosen section, issue #19); the whole file when absent. */
+  section?: { fromSeconds: number; toSeconds: number };
 }
 
 export const DEFAULT_MAX_SECONDS = 20 * 60;
@@ -78,14 +89,15 @@ export async function analyzeAudio(bytes: Uint8Array, opts: AnalyzeOptions = {})
     throw new AnalysisError("too-large", `the header gives ${Math.round(header.seconds)} s, over the ${maxSeconds} s bound`);
   }
 
-  const pcm = await decodeInto(bytes, header, maxSeconds);
+  const pcm = await decodeInto(bytes, header, maxSeconds, opts.section);
   const durationSeconds = pcm.frames / pcm.sampleRate;
   // A file cut short in transfer still decodes, to its break: its header knows better. The
   // margin allows for headers that only estimate (an MP3 without a frame count).
-  if (header.seconds !== undefined && durationSeconds < header.seconds * 0.9 - 0.5) {
+  if (!opts.section && header.seconds !== undefined && durationSeconds < header.seconds * 0.9 - 0.5) {
     throw new AnalysisError("decode-failed", `truncated or damaged: ${durationSeconds.toFixed(2)} s decoded of the ${header.seconds.toFixed(2)} s its header gives`);
   }
   const excerpt = pcm.excerpt.subarray(0, pcm.excerptLength);
+  opts.onExcerpt?.(excerpt, pcm.excerptRate);
   const tempo = estimateTempo(excerpt, pcm.excerptRate);
   const key = estimateKey(excerpt, pcm.excerptRate);
   const previewSeconds = Math.min(durationSeconds, PREVIEW_SECONDS);
@@ -98,6 +110,7 @@ export async function analyzeAudio(bytes: Uint8Array, opts: AnalyzeOptions = {})
     loudnessLufs: nullableRound(pcm.loudness.integrated(), 1),
     previewPeaks: pcm.peaks.bars(previewSeconds, Math.ceil(previewSeconds * 10)),
     overviewPeaks: pcm.peaks.bars(durationSeconds, OVERVIEW_BARS),
+    fingerprint: pcm.fingerprint.fingerprint(),
     analyzerVersion: ANALYZER_VERSION,
   };
 }
@@ -150,10 +163,11 @@ interface Decoded {
   excerptRate: number;
   loudness: LoudnessMeter;
   peaks: PeakBins;
+  fingerprint: FingerprintMeter;
 }
 
 /** Streams the file through the decoder, feeding each block of PCM to the measurements. */
-async function decodeInto(bytes: Uint8Array, header: Header, maxSeconds: number): Promise<Decoded> {
+async function decodeInto(bytes: Uint8Array, header: Header, maxSeconds: number, section?: AnalyzeOptions["section"]): Promise<Decoded> {
   let decoder;
   try {
     decoder = await decode[header.format]();
@@ -180,6 +194,7 @@ async function decodeInto(bytes: Uint8Array, header: Header, maxSeconds: number)
         excerptRate,
         loudness: new LoudnessMeter(block.sampleRate, channels.length > 1 ? 2 : 1, (header.seconds ?? 0) * block.sampleRate * 1.01),
         peaks: new PeakBins(block.sampleRate),
+        fingerprint: new FingerprintMeter(block.sampleRate),
       };
     } else if (block.sampleRate !== out.sampleRate) {
       throw new AnalysisError("decode-failed", `the sample rate changes mid-stream (${out.sampleRate} to ${block.sampleRate} Hz)`);
@@ -190,6 +205,7 @@ async function decodeInto(bytes: Uint8Array, header: Header, maxSeconds: number)
     }
     out.loudness.push(channels);
     out.peaks.push(channels);
+    out.fingerprint.push(channels);
     const excerpt = out.excerpt;
     const scale = 1 / (channels.length * factor);
     for (let i = 0; i < frames && out.excerptLength < excerpt.length; i++) {
@@ -203,8 +219,9 @@ async function decodeInto(bytes: Uint8Array, header: Header, maxSeconds: number)
     out.frames += frames;
   };
   try {
-    for (let at = 0; at < bytes.byteLength; at += CHUNK_BYTES) consume(await decoder(bytes.subarray(at, at + CHUNK_BYTES)));
-    consume(await decoder());
+    const cut = sectionCut(section);
+    for (let at = 0; at < bytes.byteLength && !cut.done; at += CHUNK_BYTES) consume(cut(await decoder(bytes.subarray(at, at + CHUNK_BYTES))));
+    if (!cut.done) consume(cut(await decoder()));
   } catch (error) {
     decoder.free();
     if (error instanceof AnalysisError) throw error;
@@ -212,6 +229,26 @@ async function decodeInto(bytes: Uint8Array, header: Header, maxSeconds: number)
   }
   if (!out || out.frames === 0) throw new AnalysisError("decode-failed", `the ${header.format} decoder produced no audio`);
   return out;
+}
+
+type Block = { channelData: Float32Array[]; sampleRate: number };
+
+/** Passes on only the frames of `section` (all of them without one); `done` once past its end, so decoding can stop. */
+function sectionCut(section: AnalyzeOptions["section"]): ((block: Block) => Block) & { done: boolean } {
+  let position = 0;
+  const cut = Object.assign(
+    (block: Block): Block => {
+      if (!section) return block;
+      const frames = block.channelData[0]?.length ?? 0;
+      const from = Math.max(0, Math.round(section.fromSeconds * block.sampleRate) - position);
+      const to = Math.min(frames, Math.round(section.toSeconds * block.sampleRate) - position);
+      position += frames;
+      if (position >= section.toSeconds * block.sampleRate) cut.done = true;
+      return { sampleRate: block.sampleRate, channelData: to > from ? block.channelData.map((c) => c.subarray(from, to)) : [] };
+    },
+    { done: false },
+  );
+  return cut;
 }
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));

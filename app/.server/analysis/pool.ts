@@ -13,7 +13,8 @@ import type { AnalysisOutcome, AnalysisTask } from "./worker.ts";
  * AnalysisError("too-large") and piscina replaces the thread.
  */
 
-export interface AnalysisPoolOptions extends AnalyzeOptions {
+/** The engine's bounds (`onExcerpt`, a function, cannot cross to a worker thread). */
+export interface AnalysisPoolOptions extends Omit<AnalyzeOptions, "onExcerpt"> {
   /** Worker threads analysing at once. */
   concurrency: number;
   /** Tasks waiting beyond the running ones; more are refused with QueueFullError. */
@@ -26,10 +27,24 @@ export interface AnalysisPoolOptions extends AnalyzeOptions {
 
 export interface AnalysisPool {
   /** Analyses audio bytes (copied to the worker) or a file the worker reads itself. */
-  analyze(input: Uint8Array | string): Promise<TrackAnalysis>;
+  analyze(input: Uint8Array | string, opts?: AnalyzeCallOptions): Promise<TrackAnalysis>;
   /** Tasks running or waiting. */
   readonly pending: number;
   close(): Promise<void>;
+}
+
+/** One call's own options: its part of the audio, and an end to wait for (a reference file, issue #19). */
+export interface AnalyzeCallOptions {
+  section?: AnalyzeOptions["section"];
+  /** ends the task; a running one ends with its worker thread (piscina), and the call rejects with AnalysisAbortedError */
+  signal?: AbortSignal;
+}
+
+export class AnalysisAbortedError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super("the analysis was stopped before it finished", options);
+    this.name = "AnalysisAbortedError";
+  }
 }
 
 export class QueueFullError extends Error {
@@ -67,14 +82,16 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
     get pending() {
       return pending;
     },
-    async analyze(input) {
+    async analyze(input, call = {}) {
       if (piscina.queueSize >= maxQueue && pending >= concurrency) throw new QueueFullError(maxQueue);
-      const task: AnalysisTask = typeof input === "string" ? { ...analyzeOptions, filePath: input } : { ...analyzeOptions, bytes: input };
+      const base: AnalysisTask = call.section ? { ...analyzeOptions, section: call.section } : { ...analyzeOptions };
+      const task: AnalysisTask = typeof input === "string" ? { ...base, filePath: input } : { ...base, bytes: input };
       pending++;
       let outcome: AnalysisOutcome;
       try {
-        outcome = await piscina.run(task);
+        outcome = await piscina.run(task, call.signal ? { signal: call.signal } : undefined);
       } catch (error) {
+        if (call.signal?.aborted) throw new AnalysisAbortedError({ cause: error });
         if ((error as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY") {
           throw new AnalysisError("too-large", `the analysis outgrew its worker's ${maxHeapMb} MB heap`, { cause: error });
         }

@@ -9,7 +9,7 @@ import type { CatalogState } from "../../lib/catalog/url-state.ts";
 import type { CatalogType } from "../../lib/catalog/types.ts";
 import type { TrackQueryResult } from "../../lib/catalog/track-query.ts";
 import { trackQueryOf } from "../../lib/catalog/url-state.ts";
-import { trackIndexFor } from "./tracks/track-index.ts";
+import { trackIndexFor, type ReferenceSeed } from "./tracks/track-index.ts";
 
 /** How long a page waits for a singles sub-genre list before streaming it in later. */
 const SUB_GENRES_WAIT_MS = 250;
@@ -135,7 +135,7 @@ export function rowsComplete(result: TrackQueryResult): boolean {
  * Everything /catalog renders for one URL state: one page of cards, never the catalog. An
  * open album sheet shows its tracks' analysis when `analysis` has results for them.
  */
-export async function loadCatalogPage(catalog: CatalogService, state: CatalogState, analysis?: AnalysisLookup): Promise<CatalogPageData> {
+export async function loadCatalogPage(catalog: CatalogService, state: CatalogState, analysis?: AnalysisLookup, reference?: ReferenceSeed): Promise<CatalogPageData> {
   const index = catalogIndexFor(catalog);
   const result = index.query(state);
 
@@ -146,7 +146,7 @@ export async function loadCatalogPage(catalog: CatalogService, state: CatalogSta
     subGenres = settled.done ? settled.value : pending;
   }
 
-  const tracks = state.view === "tracks" ? await trackIndexFor(catalog, analysis).query(trackQueryOf(state)) : null;
+  const tracks = state.view === "tracks" ? await trackIndexFor(catalog, analysis).query(trackQueryOf(state), reference) : null;
   const detail = await loadDetail(catalog, state.type, state.item, analysis);
   const shown = tracks ? { total: tracks.total, page: tracks.page, pageCount: tracks.pageCount } : {};
   const { provisional, ...cards } = result;
@@ -160,6 +160,8 @@ export async function loadCatalogPage(catalog: CatalogService, state: CatalogSta
     detail: detail.data,
     tracks,
     updatedAt: index.updatedAt,
-    complete: !provisional && detail.complete && !(subGenres instanceof Promise) && (tracks === null || rowsComplete(tracks)),
+    // a seed still being analysed will have neighbours soon, and a reference expires (issue #19): neither page is kept
+    complete:
+      !provisional && detail.complete && !(subGenres instanceof Promise) && (tracks === null || rowsComplete(tracks)) && !(tracks?.like && (tracks.like.status === "analysing" || tracks.like.kind === "reference")),
   };
 }

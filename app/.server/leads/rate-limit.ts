@@ -67,6 +67,8 @@ export interface RateLimiterOptions {
    */
   cluster?: boolean;
   logger: Logger;
+  /** Names this limiter's counts in the shared store (default "leads"; the reference uploads use their own). */
+  keyPrefix?: string;
 }
 
 /** The table rate-limiter-flexible keeps its counters in, next to the outbox. */
@@ -90,10 +92,10 @@ const CLUSTER_TIMEOUT_MS = 3_000;
  */
 export function createSubmissionRateLimiter(opts: RateLimiterOptions): SubmissionRateLimiter {
   const { limit, windowSeconds, ipv6Prefix, databaseUrl, logger } = opts;
-  const memory = new RateLimiterMemory({ points: limit, duration: windowSeconds, keyPrefix: "leads" });
+  const memory = new RateLimiterMemory({ points: limit, duration: windowSeconds, keyPrefix: opts.keyPrefix ?? "leads" });
   // The primary creates its RateLimiterMemory from these options on the worker's first message.
   const shared = opts.cluster
-    ? new RateLimiterCluster({ points: limit, duration: windowSeconds, keyPrefix: "leads", timeoutMs: CLUSTER_TIMEOUT_MS })
+    ? new RateLimiterCluster({ points: limit, duration: windowSeconds, keyPrefix: opts.keyPrefix ?? "leads", timeoutMs: CLUSTER_TIMEOUT_MS })
     : undefined;
   const pool = databaseUrl
     ? new pg.Pool({ connectionString: databaseUrl, max: 3, connectionTimeoutMillis: 3_000 })
@@ -116,7 +118,7 @@ export function createSubmissionRateLimiter(opts: RateLimiterOptions): Submissio
           storeClient: pool,
           storeType: "pool",
           tableName: RATE_LIMIT_TABLE,
-          keyPrefix: "leads",
+          keyPrefix: opts.keyPrefix ?? "leads",
           points: limit,
           duration: windowSeconds,
         },

@@ -17,6 +17,7 @@ import { SinglesFilters } from "./filters/singles-filters";
 import { SortControl, TrackFilters } from "./filters/track-filters";
 import { MusicViewSwitch } from "./music-view-switch";
 import { TrackList } from "./track-list";
+import { LikeSeedHeader, likeChipLabel } from "./like-seed";
 import { Pagination } from "./pagination";
 import { TypeSwitcher } from "./type-switcher";
 
@@ -143,7 +144,7 @@ export function CatalogPage(props: CatalogPageProps) {
       ) : (
         <>
           <div className="mt-8">
-            <FilterBar state={state} searchable={state.type === shownType} />
+            <FilterBar state={state} searchable={state.type === shownType} likeLabel={state.view === "tracks" ? likeChipLabel(props.tracks?.like) : undefined} />
           </div>
           {state.type === shownType && shownType !== "film" ? (
             <section aria-label="Filters" className="mt-5 flex flex-col gap-3">
@@ -187,7 +188,10 @@ export function CatalogPage(props: CatalogPageProps) {
               </p>
               {state.view === "tracks" && shownView === "tracks" && total > 0 ? <SortControl state={state} /> : null}
             </div>
-            {!loading && total === 0 ? (
+            {state.view === "tracks" && shownView === "tracks" && props.tracks?.like && !loading ? (
+              <LikeSeedHeader like={props.tracks.like} from={catalogHref(withItem(state, ""))} />
+            ) : null}
+            {!loading && total === 0 && props.tracks?.like && props.tracks.like.status !== "ready" ? null : !loading && total === 0 ? (
               <EmptyState state={state} />
             ) : state.view === "tracks" || shownView === "tracks" ? (
               <TrackList

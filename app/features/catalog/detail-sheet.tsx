@@ -10,6 +10,7 @@ import { genreWithSubGenre, licensingHref } from "~/lib/catalog/cards";
 import { formatDuration, formatReleaseDate, isoDuration } from "~/lib/catalog/format";
 import { itemPageHref } from "~/lib/catalog/item-url";
 import { trackShortlistId } from "~/lib/shortlist/shortlist";
+import { MoreLikeThis } from "./more-like-this";
 import { useHydrated } from "~/lib/use-hydrated";
 import { ShortlistButton } from "~/features/shortlist";
 import { AudioPreview } from "./audio-preview";
@@ -113,6 +114,7 @@ export function TrackRow({ track, position, album }: { track: TrackData; positio
           entry={{ id: trackShortlistId(album.id, position - 1), kind: "track", title: track.name, artist: album.artist, album: album.name }}
         />
       </div>
+      <MoreLikeThis trackId={trackShortlistId(album.id, position - 1)} title={track.name} className="ml-6 self-start" />
     </li>
   );
 }

@@ -6,6 +6,7 @@ import type { TrackRowData } from "~/lib/catalog/track-query";
 import type { ShortlistEntry } from "~/lib/shortlist/shortlist";
 import { ShortlistButton } from "~/features/shortlist";
 import { AudioPreview } from "./audio-preview";
+import { MoreLikeThis } from "./more-like-this";
 
 function Fact({ term, children }: { term: string; children: React.ReactNode }) {
   return (
@@ -53,6 +54,12 @@ function TrackRow({ row, albumHref }: { row: TrackRowData; albumHref: string }) 
           {row.genre ? <Fact term="Genre">{row.genre}</Fact> : null}
           {row.seconds === undefined ? <Fact term="Analysis">Not analysed yet</Fact> : null}
         </dl>
+        {row.why ? (
+          <p className="text-xs text-muted" data-why="">
+            <span className="sr-only">Why it is listed: </span>
+            {row.why}
+          </p>
+        ) : null}
       </div>
       {row.audioUrl ? (
         <AudioPreview src={row.audioUrl} track={`${row.title} by ${row.artist}`} peaks={row.peaks} />
@@ -66,6 +73,7 @@ function TrackRow({ row, albumHref }: { row: TrackRowData; albumHref: string }) 
           <span className="sr-only">: {row.title}</span>
         </Link>
         <ShortlistButton entry={shortlistEntry(row)} compact />
+        <MoreLikeThis trackId={row.id} title={row.title} />
       </div>
     </li>
   );

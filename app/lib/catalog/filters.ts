@@ -2,6 +2,7 @@ import type { AlbumsState, CatalogState, ChannelsState, SinglesState, TracksStat
 import type { NumberRange, TrackSort } from "./track-query.ts";
 import { MAX_SUB_LEVELS } from "./genre-tree.ts";
 import { lengthLabel, tempoLabel } from "./track-filters.ts";
+import { defaultTrackSort } from "./track-params.ts";
 
 /**
  * The filter state transitions of spec §4 ("Catalog content type", "Music genre filter",
@@ -89,7 +90,15 @@ export function chooseTrackSort(state: TracksState, sort: TrackSort): TracksStat
   return { ...state, sort };
 }
 
-export type ChipKind = "genre" | "subGenre" | "category" | "country" | "language" | "range" | "tempo" | "length" | "key";
+export type ChipKind = "genre" | "subGenre" | "category" | "country" | "language" | "range" | "tempo" | "length" | "key" | "like";
+
+/** The seed chip's label when the page does not know the seed's title (FilterChips names it when it does). */
+export const LIKE_CHIP_LABEL = "Sounds like a track";
+
+/** Without `like=`: the similarity order goes with it (issue #19: the seed is a removable chip). */
+export function withoutLike(state: TracksState): TracksState {
+  return { ...state, like: "", sort: state.sort === "similarity" ? defaultTrackSort(state.q) : state.sort };
+}
 
 export interface FilterChip {
   kind: ChipKind;
@@ -119,6 +128,7 @@ export function activeChips(state: CatalogState): FilterChip[] {
       if (state.bpm) chips.push({ kind: "tempo", value: "", label: tempoLabel(state.bpm) });
       if (state.duration) chips.push({ kind: "length", value: "", label: lengthLabel(state.duration) });
       for (const k of state.keys) chips.push({ kind: "key", value: k, label: k });
+      if (state.like) chips.push({ kind: "like", value: state.like, label: LIKE_CHIP_LABEL });
       return chips;
     }
     case "singles":
@@ -154,6 +164,7 @@ export function removeChip(state: CatalogState, chip: FilterChip): CatalogState 
       if (chip.kind === "tempo") return chooseTempo(state, null);
       if (chip.kind === "length") return chooseLength(state, null);
       if (chip.kind === "key") return { ...state, keys: without(state.keys, chip.value) };
+      if (chip.kind === "like") return withoutLike(state);
       return state;
     case "singles":
       if (chip.kind === "genre") return chooseSinglesGenre(state, "");

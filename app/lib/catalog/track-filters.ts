@@ -17,6 +17,7 @@ export const TRACK_SORT_LABELS: Record<TrackSort, string> = {
   duration: "Length (shortest first)",
   "-duration": "Length (longest first)",
   relevance: "Best match",
+  similarity: "Most similar",
 };
 
 export interface RangePreset {

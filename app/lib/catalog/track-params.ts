@@ -119,16 +119,35 @@ export function normalizeKeys(values: readonly string[]): string[] {
   return KEY_NAMES.filter((k) => chosen.has(k));
 }
 
-/** `sort=` values a visitor can choose; `relevance` only means something with a search. */
-export const TRACK_SORTS: readonly TrackSort[] = ["title", "bpm", "-bpm", "duration", "-duration", "relevance"];
+/** `sort=` values a visitor can choose; `relevance` only means something with a search, `similarity` with `like=`. */
+export const TRACK_SORTS: readonly TrackSort[] = ["similarity", "title", "bpm", "-bpm", "duration", "-duration", "relevance"];
 
-/** The sort when `sort=` is absent: relevance with a search, the title otherwise. */
-export const defaultTrackSort = (q: string): TrackSort => (q ? "relevance" : "title");
+/** The sort when `sort=` is absent: similarity with `like=` (issue #19), relevance with a search, the title otherwise. */
+export const defaultTrackSort = (q: string, like = ""): TrackSort => (like ? "similarity" : q ? "relevance" : "title");
 
-/** `sort=` as given when it is one of TRACK_SORTS (relevance only with a search), else the default. */
-export function parseTrackSort(value: string | null, q: string): TrackSort {
+/** `sort=` as given when it is one of TRACK_SORTS (relevance only with a search, similarity only with `like=`), else the default. */
+export function parseTrackSort(value: string | null, q: string, like = ""): TrackSort {
   const v = (value ?? "").trim().toLowerCase() as TrackSort;
-  if (!TRACK_SORTS.includes(v) || (v === "relevance" && !q)) return defaultTrackSort(q);
+  if (!TRACK_SORTS.includes(v) || (v === "relevance" && !q) || (v === "similarity" && !like)) return defaultTrackSort(q, like);
   return v;
 }
 
+/** Longest `like=` value kept: a track id (album id, ":", index) or a reference id. */
+export const MAX_LIKE_LENGTH = 220;
+/** A track id (`${albumId}:${trackIndex}`) or a reference id (`ref-` and 22 base64url characters). */
+const LIKE_PATTERN = /^(ref-[A-Za-z0-9_-]{22}|\S{1,200}:\d{1,4})$/;
+
+/** `like=` when it names a track or a reference; "" otherwise (never an error: ADR 0102). */
+export function parseLike(value: string | null): string {
+  const v = (value ?? "").trim();
+  return v.length <= MAX_LIKE_LENGTH && LIKE_PATTERN.test(v) ? v : "";
+}
+
+
+/**
+ * "More like this" (issue #19, DESIGN.md §3c): the track view of the tracks that sound like
+ * this one, written as the contract gives it (the page cache reads it in its canonical form).
+ */
+export function moreLikeThisHref(trackId: string): string {
+  return `/catalog?type=music&view=tracks&like=${encodeURIComponent(trackId)}`;
+}

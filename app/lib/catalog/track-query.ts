@@ -5,7 +5,7 @@
  */
 
 /** `sort=`: title (default), tempo or length, ascending or descending; relevance when `q` is set. */
-export type TrackSort = "title" | "bpm" | "-bpm" | "duration" | "-duration" | "relevance";
+export type TrackSort = "title" | "bpm" | "-bpm" | "duration" | "-duration" | "relevance" | "similarity";
 
 /** An inclusive range; either end may be open (null). */
 export interface NumberRange {
@@ -29,6 +29,8 @@ export interface TrackQuery {
   sort: TrackSort;
   /** 1-based; the answer clamps it to the page count */
   page: number;
+  /** `like=`: list the tracks that sound most like this track or reference (issue #19); "" for none */
+  like?: string;
 }
 
 /** 12 rows per page (issue #10), as the catalog's card grid. */
@@ -50,7 +52,32 @@ export interface TrackRowData {
   bpm?: number;
   key?: string;
   peaks?: number[];
+  /** in a `like=` view: why the track is listed, in words (issue #19, ADR 0104) */
+  why?: string;
 }
+
+/**
+ * The seed of a `like=` view (issue #19): a catalog track (`row`, shown with its preview) or a
+ * reference file; `status` says whether its neighbours could be listed:
+ * - "ready": the rows are its neighbours;
+ * - "analysing": it has no fingerprint yet ("still being analysed"); no rows;
+ * - "expired": a reference past REFERENCE_TTL_DAYS; "unknown": no such track or reference.
+ */
+export interface LikeSeed {
+  id: string;
+  status: "ready" | "analysing" | "expired" | "unknown";
+  kind: "track" | "reference";
+  /** the catalog track, when the seed is one */
+  row?: TrackRowData;
+  /** a reference's file name as the visitor uploaded it */
+  label?: string;
+}
+
+/** The most neighbours a `like=` view lists (10 pages): its other sort orders reorder these (docs/product-rules.md). */
+export const LIKE_LIMIT = 120;
+/** At most this many tracks of one album among the first LIKE_SPREAD_WINDOW of a `like=` view (docs/product-rules.md). */
+export const LIKE_PER_ALBUM = 3;
+export const LIKE_SPREAD_WINDOW = 12;
 
 export interface TrackQueryResult {
   rows: TrackRowData[];
@@ -65,6 +92,8 @@ export interface TrackQueryResult {
    * order of the 24 keys.
    */
   keyCounts: { key: string; count: number }[];
+  /** the seed of a `like=` view */
+  like?: LikeSeed;
 }
 
 /** The 12 pitch classes as the analysis names them (sharps, app/.server/analysis/key.ts). */

@@ -145,6 +145,11 @@ export interface TracksState extends CatalogViewCommon, GenrePath {
   /** `key=`, canonical names from KEY_NAMES ("A minor", "C# major"), in KEY_NAMES order */
   keys: string[];
   sort: TrackSort;
+  /**
+   * `like=`: the tracks that sound like this one (issue #19, DESIGN.md §3c): a track id
+   * (`${albumId}:${trackIndex}`, the shortlist's) or a reference file's id (`ref-…`); "" for none
+   */
+  like: string;
 }
 
 /** `?type=singles`: a genre from the genre list and one of its sub-genres. */

@@ -157,7 +157,26 @@ describe("one state per view (issue #10)", () => {
       keys: ["A minor"],
       sort: "title",
       page: 2,
+      like: "",
     });
+  });
+});
+
+describe("like= (issue #19, DESIGN.md §3c)", () => {
+  it("keeps a track id or a reference id, orders by similarity by default, and writes both back", () => {
+    const t = tracks("like=alb-12%3A3&bpm=100-130");
+    expect(t.like).toBe("alb-12:3");
+    expect(t.sort).toBe("similarity");
+    expect(serializeCatalogState(t).toString()).toBe("view=tracks&bpm=100-130&like=alb-12%3A3");
+    const r = tracks("like=ref-AAAAAAAAAAAAAAAAAAAAAA&sort=bpm");
+    expect(r.like).toBe("ref-AAAAAAAAAAAAAAAAAAAAAA");
+    expect(r.sort).toBe("bpm");
+    expect(serializeCatalogState(r).get("sort")).toBe("bpm");
+  });
+
+  it("drops what names no track (never an error), and similarity without a seed", () => {
+    for (const bad of ["", "nothing", "a:b", "ref-short", "x:12345", `${"a".repeat(300)}:1`, "a b:1"]) expect(tracks(`like=${encodeURIComponent(bad)}`).like, bad).toBe("");
+    expect(tracks("sort=similarity").sort).toBe("title");
   });
 });
 

@@ -15,6 +15,7 @@ import {
   MAX_BPM,
   MAX_DURATION_SECONDS,
   normalizeKeys,
+  parseLike,
   parseRangeParam,
   parseTrackSort,
   serializeRange,
@@ -47,7 +48,7 @@ export function defaultAlbumsState(): AlbumsState {
 }
 
 export function defaultTracksState(): TracksState {
-  return { type: "music", view: "tracks", genre: "", subGenres: [], bpm: null, duration: null, keys: [], sort: "title", ...common() };
+  return { type: "music", view: "tracks", genre: "", subGenres: [], bpm: null, duration: null, keys: [], sort: "title", like: "", ...common() };
 }
 
 /** The state of a content type with nothing chosen (music: the album view). */
@@ -114,6 +115,7 @@ export function parseCatalogState(params: URLSearchParams): CatalogState {
     case "music": {
       const path = parseGenrePath(params);
       if ((params.get("view") ?? "").trim().toLowerCase() !== "tracks") return { type, view: "albums", ...path, ...shared };
+      const like = parseLike(params.get("like"));
       return {
         type,
         view: "tracks",
@@ -121,7 +123,8 @@ export function parseCatalogState(params: URLSearchParams): CatalogState {
         bpm: parseRangeParam(params, "bpm", MAX_BPM),
         duration: parseRangeParam(params, "duration", MAX_DURATION_SECONDS),
         keys: normalizeKeys(params.getAll("key")),
-        sort: parseTrackSort(params.get("sort"), shared.q),
+        sort: parseTrackSort(params.get("sort"), shared.q, like),
+        like,
         ...shared,
       };
     }
@@ -160,7 +163,8 @@ export function serializeCatalogState(state: CatalogState): URLSearchParams {
         if (state.bpm) p.set("bpm", serializeRange(state.bpm));
         if (state.duration) p.set("duration", serializeRange(state.duration));
         for (const k of state.keys) p.append("key", k);
-        if (state.sort !== defaultTrackSort(state.q)) p.set("sort", state.sort);
+        if (state.like) p.set("like", state.like);
+        if (state.sort !== defaultTrackSort(state.q, state.like)) p.set("sort", state.sort);
       }
       break;
     case "singles":
@@ -211,7 +215,7 @@ export function withMusicView(state: AlbumsState | TracksState, view: "albums" |
 /** The same view with another search (page 1, no sheet); a track sort by relevance needs one. */
 export function withSearch<S extends CatalogState>(state: S, q: string): S {
   const next = { ...state, q, page: 1, item: "" };
-  if (next.view === "tracks" && next.sort === "relevance" && !q) next.sort = "title";
+  if (next.view === "tracks" && next.sort === "relevance" && !q) next.sort = next.like ? "similarity" : "title";
   return next;
 }
 
@@ -239,5 +243,6 @@ export function trackQueryOf(state: TracksState): TrackQuery {
     keys: state.keys,
     sort: state.sort,
     page: state.page,
+    like: state.like,
   };
 }

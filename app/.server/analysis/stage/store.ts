@@ -110,6 +110,13 @@ export interface StoredResult {
   bytes: number;
 }
 
+/** A result made elsewhere, for the audio `identity` names (AnalysisStore.seed). */
+export interface SeededResult {
+  key: string;
+  identity: string;
+  analysis: TrackAnalysis;
+}
+
 export interface AnalysisFailureRow {
   key: string;
   reason: string;
@@ -255,6 +262,29 @@ export class AnalysisStore {
     return changed === 1;
   }
 
+  /**
+   * Stores results made elsewhere for audio known by its identity (the sample's shipped
+   * analysis: app/.server/catalog/sample/sample-analysis.ts, issue #19), as if analysed now:
+   * a new key, a row of an older analyzer, or a row of other audio takes them; a row held by
+   * an analyzer or already as new is left alone. Returns the rows stored.
+   */
+  async seed(results: readonly SeededResult[], now: number): Promise<number> {
+    if (results.length === 0) return 0;
+    return this.db.batch(
+      results.map((r) => [
+        `INSERT INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, finished_at, updated_at)
+         VALUES ($1, $2, 'done', $3, $4, 0, $5, $6, $5, $5)
+         ON CONFLICT (key) DO UPDATE SET identity = excluded.identity, status = 'done', analysis = excluded.analysis,
+                analyzer_version = excluded.analyzer_version, reason = NULL, attempts = 0, next_attempt_at = excluded.next_attempt_at,
+                result_at = excluded.result_at, finished_at = excluded.finished_at, updated_at = excluded.updated_at
+          WHERE (track_analysis.analyzer_version IS NULL OR track_analysis.analyzer_version < excluded.analyzer_version
+                 OR track_analysis.identity <> excluded.identity)
+            AND (track_analysis.lease_until IS NULL OR track_analysis.lease_until < $5)`,
+        [r.key, r.identity, JSON.stringify(r.analysis), r.analysis.analyzerVersion, now, this.stamp(now)],
+      ] as const),
+    );
+  }
+
   /** Records a failure and its next attempt (retryDelayMs after `now`). */
   async finishFailed(claim: Claim, owner: string, identity: string, reason: string, now: number, version = ANALYZER_VERSION): Promise<boolean> {
     const changed = await this.db.batch([
@@ -302,8 +332,9 @@ export class AnalysisStore {
    */
   async figuresAfter(cursor: FiguresCursor | null, limit: number): Promise<{ rows: AnalysisFigures[]; next: FiguresCursor | null }> {
     const field = (name: string) => this.db.jsonField("analysis", name);
-    const rows = await this.db.query<{ key: string; at: unknown; seconds: unknown; bpm: unknown; musical_key: string | null }>(
-      `SELECT key, result_at AS at, ${field("durationSeconds")} AS seconds, ${field("bpm")} AS bpm, ${field("key")} AS musical_key
+    const rows = await this.db.query<{ key: string; at: unknown; seconds: unknown; bpm: unknown; musical_key: string | null; fingerprint: string | null }>(
+      `SELECT key, result_at AS at, ${field("durationSeconds")} AS seconds, ${field("bpm")} AS bpm, ${field("key")} AS musical_key,
+              ${field("fingerprint")} AS fingerprint
          FROM track_analysis
         WHERE result_at >= $1 AND (result_at > $1 OR key > $2)
         ORDER BY result_at, key
@@ -313,7 +344,7 @@ export class AnalysisStore {
     const value = (v: unknown) => (v === null || v === undefined ? null : Number(v));
     const last = rows.at(-1);
     return {
-      rows: rows.map((r) => ({ key: r.key, seconds: value(r.seconds), bpm: value(r.bpm), musicalKey: r.musical_key ?? null })),
+      rows: rows.map((r) => ({ key: r.key, seconds: value(r.seconds), bpm: value(r.bpm), musicalKey: r.musical_key ?? null, ...(r.fingerprint ? { fingerprint: r.fingerprint } : {}) })),
       next: last ? { at: num(last.at), key: last.key } : null,
     };
   }

@@ -24,6 +24,8 @@ export interface AnalysisFigures {
   seconds: number | null;
   bpm: number | null;
   musicalKey: string | null;
+  /** how it sounds (fingerprint.ts, issue #19): absent before analyzer version 3, or for silence */
+  fingerprint?: string;
 }
 
 /** Where a bulk read of figures stopped: the last row's result time (ms) and key. */

@@ -1,6 +1,7 @@
 import { createPrng, type Prng } from "./prng.ts";
 import { genreLeafPaths, NAME_MATCHED_GENRES } from "./genre-tree.ts";
 import { SAMPLE_TRACKS } from "./tracks.ts";
+import { FAMILIES } from "./families.ts";
 
 /**
  * The deterministic sample catalog (issue #3 "Sample data"): the same seed gives the same
@@ -46,6 +47,38 @@ const LAST_NAMES = [
 const BAND_WORDS = ["Collective", "Ensemble", "Trio", "Quartet", "Orchestra", "Sound System", "Project", "Choir"];
 
 const title = (r: Prng) => `${r.pick(ADJECTIVES)} ${r.pick(NOUNS)}`;
+
+const PLACES = ["Lisbon", "Accra", "Osaka", "Harbour", "the Valley", "the City", "Marseille", "the Coast", "Kyoto", "Lagos", "Havana", "the North"];
+const VERBS = ["Running", "Falling", "Waiting", "Dancing", "Drifting", "Holding", "Chasing", "Leaving", "Breathing", "Turning", "Floating", "Calling"];
+const THINGS = ["Light", "Rain", "Home", "Fire", "Glass", "Paper", "Salt", "Smoke", "Gold", "Thunder", "Honey", "Static", "Velvet", "Neon"];
+/**
+ * A track's title, as varied as real ones (issue #19: the title sort used to open on four
+ * different "Blue Bells"): one word, "The …", "… in …", a verb and a thing, a number, a part.
+ */
+function trackTitleOf(r: Prng): string {
+  switch (r.int(0, 7)) {
+    case 0:
+      return r.pick([...NOUNS, ...THINGS]);
+    case 1:
+      return `The ${r.pick(THINGS)} ${r.pick(NOUNS)}`;
+    case 2:
+      return `${r.pick(THINGS)} in ${r.pick(PLACES)}`;
+    case 3:
+      return `${r.pick(VERBS)} ${r.pick(THINGS)}`;
+    case 4:
+      return `${r.pick(ADJECTIVES)} ${r.pick(THINGS)}${r.chance(0.3) ? ` (${r.pick(["Reprise", "Interlude", "Live", "Night Mix", "Acoustic"])})` : ""}`;
+    case 5:
+      return `${r.pick(NOUNS)} No. ${r.int(1, 12)}`;
+    case 6:
+      return `${r.pick(VERBS)} Through ${r.pick(PLACES)}`;
+    default:
+      return `${r.pick(ADJECTIVES)} ${r.pick(NOUNS)}`;
+  }
+}
+
+/** The sample pieces of each family (1-based clip numbers): an album's tracks come from one family (issue #19). */
+const CLIPS_BY_FAMILY = FAMILIES.map((family) => SAMPLE_TRACKS.flatMap((t, i) => (t.family === family ? [i + 1] : [])));
+const INTERLUDES = [CLIPS_BY_FAMILY[FAMILIES.indexOf("ambient")], CLIPS_BY_FAMILY[FAMILIES.indexOf("strings")]];
 const artistName = (r: Prng) =>
   r.chance(0.25) ? `The ${r.pick(ADJECTIVES)} ${r.pick(BAND_WORDS)}` : `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`;
 
@@ -92,9 +125,12 @@ export function* sampleAlbums(count: number, seed: number = DEFAULT_SEED, opts: 
       name = r.chance(0.5) ? `${sub} ${name}` : `${name} of ${sub}`;
     }
     const trackCount = r.int(8, 12);
+    const family = i % CLIPS_BY_FAMILY.length;
     const tracks = Array.from({ length: trackCount }, (_, j) => {
-      const clip = clipKey(r.int(1, CLIP_COUNT));
-      return { s3Path: opts.distinctAudio ? distinctAudioKey(i, j) : clip, Filename: title(r) };
+      // mostly the album's family; now and then a beatless interlude (ambient, strings), as real albums have
+      const clips = r.chance(0.15) ? r.pick(INTERLUDES) : CLIPS_BY_FAMILY[family];
+      const clip = clipKey(r.pick(clips));
+      return { s3Path: opts.distinctAudio ? distinctAudioKey(i, j) : clip, Filename: trackTitleOf(r) };
     });
     yield {
       name,

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { analyzeAudio, type TrackAnalysis } from "../../analysis/analyze.ts";
+import { analyzeAudio, ANALYZER_VERSION, type TrackAnalysis } from "../../analysis/analyze.ts";
+import { readShippedSampleAnalysis, sha256 } from "./sample-analysis.ts";
 import { sampleAudioCacheDir, sampleAudioReady, writeSampleAudio } from "./audio.ts";
 import { CLIP_COUNT, clipKey, sampleAlbums } from "./generate.ts";
 import { renderSampleTrack, SAMPLE_AUDIO_RATE, SAMPLE_TRACKS } from "./tracks.ts";
@@ -98,5 +99,19 @@ describe("the sample audio files", () => {
       else expect(Math.abs(r.bpm! - track.bpm) / track.bpm, name).toBeLessThanOrEqual(0.04);
       expect(r.key, name).toBe(track.key);
     });
+  });
+
+  it("are the bytes and results shipped in sample-analysis.json (else: npm run sample:analysis)", () => {
+    const shipped = readShippedSampleAnalysis();
+    expect(shipped?.analyzerVersion, "the shipped results are of another analyzer version: npm run sample:analysis").toBe(ANALYZER_VERSION);
+    const files = fs.readdirSync(dir).sort();
+    for (const [i, file] of files.entries()) {
+      const bytes = fs.readFileSync(path.join(dir, file));
+      const piece = shipped!.pieces[file];
+      expect(piece?.sha256, `${file} is not the audio shipped results were made from: npm run sample:analysis`).toBe(sha256(bytes));
+      expect(piece.bytes).toBe(bytes.length);
+      expect(piece.analysis, `${file}'s shipped analysis is stale: npm run sample:analysis`).toEqual(results.get(i));
+    }
+    expect(Object.keys(shipped!.pieces).sort()).toEqual(files);
   });
 });

@@ -2,6 +2,11 @@ import type { AnalysisFigures, AnalysisLookup, FiguresCursor } from "../../analy
 import { KEY_NAMES } from "../../../lib/catalog/track-query.ts";
 import { hash64 } from "./columns.ts";
 import { countingOrder, tracksOfHash, type TrackColumns } from "./table.ts";
+import { FIELDS, fingerprintBytes } from "../../analysis/fingerprint.ts";
+import { catalogScales } from "../../analysis/similarity.ts";
+
+/** Bytes of one track's fingerprint in TrackFigures.prints (fingerprint.ts FIELDS, without the version byte). */
+export const PRINT_BYTES = FIELDS.length;
 
 /** What the figures read of the table: the per-track columns (the build worker has only these). */
 type FiguresTable = Pick<TrackColumns, "count" | "audioSorted" | "byAudio" | "titleOrder">;
@@ -57,31 +62,47 @@ export class TrackFigures {
    * line after the other, instead of jumping through three arrays per track (ADR 0100).
    */
   readonly packed: Readonly<Record<"title" | FigureSort, Uint32Array>>;
+  /**
+   * How each track sounds (issue #19, ADR 0104): PRINT_BYTES a track, end to end (the
+   * fingerprint's quantised bytes), and 1 in `printed` where a track has one.
+   */
+  readonly prints: Uint8Array;
+  readonly printed: Uint8Array;
+  /** each fingerprint field's spread across the catalog's tracks (similarity.ts catalogScales) */
+  readonly scales: Float64Array;
+  /** how many tracks have a fingerprint */
+  readonly fingerprinted: number;
 
-  private constructor(seconds: Uint16Array, bpm: Uint16Array, key: Uint8Array, orders: TrackFigures["orders"], packed: TrackFigures["packed"]) {
-    this.seconds = seconds;
-    this.bpm = bpm;
-    this.key = key;
-    this.orders = orders;
-    this.packed = packed;
+  private constructor(a: FiguresArrays) {
+    this.seconds = a.seconds;
+    this.bpm = a.bpm;
+    this.key = a.key;
+    this.orders = a.orders;
+    this.packed = a.packed;
+    this.prints = a.prints;
+    this.printed = a.printed;
+    this.scales = a.scales;
     let analysed = 0;
-    for (let t = 0; t < seconds.length; t++) if (seconds[t] !== NO_SECONDS) analysed++;
+    for (let t = 0; t < a.seconds.length; t++) if (a.seconds[t] !== NO_SECONDS) analysed++;
     this.analysed = analysed;
+    let fingerprinted = 0;
+    for (let t = 0; t < a.printed.length; t++) fingerprinted += a.printed[t];
+    this.fingerprinted = fingerprinted;
   }
 
   /** Its arrays, for a transfer to another thread (the build worker: build-thread.ts). */
   arrays(): FiguresArrays {
-    return { seconds: this.seconds, bpm: this.bpm, key: this.key, orders: this.orders, packed: this.packed };
+    return { seconds: this.seconds, bpm: this.bpm, key: this.key, orders: this.orders, packed: this.packed, prints: this.prints, printed: this.printed, scales: this.scales };
   }
 
   /** Figures whose arrays were built elsewhere (the build worker), whole. */
   static of(a: FiguresArrays): TrackFigures {
-    return new TrackFigures(a.seconds, a.bpm, a.key, a.orders, a.packed);
+    return new TrackFigures(a);
   }
 
   /** The figures of `builder`, with the track orders they give. */
   static async from(builder: FiguresBuilder, yielder: Yielder): Promise<TrackFigures> {
-    const { table, seconds, bpm, key } = builder;
+    const { table, seconds, bpm, key, prints, printed } = builder;
     const n = table.count;
     // Orders by a figure: a counting sort over the title order, so equal figures stay in
     // title order; the missing figure takes the last key in both directions.
@@ -113,12 +134,14 @@ export class TrackFigures {
       duration: await lay(orders.duration),
       "-duration": await lay(orders["-duration"]),
     };
-    return new TrackFigures(seconds, bpm, key, orders, packed);
+    const scales = catalogScales(prints, n, printed);
+    await yielder.yield();
+    return new TrackFigures({ seconds, bpm, key, orders, packed, prints, printed, scales });
   }
 }
 
 /** The arrays of a TrackFigures, as the build worker hands them over. */
-export type FiguresArrays = Pick<TrackFigures, "seconds" | "bpm" | "key" | "orders" | "packed">;
+export type FiguresArrays = Pick<TrackFigures, "seconds" | "bpm" | "key" | "orders" | "packed" | "prints" | "printed" | "scales">;
 
 /**
  * Applies results to a copy of the previous figures (or to none), page by page as the store
@@ -129,6 +152,8 @@ export class FiguresBuilder {
   readonly seconds: Uint16Array;
   readonly bpm: Uint16Array;
   readonly key: Uint8Array;
+  readonly prints: Uint8Array;
+  readonly printed: Uint8Array;
   private readonly h = new Uint32Array(2);
 
   constructor(table: FiguresTable, previous: TrackFigures | null) {
@@ -137,6 +162,8 @@ export class FiguresBuilder {
     this.seconds = previous ? previous.seconds.slice() : new Uint16Array(n).fill(NO_SECONDS);
     this.bpm = previous ? previous.bpm.slice() : new Uint16Array(n);
     this.key = previous ? previous.key.slice() : new Uint8Array(n).fill(NO_KEY);
+    this.prints = previous ? previous.prints.slice() : new Uint8Array(n * PRINT_BYTES);
+    this.printed = previous ? previous.printed.slice() : new Uint8Array(n);
   }
 
   /** Sets every track that shares a row's audio key; a row without seconds withdraws the result. */
@@ -150,11 +177,14 @@ export class FiguresBuilder {
       const s = has ? Math.min(MAX_FIGURE, Math.max(0, Math.round(row.seconds!))) : NO_SECONDS;
       const b = has && row.bpm !== null && Number.isFinite(row.bpm) ? Math.min(MAX_FIGURE, Math.max(1, Math.round(row.bpm))) : NO_BPM;
       const k = has && row.musicalKey ? keyIndex(row.musicalKey) : -1;
+      const print = has ? fingerprintBytes(row.fingerprint) : null;
       for (let i = from; i < to; i++) {
         const t = table.byAudio[i];
         this.seconds[t] = s;
         this.bpm[t] = b;
         this.key[t] = k < 0 ? NO_KEY : k;
+        this.printed[t] = print ? 1 : 0;
+        if (print) this.prints.set(print, t * PRINT_BYTES);
       }
     }
   }

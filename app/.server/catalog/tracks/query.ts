@@ -4,6 +4,7 @@ import { KEY_NAMES, type NumberRange, type TrackQuery, type TrackSort } from "..
 import { keyIndex, NO_BPM, NO_KEY, NO_SECONDS, PACKED_NO_SECONDS, type TrackFigures } from "./figures.ts";
 import type { TrackTable } from "./table.ts";
 import { Int32Column } from "./columns.ts";
+import { nearestTracks, reorder, type LikeSeedSound } from "./like.ts";
 
 /**
  * Answers a TrackQuery over the track table and its figures (issue #10, ADR 0100): the total,
@@ -324,19 +325,24 @@ function pageOf(ctx: TrackQueryContext, subset: Int32Array, scores: Float32Array
 /** Beyond this many members in the page's buckets, pageOf groups them instead of sorting. */
 const LARGE_WINDOW = 20_000;
 
-/** The page of tracks a query asks for, their total and the key filter's choices. */
-export function matchPage(ctx: TrackQueryContext, q: TrackQuery, start: number, size: number): PageMatches {
+/**
+ * The page of tracks a query asks for, their total and the key filter's choices. With `seed`
+ * (a `like=` view whose seed has a fingerprint), the tracks are its neighbours (like.ts).
+ */
+export function matchPage(ctx: TrackQueryContext, q: TrackQuery, start: number, size: number, seed?: LikeSeedSound): PageMatches {
   const terms = q.genre.trim() ? normalizeTerms([q.genre, ...q.subGenres]) : [];
   const bpm = wholeRange(q.bpm);
   const seconds = wholeRange(q.duration);
   const words = ctx.search.normalize(q.q);
   const keys = [...new Set(q.keys.map(keyIndex).filter((k) => k >= 0))].sort((a, b) => a - b);
-  const sort: TrackSort = q.sort === "relevance" && !words ? "title" : q.sort;
+  const sort: TrackSort = q.sort === "relevance" && !words ? "title" : q.sort === "similarity" && !seed ? "title" : q.sort;
   let wanted: Uint8Array | null = null;
   if (keys.length) {
     wanted = new Uint8Array(256);
     for (const k of keys) wanted[k] = 1;
   }
+  if (seed) return likePage(ctx, { terms, bpm, seconds, words, keys, wanted, sort, q: q.q }, seed, start, size);
+  if (sort === "similarity") throw new Error("unreachable: similarity without a seed");
 
   // neither a search nor a genre: the whole catalog in the order asked
   if (!words && !terms.length && sort !== "relevance") return walk(ctx, sort, bpm, seconds, wanted, start, size);
@@ -359,4 +365,55 @@ export function matchPage(ctx: TrackQueryContext, q: TrackQuery, start: number, 
     scores = keptScores ? keptScores.subarray(0, k) : null;
   }
   return { total: subset.length, keyCounts: b.keyCounts, page: pageOf(ctx, subset, scores, sort, start, size) };
+}
+
+interface LikeFilters {
+  terms: string[];
+  bpm: [number, number] | null;
+  seconds: [number, number] | null;
+  words: string;
+  keys: number[];
+  wanted: Uint8Array | null;
+  sort: TrackSort;
+  q: string;
+}
+
+/**
+ * A `like=` view's page: the seed's nearest neighbours among the tracks every other filter
+ * keeps (like.ts), cached by the seed and the filters as the other lists are.
+ */
+function likePage(ctx: TrackQueryContext, f: LikeFilters, seed: LikeSeedSound, start: number, size: number): PageMatches {
+  const cacheKey = `${ctx.generation}|like|${seed.cacheId}|${f.terms.join("\u0001")}|${rangeKey(f.bpm)}|${rangeKey(f.seconds)}|${f.words}|${f.keys.join(",")}|${f.sort}`;
+  let hit = ctx.cache.get(cacheKey);
+  if (!hit) {
+    const { table, figures } = ctx;
+    const albums = genreAlbums(ctx, f.terms);
+    let inSearch: Uint8Array | null = null;
+    if (f.words) {
+      inSearch = new Uint8Array(table.count);
+      const hits = ctx.search.tracks(f.q);
+      if (hits) for (let j = 0; j < hits.tracks.length; j++) inSearch[hits.tracks[j]] = 1;
+    }
+    const { bpm, seconds } = f;
+    const keep =
+      albums || inSearch || bpm || seconds
+        ? (t: number) => {
+            if (albums && albums[table.trackAlbum[t]] === 0) return false;
+            if (inSearch && !inSearch[t]) return false;
+            if (bpm) {
+              const b = figures.bpm[t];
+              if (b === NO_BPM || b < bpm[0] || b > bpm[1]) return false;
+            }
+            if (seconds) {
+              const s = figures.seconds[t];
+              if (s === NO_SECONDS || s < seconds[0] || s > seconds[1]) return false;
+            }
+            return true;
+          }
+        : null;
+    const list = nearestTracks({ table, figures, seed, keep, wanted: f.wanted });
+    hit = { tracks: reorder(list.tracks, f.sort, table, figures), scores: null, keyCounts: list.keyCounts };
+    ctx.cache.set(cacheKey, hit);
+  }
+  return { total: hit.tracks.length, keyCounts: hit.keyCounts, page: hit.tracks.slice(Math.min(start, hit.tracks.length), Math.min(hit.tracks.length, start + size)) };
 }

@@ -23,8 +23,12 @@ import { ANALYSIS_WAIT_MS, withAnalysis } from "../query-page.ts";
 import { AlbumTable } from "../album-table.ts";
 import type { Track } from "../../../lib/catalog/types.ts";
 import { clampPage, pageCountFor } from "../../../lib/catalog/pagination.ts";
-import { KEY_NAMES, TRACKS_PER_PAGE, type TrackQuery, type TrackQueryResult, type TrackRowData } from "../../../lib/catalog/track-query.ts";
-import { FiguresBuilder, NO_BPM, NO_KEY, NO_SECONDS, readFigures, TrackFigures } from "./figures.ts";
+import { KEY_NAMES, TRACKS_PER_PAGE, type LikeSeed, type TrackQuery, type TrackQueryResult, type TrackRowData } from "../../../lib/catalog/track-query.ts";
+import { FiguresBuilder, NO_BPM, NO_KEY, NO_SECONDS, PRINT_BYTES, readFigures, TrackFigures } from "./figures.ts";
+import { compare, explain, type Sounding } from "../../analysis/similarity.ts";
+import { modelOf, type LikeSeedSound } from "./like.ts";
+import { hash64 } from "./columns.ts";
+import { tracksOfHash } from "./table.ts";
 import { createCountsCache, createTrackCache, matchPage, type TrackQueryContext } from "./query.ts";
 import { buildAlbumColumns, listedTracks, trackTitle, type TrackTable } from "./table.ts";
 import { buildInWorker } from "./build-thread.ts";
@@ -33,8 +37,17 @@ import { createTrackSearch, publishSearch, type CatalogSearch } from "./search.t
 import { Slicer, type Yielder } from "./yielding.ts";
 import type { FiguresCursor } from "../../analysis/stage/types.ts";
 
+/** A reference file's seed, as the caller read it from the reference store (issue #19 "Search by a reference file"). */
+export interface ReferenceSeed {
+  id: string;
+  status: "ready" | "expired" | "unknown";
+  sounding?: Sounding;
+  label?: string;
+}
+
 export interface TrackIndex {
-  query(q: TrackQuery): Promise<TrackQueryResult>;
+  /** One page of the track view; a `like=` view of a reference (`ref-…`) reads its seed from `reference`. */
+  query(q: TrackQuery, reference?: ReferenceSeed): Promise<TrackQueryResult>;
   /** Builds for the current catalog and analysis now (the warm-up; tests await it). */
   ready(): Promise<void>;
   /** What the index holds, for the operator and the bench. */
@@ -244,7 +257,45 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
     }
   };
 
-  const rows = async (ctx: TrackQueryContext, positions: Int32Array): Promise<TrackRowData[]> => {
+  /** A track's sound as the index holds it (its fingerprint bytes are a view of the figures). */
+  const soundingOf = (f: TrackFigures, t: number): Sounding => ({
+    fingerprint: f.prints.subarray(t * PRINT_BYTES, (t + 1) * PRINT_BYTES),
+    bpm: f.bpm[t] === NO_BPM ? null : f.bpm[t],
+    key: f.key[t] === NO_KEY ? null : f.key[t],
+  });
+
+  /**
+   * The seed of a `like=` view: a catalog track by its id (`${albumId}:${index}`), its sound
+   * when it has a fingerprint and the tracks of the same audio (never listed: the same
+   * recording on an album and a single is the seed itself); or the reference the caller read.
+   */
+  const resolveSeed = async (ctx: TrackQueryContext, id: string, reference?: ReferenceSeed): Promise<{ like: LikeSeed; sound?: LikeSeedSound }> => {
+    if (id.startsWith("ref-")) {
+      const like: LikeSeed = { id, kind: "reference", status: reference?.id === id ? reference.status : "unknown", ...(reference?.label ? { label: reference.label } : {}) };
+      if (like.status !== "ready" || !reference?.sounding) return { like: { ...like, status: like.status === "ready" ? "unknown" : like.status } };
+      return { like, sound: { sounding: reference.sounding, exclude: new Set(), cacheId: id } };
+    }
+    const { table, figures: f } = ctx;
+    const colon = id.lastIndexOf(":");
+    const a = colon > 0 ? table.albums.indexOf(id.slice(0, colon)) : -1;
+    const index = Number(id.slice(colon + 1));
+    const t = a >= 0 ? table.albumStart[a] + index : -1;
+    if (a < 0 || !Number.isInteger(index) || t >= table.albumStart[a + 1]) return { like: { id, kind: "track", status: "unknown" } };
+    const [row] = await rows(ctx, Int32Array.of(t));
+    if (!row) return { like: { id, kind: "track", status: "unknown" } };
+    if (!f.printed[t]) return { like: { id, kind: "track", status: "analysing", row } };
+    const exclude = new Set<number>([t]);
+    const track = readTracks(table.albums, a)?.[index];
+    if (track) {
+      const h = new Uint32Array(2);
+      hash64(track.s3Path, h, 0);
+      const [from, to] = tracksOfHash(table, h[0], h[1]);
+      for (let i = from; i < to; i++) exclude.add(table.byAudio[i]);
+    }
+    return { like: { id, kind: "track", status: "ready", row }, sound: { sounding: soundingOf(f, t), exclude, cacheId: id } };
+  };
+
+  const rows = async (ctx: TrackQueryContext, positions: Int32Array, seed?: LikeSeedSound): Promise<TrackRowData[]> => {
     const { table, figures: f } = ctx;
     const albums = table.albums;
     const listed = new Map<number, Track[] | null>();
@@ -290,23 +341,34 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
       if (data.bpm !== undefined) row.bpm = data.bpm;
       if (data.key !== undefined) row.key = data.key;
       if (data.peaks !== undefined) row.peaks = data.peaks;
+      if (seed && f.printed[t]) {
+        const other = soundingOf(f, t);
+        row.why = explain(compare(modelOf(f), seed.sounding, other), seed.sounding.bpm, other.bpm);
+      }
       return row;
     });
   };
 
   return {
-    async query(q) {
+    async query(q, reference) {
       look();
       if (!current || !figures) await ready();
       if (!current || !figures) return { rows: [], total: 0, page: 1, pageCount: 0, keyCounts: [] };
       const ctx: TrackQueryContext = { table: current.table, figures: figures.figures, search: current.search, cache, counts, generation };
+      let seed: LikeSeedSound | undefined;
+      let like: LikeSeed | undefined;
+      if (q.like) {
+        ({ like, sound: seed } = await resolveSeed(ctx, q.like, reference));
+        // no neighbours to list: the page says why (still being analysed, expired, unknown)
+        if (!seed) return { rows: [], total: 0, page: 1, pageCount: 0, keyCounts: [], like };
+      }
       // the page asked, then again the last one when it was past the end (clamped)
       const start = (Math.max(1, Math.floor(q.page) || 1) - 1) * TRACKS_PER_PAGE;
-      let found = matchPage(ctx, q, start, TRACKS_PER_PAGE);
+      let found = matchPage(ctx, q, start, TRACKS_PER_PAGE, seed);
       const pageCount = pageCountFor(found.total, TRACKS_PER_PAGE);
       const page = clampPage(q.page, pageCount);
-      if ((page - 1) * TRACKS_PER_PAGE !== start) found = matchPage(ctx, q, (page - 1) * TRACKS_PER_PAGE, TRACKS_PER_PAGE);
-      return { rows: await rows(ctx, found.page), total: found.total, page, pageCount, keyCounts: found.keyCounts };
+      if ((page - 1) * TRACKS_PER_PAGE !== start) found = matchPage(ctx, q, (page - 1) * TRACKS_PER_PAGE, TRACKS_PER_PAGE, seed);
+      return { rows: await rows(ctx, found.page, seed), total: found.total, page, pageCount, keyCounts: found.keyCounts, ...(like ? { like } : {}) };
     },
     ready,
     stats() {
@@ -334,7 +396,7 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
 function arrayBytes(t: TrackTable, f: TrackFigures): number {
   let bytes = 0;
   const arrays: ArrayBufferView[] = [t.albumStart, t.trackAlbum, t.titleOrder, t.titleRank, t.audioSorted, t.byAudio, ...t.albumBuckets.values()];
-  arrays.push(f.seconds, f.bpm, f.key, ...Object.values(f.orders), ...Object.values(f.packed));
+  arrays.push(f.seconds, f.bpm, f.key, f.prints, f.printed, f.scales, ...Object.values(f.orders), ...Object.values(f.packed));
   for (const a of arrays) bytes += a.byteLength;
   return bytes;
 }

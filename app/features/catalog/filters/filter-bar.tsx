@@ -21,7 +21,7 @@ function Chip({ href, label, removeLabel }: { href: string; label: string; remov
 }
 
 /** Spec §4: one chip per active filter of any view (activeChips), and one for the search. */
-export function FilterChips({ state }: { state: CatalogState }) {
+export function FilterChips({ state, likeLabel }: { state: CatalogState; likeLabel?: string }) {
   const chips = activeChips(state);
   if (!chips.length && !state.q) return null;
   const key = (chip: FilterChip) => `${chip.kind}-${chip.level ?? ""}-${chip.value}`;
@@ -31,8 +31,8 @@ export function FilterChips({ state }: { state: CatalogState }) {
         <Chip
           key={key(chip)}
           href={catalogHref(withFilters(state, removeChip(state, chip)))}
-          label={chip.label}
-          removeLabel={`Remove filter ${chip.label}`}
+          label={chip.kind === "like" && likeLabel ? likeLabel : chip.label}
+          removeLabel={`Remove filter ${chip.kind === "like" && likeLabel ? likeLabel : chip.label}`}
         />
       ))}
       {state.q ? <Chip href={catalogHref(withSearch(state, ""))} label={`“${state.q}”`} removeLabel={`Remove search ${state.q}`} /> : null}
@@ -45,7 +45,7 @@ export function FilterChips({ state }: { state: CatalogState }) {
  * a removable chip per active filter and "Clear Filters". The search is a GET form carrying
  * the current filters, so it works without JavaScript.
  */
-export function FilterBar({ state, searchable }: { state: CatalogState; searchable: boolean }) {
+export function FilterBar({ state, searchable, likeLabel }: { state: CatalogState; searchable: boolean; likeLabel?: string }) {
   const hidden = [...serializeCatalogState({ ...state, q: "", page: 1, item: "" }).entries()];
   const searchId = useId();
   return (
@@ -82,7 +82,7 @@ export function FilterBar({ state, searchable }: { state: CatalogState; searchab
           Clear Filters
         </Link>
       </div>
-      <FilterChips state={state} />
+      <FilterChips state={state} likeLabel={likeLabel} />
     </div>
   );
 }

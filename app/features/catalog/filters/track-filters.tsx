@@ -154,7 +154,7 @@ function KeyFilter({ state, keyCounts }: { state: TracksState; keyCounts: TrackQ
 function SortControl({ state }: { state: TracksState }) {
   const id = useId();
   const navigate = useNavigate();
-  const sorts = TRACK_SORTS.filter((s) => s !== "relevance" || state.q);
+  const sorts = TRACK_SORTS.filter((s) => (s !== "relevance" || state.q) && (s !== "similarity" || state.like));
   return (
     <Form method="get" action="/catalog" preventScrollReset className="flex items-center gap-2">
       <HiddenState state={state} omit={["sort"]} />

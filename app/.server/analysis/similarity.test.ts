@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { FIELDS } from "./fingerprint.ts";
+import { catalogScales, compare, createModel, explain, keyRelation, scanDistance, seedTables, tempoTerm, type Sounding } from "./similarity.ts";
+import { KEY_NAMES } from "../../lib/catalog/track-query.ts";
+
+// The distance of ADR 0104, as a person reads it: tempo octaves, keys on the circle of
+// fifths, and the words each result is listed with (issue #19).
+
+const key = (name: string) => KEY_NAMES.indexOf(name);
+
+describe("tempo", () => {
+  it("the same tempo is closest, then a few BPM off; far tempi cost the most", () => {
+    expect(tempoTerm(120, 120).term).toBe(0);
+    expect(tempoTerm(120, 120).relation).toBe("same");
+    expect(tempoTerm(120, 124).relation).toBe("near");
+    expect(tempoTerm(120, 124).term).toBeLessThan(tempoTerm(120, 130).term);
+    expect(tempoTerm(120, 95).relation).toBe("far");
+    expect(tempoTerm(120, 95).term).toBeGreaterThan(tempoTerm(120, 130).term);
+  });
+
+  it("half and double the seed's tempo count as close (a half-time feel), a little behind the same tempo", () => {
+    expect(tempoTerm(120, 60).relation).toBe("half");
+    expect(tempoTerm(120, 240).relation).toBe("double");
+    expect(tempoTerm(120, 61).term).toBeLessThan(tempoTerm(120, 100).term);
+    expect(tempoTerm(120, 60).term).toBeGreaterThan(tempoTerm(120, 120).term);
+    expect(tempoTerm(87, 174).relation).toBe("double");
+  });
+
+  it("no beat is close to no beat, and far from a beat", () => {
+    expect(tempoTerm(null, null).term).toBe(0);
+    expect(tempoTerm(null, 120).term).toBeGreaterThan(tempoTerm(120, 130).term);
+    expect(tempoTerm(120, null).relation).toBe("none");
+  });
+});
+
+describe("keys on the circle of fifths", () => {
+  it("same key, then the relative key, then neighbours, then the parallel key, then further round the circle", () => {
+    const c = key("C major");
+    const order = [
+      ["C major", "same"],
+      ["A minor", "relative"],
+      ["G major", "neighbour"],
+      ["F major", "neighbour"],
+      ["C minor", "parallel"],
+      ["D major", "far"],
+      ["F# major", "far"],
+    ] as const;
+    let previous = -1;
+    for (const [name, relation] of order) {
+      const r = keyRelation(c, key(name));
+      expect(r.relation, name).toBe(relation);
+      expect(r.term, name).toBeGreaterThanOrEqual(previous);
+      previous = r.term;
+    }
+    // the tritone is the far side of the circle
+    expect(keyRelation(c, key("F# major")).term).toBeGreaterThan(keyRelation(c, key("D major")).term);
+  });
+
+  it("works from a minor seed too: its relative major, and the minors a fifth away", () => {
+    expect(keyRelation(key("E minor"), key("G major")).relation).toBe("relative");
+    expect(keyRelation(key("E minor"), key("B minor")).relation).toBe("neighbour");
+    expect(keyRelation(key("E minor"), key("A minor")).relation).toBe("neighbour");
+    expect(keyRelation(key("E minor"), key("E major")).relation).toBe("parallel");
+  });
+
+  it("an unknown key is neither near nor far", () => {
+    expect(keyRelation(null, key("C major")).relation).toBe("unknown");
+    expect(keyRelation(key("C major"), null).term).toBeGreaterThan(keyRelation(key("C major"), key("G major")).term);
+  });
+});
+
+/** A fingerprint whose every byte is `v`, except the ones given. */
+const bytes = (v: number, set: Record<number, number> = {}) => {
+  const out = new Uint8Array(FIELDS.length).fill(v);
+  for (const [i, x] of Object.entries(set)) out[Number(i)] = x;
+  return out;
+};
+const timbre = FIELDS.findIndex((f) => f.part === "timbre");
+const energy = FIELDS.findIndex((f) => f.part === "energy");
+const rhythm = FIELDS.findIndex((f) => f.part === "rhythm");
+
+describe("the distance and its explanation", () => {
+  // a catalog where every field spreads over about 40 steps
+  const catalog = new Uint8Array(FIELDS.length * 3);
+  catalog.fill(80, 0, FIELDS.length);
+  catalog.fill(120, FIELDS.length, 2 * FIELDS.length);
+  catalog.fill(160, 2 * FIELDS.length);
+  const model = createModel(catalogScales(catalog, 3));
+  const seed: Sounding = { fingerprint: bytes(120), bpm: 120, key: key("C major") };
+
+  it("reads like the issue's example: tempo against the seed's, the key's relation, the similar parts", () => {
+    const other: Sounding = { fingerprint: bytes(121, { [rhythm]: 135, [rhythm + 1]: 135 }), bpm: 122, key: key("A minor") };
+    const c = compare(model, seed, other);
+    expect(explain(c, 120, 122)).toBe("122 BPM (seed 120) · relative key · similar timbre · similar energy");
+  });
+
+  it("names a half-time tempo and leaves out what is not similar", () => {
+    const other: Sounding = { fingerprint: bytes(121, { [timbre]: 250, [timbre + 1]: 0, [timbre + 2]: 250 }), bpm: 61, key: key("F# minor") };
+    const text = explain(compare(model, seed, other), 120, 61);
+    expect(text).toMatch(/^61 BPM, half the seed's 120 · /);
+    expect(text).not.toContain("timbre");
+    expect(text).not.toContain("key");
+  });
+
+  it("grows with each difference, and the scan's fast form agrees with it", () => {
+    const near: Sounding = { fingerprint: bytes(122), bpm: 121, key: key("C major") };
+    const louder: Sounding = { fingerprint: bytes(122, { [energy]: 200 }), bpm: 121, key: key("C major") };
+    const offKey: Sounding = { ...near, key: key("F# major") };
+    const dNear = compare(model, seed, near).distance;
+    expect(compare(model, seed, louder).distance).toBeGreaterThan(dNear);
+    expect(compare(model, seed, offKey).distance).toBeGreaterThan(dNear);
+    const tables = seedTables(seed);
+    for (const other of [near, louder, offKey]) {
+      expect(scanDistance(model, tables, other.fingerprint, 0, other.bpm ?? 0, other.key ?? 31)).toBeCloseTo(compare(model, seed, other).distance, 9);
+    }
+  });
+});

@@ -1,0 +1,92 @@
+import crypto from "node:crypto";
+import type { SqlDatabase } from "./store.ts";
+import { fingerprintBytes } from "../fingerprint.ts";
+import type { Sounding } from "../similarity.ts";
+import { KEY_NAMES } from "../../../lib/catalog/track-query.ts";
+
+/**
+ * The fingerprints of visitors' reference files (issue #19 "Search by a reference file"),
+ * next to the track analyses in the analysis store (SQLite or PostgreSQL, one SQL). Only the
+ * fingerprint, tempo, key and the file's name are kept — never the audio — until
+ * `expires_at` (REFERENCE_TTL_DAYS after the upload); an expired row reads as "expired" and is
+ * deleted by the next upload's sweep.
+ */
+
+export const REFERENCES_SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS reference_fingerprint (
+     id TEXT PRIMARY KEY,
+     fingerprint TEXT NOT NULL,
+     bpm REAL,
+     musical_key TEXT,
+     label TEXT NOT NULL,
+     created_at BIGINT NOT NULL,
+     expires_at BIGINT NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS reference_fingerprint_expires ON reference_fingerprint (expires_at)`,
+];
+
+export interface StoredReference {
+  id: string;
+  fingerprint: string;
+  bpm: number | null;
+  key: string | null;
+  label: string;
+  expiresAt: number;
+}
+
+export type ReferenceLookup = { status: "ready"; reference: StoredReference } | { status: "expired" | "unknown" };
+
+/** A reference's id: `ref-` and 16 random bytes, base64url (the URL's `like=`, track-params.ts). */
+export const newReferenceId = () => `ref-${crypto.randomBytes(16).toString("base64url")}`;
+
+/** The longest file name kept (for the view's heading). */
+const LABEL_MAX = 80;
+
+export class ReferenceStore {
+  private readonly db: SqlDatabase;
+  private ready: Promise<void> | null = null;
+
+  constructor(db: SqlDatabase) {
+    this.db = db;
+  }
+
+  private schema(): Promise<void> {
+    this.ready ??= this.db.batch(REFERENCES_SCHEMA.map((sql) => [sql, []] as const)).then(() => undefined);
+    return this.ready;
+  }
+
+  async put(ref: Omit<StoredReference, "label"> & { label: string }, now: number): Promise<void> {
+    await this.schema();
+    // eslint-disable-next-line no-control-regex
+    const label = ref.label.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, LABEL_MAX);
+    await this.db.batch([
+      [`DELETE FROM reference_fingerprint WHERE expires_at < $1`, [now]],
+      [
+        `INSERT INTO reference_fingerprint (id, fingerprint, bpm, musical_key, label, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [ref.id, ref.fingerprint, ref.bpm, ref.key, label, now, ref.expiresAt],
+      ],
+    ]);
+  }
+
+  async get(id: string, now: number): Promise<ReferenceLookup> {
+    await this.schema();
+    const [row] = await this.db.query<{ id: string; fingerprint: string; bpm: unknown; musical_key: string | null; label: string; expires_at: unknown }>(
+      `SELECT id, fingerprint, bpm, musical_key, label, expires_at FROM reference_fingerprint WHERE id = $1`,
+      [id],
+    );
+    if (!row) return { status: "unknown" };
+    if (Number(row.expires_at) <= now) return { status: "expired" };
+    return {
+      status: "ready",
+      reference: { id: row.id, fingerprint: row.fingerprint, bpm: row.bpm === null ? null : Number(row.bpm), key: row.musical_key, label: row.label, expiresAt: Number(row.expires_at) },
+    };
+  }
+}
+
+/** A stored reference as the track index compares it. */
+export function referenceSounding(ref: StoredReference): Sounding | null {
+  const fingerprint = fingerprintBytes(ref.fingerprint);
+  if (!fingerprint) return null;
+  const key = ref.key ? KEY_NAMES.indexOf(ref.key) : -1;
+  return { fingerprint: new Uint8Array(fingerprint), bpm: ref.bpm === null ? null : Math.round(ref.bpm), key: key >= 0 ? key : null };
+}

@@ -1,0 +1,186 @@
+import { createModel, scanDistance, seedTables, type SimilarityModel, type Sounding } from "../../analysis/similarity.ts";
+import { KEY_NAMES, LIKE_LIMIT, LIKE_PER_ALBUM, LIKE_SPREAD_WINDOW, type TrackSort } from "../../../lib/catalog/track-query.ts";
+import { NO_BPM, NO_KEY, NO_SECONDS, PRINT_BYTES, type TrackFigures } from "./figures.ts";
+import type { TrackTable } from "./table.ts";
+
+/**
+ * The neighbours of a `like=` view (issue #19, ADR 0104, docs/product-rules.md "More like
+ * this"): an exact scan of every fingerprinted track that passes the view's other filters,
+ * keeping the LIKE_LIMIT nearest in a bounded heap (nothing of the catalog's size is sorted
+ * or kept), then the album rule on the first page, then the order asked.
+ */
+
+/** Copies of one recording (the same fingerprint: the same audio on several albums) among the first LIKE_SPREAD_WINDOW. */
+const LIKE_PER_RECORDING = 2;
+
+/** What the scan compares against: the seed's sound, and the tracks never listed (the seed and its audio's other copies). */
+export interface LikeSeedSound {
+  sounding: Sounding;
+  exclude: ReadonlySet<number>;
+  /** names the seed in cache keys */
+  cacheId: string;
+}
+
+const models = new WeakMap<TrackFigures, SimilarityModel>();
+
+/** The distance's field weights for these figures (their catalog spreads), made once per figures object. */
+export function modelOf(figures: TrackFigures): SimilarityModel {
+  let model = models.get(figures);
+  if (!model) models.set(figures, (model = createModel(figures.scales)));
+  return model;
+}
+
+/** A bounded max-heap of (distance, track): the `size` smallest distances seen. */
+class NearestHeap {
+  readonly d: Float64Array;
+  readonly t: Int32Array;
+  readonly size: number;
+  length = 0;
+  constructor(size: number) {
+    this.size = size;
+    this.d = new Float64Array(size);
+    this.t = new Int32Array(size);
+  }
+  /** the largest distance kept, or Infinity while not full */
+  get bound(): number {
+    return this.length < this.size ? Infinity : this.d[0];
+  }
+  push(distance: number, track: number): void {
+    const { d, t } = this;
+    if (this.length < this.size) {
+      let i = this.length++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (d[p] >= distance) break;
+        d[i] = d[p];
+        t[i] = t[p];
+        i = p;
+      }
+      d[i] = distance;
+      t[i] = track;
+      return;
+    }
+    if (distance >= d[0]) return;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= this.length) break;
+      const r = l + 1;
+      const c = r < this.length && d[r] > d[l] ? r : l;
+      if (d[c] <= distance) break;
+      d[i] = d[c];
+      t[i] = t[c];
+      i = c;
+    }
+    d[i] = distance;
+    t[i] = track;
+  }
+  /** the tracks kept, nearest first (ties in title order) */
+  sorted(titleRank: Int32Array): { tracks: Int32Array; distances: Float64Array } {
+    const idx = Array.from({ length: this.length }, (_, i) => i);
+    idx.sort((a, b) => this.d[a] - this.d[b] || titleRank[this.t[a]] - titleRank[this.t[b]]);
+    return { tracks: Int32Array.from(idx, (i) => this.t[i]), distances: Float64Array.from(idx, (i) => this.d[i]) };
+  }
+}
+
+export interface LikeScanInput {
+  table: TrackTable;
+  figures: TrackFigures;
+  seed: LikeSeedSound;
+  /** the tracks the other filters leave (null: every track), tested per track */
+  keep: ((t: number) => boolean) | null;
+  /** the key filter (KEY_NAMES positions), or null */
+  wanted: Uint8Array | null;
+  limit?: number;
+}
+
+export interface LikeList {
+  /** nearest first, the album rule applied: at most LIKE_PER_ALBUM of one album among the first LIKE_SPREAD_WINDOW */
+  tracks: Int32Array;
+  /** the key filter's choices: the keys among the neighbours found without the key filter */
+  keyCounts: { key: string; count: number }[];
+}
+
+/** The scan (see the module's comment). */
+export function nearestTracks(input: LikeScanInput): LikeList {
+  const { table, figures, seed, keep, wanted } = input;
+  const limit = input.limit ?? LIKE_LIMIT;
+  const model = modelOf(figures);
+  const tables = seedTables(seed.sounding);
+  const all = new NearestHeap(limit);
+  const keyed = wanted ? new NearestHeap(limit) : all;
+  const { prints, printed, bpm, key } = figures;
+  const n = table.count;
+  for (let t = 0; t < n; t++) {
+    if (!printed[t] || seed.exclude.has(t)) continue;
+    if (keep && !keep(t)) continue;
+    const k = key[t];
+    const d = scanDistance(model, tables, prints, t * PRINT_BYTES, bpm[t] === NO_BPM ? 0 : bpm[t], k === NO_KEY ? 31 : k);
+    if (d < all.bound) all.push(d, t);
+    if (wanted && wanted[k] && d < keyed.bound) keyed.push(d, t);
+  }
+  const counts = new Int32Array(KEY_NAMES.length);
+  for (let i = 0; i < all.length; i++) if (key[all.t[i]] !== NO_KEY) counts[key[all.t[i]]]++;
+  const keyCounts: { key: string; count: number }[] = [];
+  for (let k = 0; k < counts.length; k++) if (counts[k] > 0) keyCounts.push({ key: KEY_NAMES[k], count: counts[k] });
+  const { tracks } = keyed.sorted(table.titleRank);
+  // the same recording under several albums sounds the same: it counts as one "album" for the rule too
+  const soundOf = new Map<string, number>();
+  const groups = Int32Array.from(tracks, (t) => {
+    const sound = Buffer.from(prints.subarray(t * PRINT_BYTES, (t + 1) * PRINT_BYTES)).toString("latin1");
+    let g = soundOf.get(sound);
+    if (g === undefined) soundOf.set(sound, (g = soundOf.size));
+    return g;
+  });
+  const byAlbum = spreadAlbums(tracks, table.trackAlbum);
+  const position = new Map<number, number>();
+  tracks.forEach((t, i) => position.set(t, i));
+  return { tracks: spreadAlbums(byAlbum, (t) => groups[position.get(t)!], LIKE_PER_RECORDING), keyCounts };
+}
+
+/**
+ * docs/product-rules.md "More like this": one album may not fill the first page. Walking the
+ * list nearest first, a track whose album already has LIKE_PER_ALBUM among the first
+ * LIKE_SPREAD_WINDOW waits; the waiting ones follow the window, in their order.
+ */
+export function spreadAlbums(tracks: Int32Array, trackAlbum: Int32Array | ((t: number) => number), perAlbum = LIKE_PER_ALBUM, window = LIKE_SPREAD_WINDOW): Int32Array {
+  const albumOf = typeof trackAlbum === "function" ? trackAlbum : (t: number) => trackAlbum[t];
+  const out = new Int32Array(tracks.length);
+  const waiting: number[] = [];
+  const inWindow = new Map<number, number>();
+  let o = 0;
+  for (let i = 0; i < tracks.length; i++) {
+    const t = tracks[i];
+    if (o >= window) {
+      out[o++] = t;
+      continue;
+    }
+    const a = albumOf(t);
+    const c = inWindow.get(a) ?? 0;
+    if (c >= perAlbum) {
+      waiting.push(t);
+      continue;
+    }
+    inWindow.set(a, c + 1);
+    out[o++] = t;
+    // the window is full: the waiting tracks come next, before the rest
+    if (o === window) for (const w of waiting.splice(0)) out[o++] = w;
+  }
+  for (const w of waiting) out[o++] = w;
+  return out;
+}
+
+/** The neighbours in another order than similarity (issue #19: the other sorts still work), ties in similarity order. */
+export function reorder(list: Int32Array, sort: TrackSort, table: TrackTable, figures: TrackFigures): Int32Array {
+  if (sort === "similarity" || sort === "relevance") return list;
+  const place = new Map<number, number>();
+  list.forEach((t, i) => place.set(t, i));
+  const keyOf = (t: number): number => {
+    if (sort === "title") return table.titleRank[t];
+    const none = sort === "bpm" || sort === "-bpm" ? NO_BPM : NO_SECONDS;
+    const v = sort === "bpm" || sort === "-bpm" ? figures.bpm[t] : figures.seconds[t];
+    if (v === none) return Number.MAX_SAFE_INTEGER;
+    return sort.startsWith("-") ? -v : v;
+  };
+  return Int32Array.from([...list].sort((a, b) => keyOf(a) - keyOf(b) || place.get(a)! - place.get(b)!));
+}

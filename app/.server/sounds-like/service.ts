@@ -1,0 +1,84 @@
+import type { Config } from "../config.ts";
+import type { Logger } from "../logger.ts";
+import { createAnalysisPool, type AnalysisPool } from "../analysis/pool.ts";
+import { openAnalysisStore } from "../analysis/stage/open.ts";
+import { ReferenceStore, referenceSounding } from "../analysis/stage/references.ts";
+import { createSubmissionRateLimiter, type SubmissionRateLimiter } from "../leads/rate-limit.ts";
+import type { ReferenceSeed } from "../catalog/tracks/track-index.ts";
+
+/**
+ * Search by a reference file (issue #19, DESIGN.md §3c): what the upload route
+ * (server/sounds-like.ts) and the `like=ref-…` view share, one per configuration.
+ * - the references' store, in the analysis store's database (its own connection);
+ * - a worker pool of its own (REFERENCE_SLOTS threads, one waiting at most): a visitor's file
+ *   never waits behind the catalog's analysis backlog, and when the slots are taken the upload
+ *   answers 503 with Retry-After instead of queueing without bound. Each thread's heap is
+ *   capped (REFERENCE_HEAP_MB) and each task ends after REFERENCE_ANALYSIS_TIMEOUT_SECONDS;
+ * - the per-client rate limit, on the form rate limit's store (createSubmissionRateLimiter).
+ */
+
+export const REFERENCE_SLOTS = 1;
+export const REFERENCE_QUEUE = 1;
+export const REFERENCE_HEAP_MB = 256;
+/** The section analysed when none is given: the file's first 3 minutes (issue #19). */
+export const DEFAULT_SECTION_SECONDS = 180;
+/** The longest file accepted, in seconds of audio (an absurd header length is refused before decoding). */
+export const REFERENCE_MAX_SECONDS = 20 * 60;
+
+export interface SoundsLikeService {
+  references(): Promise<ReferenceStore>;
+  pool: AnalysisPool;
+  limiter: SubmissionRateLimiter;
+  config: Config;
+  close(): Promise<void>;
+}
+
+const services = new WeakMap<Config, SoundsLikeService>();
+
+export function soundsLikeFor(config: Config, logger: Logger, opts: { cluster?: boolean } = {}): SoundsLikeService {
+  let service = services.get(config);
+  if (service) return service;
+  let store: Promise<Awaited<ReturnType<typeof openAnalysisStore>>> | null = null;
+  let references: Promise<ReferenceStore> | null = null;
+  const pool = createAnalysisPool({
+    concurrency: REFERENCE_SLOTS,
+    maxQueue: REFERENCE_QUEUE,
+    maxHeapMb: REFERENCE_HEAP_MB,
+    maxBytes: config.UPLOAD_LIMIT_BYTES,
+    maxSeconds: REFERENCE_MAX_SECONDS,
+  });
+  const limiter = createSubmissionRateLimiter({
+    limit: config.REFERENCE_RATE_LIMIT,
+    windowSeconds: config.REFERENCE_RATE_WINDOW_SECONDS,
+    ipv6Prefix: config.LEADS_RATE_IPV6_PREFIX,
+    databaseUrl: config.DATABASE_URL,
+    cluster: opts.cluster,
+    logger,
+    keyPrefix: "references",
+  });
+  service = {
+    config,
+    pool,
+    limiter,
+    references() {
+      references ??= (store ??= openAnalysisStore(config)).then((s) => new ReferenceStore(s.db));
+      // a store that could not be opened is tried again by the next request
+      references.catch(() => ((references = null), (store = null)));
+      return references;
+    },
+    async close() {
+      services.delete(config);
+      await Promise.allSettled([pool.close(), limiter.close(), store?.then((s) => s.close())]);
+    },
+  };
+  services.set(config, service);
+  return service;
+}
+
+/** The seed of a `like=ref-…` view: the stored reference, or why there is none. */
+export async function referenceSeed(service: SoundsLikeService, id: string, now = Date.now()): Promise<ReferenceSeed> {
+  const found = await (await service.references()).get(id, now);
+  if (found.status !== "ready") return { id, status: found.status };
+  const sounding = referenceSounding(found.reference);
+  return sounding ? { id, status: "ready", sounding, label: found.reference.label } : { id, status: "unknown" };
+}

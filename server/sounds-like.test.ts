@@ -1,0 +1,138 @@
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseConfig } from "../app/.server/config.ts";
+import { createLogger } from "../app/.server/logger.ts";
+import { soundsLikeFor, referenceSeed, type SoundsLikeService } from "../app/.server/sounds-like/service.ts";
+import { drumPattern, encodeWav, encodeWithFfmpeg } from "../app/.server/analysis/testing/synth.ts";
+import { requestGuard } from "./request-guard.ts";
+import { isSoundsLikeUpload, parseSection, soundsLikeUpload } from "./sounds-like.ts";
+
+// Issue #19 "Search by a reference file": a real Express app on loopback with the request
+// gate, the upload route, a real worker pool and a real SQLite store. Every refusal is a 4xx
+// with its reason (the page renders it; here a handler reports it), never a 5xx; the gate's
+// 64 KB limit stays for every other route; the visitor's audio is never left on disk.
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sounds-like-data-"));
+const config = parseConfig({ DATA_DIR: dataDir, UPLOAD_LIMIT_BYTES: String(2 * 1024 * 1024), REFERENCE_RATE_LIMIT: "8", LOG_LEVEL: "silent" });
+const logger = createLogger("silent");
+let service: SoundsLikeService;
+let server: http.Server;
+let base: string;
+
+beforeAll(async () => {
+  service = soundsLikeFor(config, logger);
+  const app = express();
+  app.set("trust proxy", "loopback");
+  app.use(requestGuard({ bodyLimitBytes: 64 * 1024, drainLimitBytes: 1024 * 1024, urlLimitBytes: 4096, queryParamsLimit: 64 }, { streamed: isSoundsLikeUpload }));
+  app.use((req, _res, next) => ((req as unknown as { log: unknown }).log = logger, next()));
+  app.use(soundsLikeUpload({ service: () => service }));
+  // stands in for the page: what the route's loader would render, with its status
+  app.get("/catalog/sounds-like", (_req, res) => {
+    const error = res.locals.uploadError as { status: number; message: string } | undefined;
+    res.status(error?.status ?? 200).json({ error: error?.message ?? null });
+  });
+  app.post("/contact", (req, res) => res.json({ bytes: (req.body as Buffer).length }));
+  server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  server.close();
+  await service.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const uploadDirs = () => fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith("sounds-like-") && !d.startsWith("sounds-like-data-"));
+
+async function upload(file: { name: string; bytes: Uint8Array; type?: string } | null, fields: Record<string, string> = {}) {
+  const form = new FormData();
+  if (file) form.append("audio", new Blob([Buffer.from(file.bytes)], { type: file.type ?? "audio/mpeg" }), file.name);
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  const res = await fetch(`${base}/catalog/sounds-like`, { method: "POST", body: form, redirect: "manual" });
+  const body = res.headers.get("content-type")?.includes("json") ? ((await res.json()) as { error: string | null }) : null;
+  return { status: res.status, location: res.headers.get("location"), error: body?.error ?? null, retryAfter: res.headers.get("retry-after") };
+}
+
+describe("POST /catalog/sounds-like", () => {
+  const before = uploadDirs();
+
+  it("analyses an MP3 in the worker pool, keeps only its fingerprint and answers 303 to its like= view", { timeout: 60_000 }, async () => {
+    const mp3 = encodeWithFfmpeg(encodeWav([drumPattern({ bpm: 120, seconds: 20 })]), "mp3");
+    const r = await upload({ name: "temp track.mp3", bytes: mp3 }, { start: "2", end: "18" });
+    expect(r.status).toBe(303);
+    expect(r.location).toMatch(/^\/catalog\?type=music&view=tracks&like=ref-[A-Za-z0-9_-]{22}$/);
+    const id = new URL(r.location!, base).searchParams.get("like")!;
+    const seed = await referenceSeed(service, id);
+    expect(seed.status).toBe("ready");
+    expect(seed.label).toBe("temp track.mp3");
+    expect(seed.sounding?.bpm).toBe(120);
+    // expired after REFERENCE_TTL_DAYS
+    expect((await referenceSeed(service, id, Date.now() + (config.REFERENCE_TTL_DAYS + 1) * 86_400_000)).status).toBe("expired");
+    expect((await referenceSeed(service, "ref-AAAAAAAAAAAAAAAAAAAAAA")).status).toBe("unknown");
+  });
+
+  it("refuses a PNG named .mp3 with 415, an empty file with 400, no file with 400, a file over the limit with 413", { timeout: 60_000 }, async () => {
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(2000).fill(7)]);
+    const notAudio = await upload({ name: "cover.mp3", bytes: png });
+    expect(notAudio.status).toBe(415);
+    expect(notAudio.error).toMatch(/not audio we can read/);
+    const empty = await upload({ name: "empty.mp3", bytes: new Uint8Array(0) });
+    expect([empty.status, empty.error]).toEqual([400, "The file is empty. Choose an audio file to compare."]);
+    expect((await upload(null, { start: "1" })).status).toBe(400);
+    const big = await upload({ name: "big.wav", bytes: new Uint8Array(3 * 1024 * 1024) });
+    expect(big.status).toBe(413);
+    expect(big.error).toMatch(/the limit is 2 MB/);
+  });
+
+  it("refuses a truncated file, a cut-off form and a section that is not one with 400", { timeout: 60_000 }, async () => {
+    const wav = encodeWav([drumPattern({ bpm: 100, seconds: 8 })]);
+    expect((await upload({ name: "cut.wav", bytes: wav.subarray(0, wav.length / 2), type: "audio/wav" })).status).toBe(400);
+    expect((await upload({ name: "a.wav", bytes: wav, type: "audio/wav" }, { start: "9", end: "3" })).status).toBe(400);
+    // a multipart body whose closing boundary never comes
+    const status = await new Promise<number>((resolve) => {
+      const body = `--xyz\r\nContent-Disposition: form-data; name="audio"; filename="a.mp3"\r\nContent-Type: audio/mpeg\r\n\r\nID3abc`;
+      const req = http.request(`${base}/catalog/sounds-like`, { method: "POST", headers: { "Content-Type": "multipart/form-data; boundary=xyz", "Content-Length": Buffer.byteLength(body) } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.end(body);
+    });
+    expect(status).toBe(400);
+    expect(parseSection("abc", undefined)).toMatch(/seconds/);
+    expect(parseSection(undefined, undefined)).toEqual({ fromSeconds: 0, toSeconds: 180 });
+  });
+
+  it("keeps the 64 KB gate for every other route, and leaves no upload on disk", async () => {
+    const res = await fetch(`${base}/contact`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "a".repeat(70_000) });
+    expect(res.status).toBe(413);
+    expect(uploadDirs().filter((d) => !before.includes(d))).toEqual([]);
+  });
+
+  it("answers 429 with Retry-After once a client has sent REFERENCE_RATE_LIMIT files in the window", async () => {
+    let last = { status: 0, retryAfter: null as string | null };
+    for (let i = 0; i < 10 && last.status !== 429; i++) last = await upload({ name: "e.mp3", bytes: new Uint8Array(0) });
+    expect(last.status).toBe(429);
+    expect(Number(last.retryAfter)).toBeGreaterThan(0);
+  });
+
+  it("closes a request declaring a body over the limit without reading it, after a readable 413", async () => {
+    const answer = await new Promise<string>((resolve) => {
+      const socket = net.connect(Number(new URL(base).port), "127.0.0.1", () => {
+        socket.write(`POST /catalog/sounds-like HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${50 * 1024 * 1024}\r\n\r\n`);
+      });
+      let text = "";
+      socket.on("data", (d) => (text += d.toString()));
+      socket.on("close", () => resolve(text));
+      socket.on("error", () => resolve(text));
+    });
+    expect(answer).toMatch(/^HTTP\/1.1 (413|429)/);
+  });
+});

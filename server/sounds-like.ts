@@ -1,0 +1,220 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import busboy from "busboy";
+import type { NextFunction, Request, Response } from "express";
+import { AnalysisError } from "../app/.server/analysis/analyze.ts";
+import { AnalysisAbortedError, QueueFullError } from "../app/.server/analysis/pool.ts";
+import { newReferenceId } from "../app/.server/analysis/stage/references.ts";
+import { DEFAULT_SECTION_SECONDS, REFERENCE_MAX_SECONDS, type SoundsLikeService } from "../app/.server/sounds-like/service.ts";
+import { moreLikeThisHref } from "../app/lib/catalog/track-params.ts";
+import { closeGentlyAfterResponse } from "./request-guard.ts";
+
+/**
+ * `POST /catalog/sounds-like` (issue #19, DESIGN.md §3c): a visitor's reference file, as
+ * multipart/form-data (field `audio`, optional `start` and `end` in seconds), streamed by
+ * busboy to a temporary file — counted on the bytes received, at most UPLOAD_LIMIT_BYTES,
+ * this route only (the request gate leaves its body unread: request-guard.ts `streamed`) —
+ * analysed in the references' worker pool under REFERENCE_ANALYSIS_TIMEOUT_SECONDS, then
+ * removed whatever happened. Only the fingerprint is stored (REFERENCE_TTL_DAYS); the answer
+ * is a 303 to the `like=` view of it.
+ *
+ * A refusal is never a 5xx for anything the visitor sent: the form's page is rendered again
+ * with the reason and the status (res.locals.uploadError, read by the route's loader): 400 for
+ * an empty, truncated or unreadable upload or bad start/end, 413 over the limit, 415 for a
+ * file that is not audio, 429 past the rate limit; 503 with Retry-After when the analysis
+ * slots are taken (the server's state, not the visitor's file).
+ */
+
+export const SOUNDS_LIKE_PATH = "/catalog/sounds-like";
+
+/** What the page shows after a refused upload. */
+export interface UploadError {
+  status: number;
+  message: string;
+}
+
+/** Bytes of multipart framing and fields allowed on top of the file itself. */
+const FORM_OVERHEAD_BYTES = 64 * 1024;
+
+const mb = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+
+export function isSoundsLikeUpload(req: Request): boolean {
+  return req.method === "POST" && req.path === SOUNDS_LIKE_PATH;
+}
+
+export function soundsLikeUpload(opts: { service: () => SoundsLikeService }) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    if (!isSoundsLikeUpload(req)) return next();
+    const service = opts.service();
+    const { config } = service;
+    const limit = config.UPLOAD_LIMIT_BYTES;
+    /** Renders the form again with the reason (the route's loader reads res.locals.uploadError). */
+    const refuse = (status: number, message: string, extra: { unread?: boolean; headers?: Record<string, string> } = {}) => {
+      if (extra.unread) closeGentlyAfterResponse(req, res);
+      for (const [name, value] of Object.entries(extra.headers ?? {})) res.setHeader(name, value);
+      res.locals.uploadError = { status, message } satisfies UploadError;
+      req.method = "GET";
+      next();
+    };
+
+    const type = (req.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+    if (type !== "multipart/form-data") return refuse(415, "Send the file with the form (multipart/form-data).", { unread: true });
+    const declared = Number(req.get("Content-Length") ?? 0);
+    if (declared > limit + FORM_OVERHEAD_BYTES) {
+      return refuse(413, `The file is too large: the limit is ${mb(limit)}. Choose a shorter file, or an MP3 of it.`, { unread: true });
+    }
+    const slot = await service.limiter.take(req.ip ?? "");
+    if (!slot.ok) {
+      return refuse(429, `You have sent many files in a short time. Please try again in ${Math.ceil(slot.retryAfterSeconds / 60)} minutes.`, {
+        unread: true,
+        headers: { "Retry-After": String(slot.retryAfterSeconds) },
+      });
+    }
+    if (service.pool.pending >= 2) {
+      return refuse(503, "Every analysis slot is busy right now. Please send the file again in a few seconds.", { unread: true, headers: { "Retry-After": "10" } });
+    }
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sounds-like-"));
+    const file = path.join(dir, crypto.randomBytes(8).toString("hex"));
+    try {
+      const form = await receive(req, file, limit);
+      if (form.kind === "aborted") return;
+      if (form.kind === "too-large") return refuse(413, `The file is too large: the limit is ${mb(limit)}. Choose a shorter file, or an MP3 of it.`, { unread: true });
+      if (form.kind === "bad") return refuse(400, form.message, { unread: !form.ended });
+      if (!form.received || form.bytes === 0) return refuse(400, "The file is empty. Choose an audio file to compare.");
+      const section = parseSection(form.fields.start, form.fields.end);
+      if (typeof section === "string") return refuse(400, section);
+
+      let analysis;
+      try {
+        analysis = await service.pool.analyze(file, { section, signal: AbortSignal.timeout(config.REFERENCE_ANALYSIS_TIMEOUT_SECONDS * 1000) });
+      } catch (error) {
+        if (error instanceof QueueFullError) return refuse(503, "Every analysis slot is busy right now. Please send the file again in a few seconds.", { headers: { "Retry-After": "10" } });
+        if (error instanceof AnalysisAbortedError) {
+          return refuse(400, `The file could not be analysed within ${config.REFERENCE_ANALYSIS_TIMEOUT_SECONDS} seconds. Choose a shorter section with start and end.`);
+        }
+        if (error instanceof AnalysisError) return refuse(...analysisRefusal(error));
+        req.log.error({ err: error }, "reference analysis failed");
+        return refuse(400, "The file could not be analysed. Try another file, or an MP3 of it.");
+      }
+      if (!analysis.fingerprint) return refuse(400, "The chosen part of the file is silent: there is nothing to compare.");
+      const id = newReferenceId();
+      try {
+        const references = await service.references();
+        await references.put(
+          { id, fingerprint: analysis.fingerprint, bpm: analysis.bpm, key: analysis.key, label: form.filename, expiresAt: Date.now() + config.REFERENCE_TTL_DAYS * 86_400_000 },
+          Date.now(),
+        );
+      } catch (error) {
+        req.log.error({ err: error }, "could not store a reference fingerprint");
+        return refuse(503, "The comparison could not be saved right now. Please try again in a minute.", { headers: { "Retry-After": "60" } });
+      }
+      res.redirect(303, moreLikeThisHref(id));
+    } finally {
+      // the visitor's audio is never kept (issue #19): removed whatever happened
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+}
+
+/** The status and message for a file the analysis could not read. */
+function analysisRefusal(error: AnalysisError): [number, string] {
+  switch (error.reason) {
+    case "unreadable":
+    case "unsupported":
+      return [415, "This file is not audio we can read. Upload an MP3, WAV, FLAC, OGG/Opus or M4A file."];
+    case "too-large":
+      return [400, `The file is longer than ${REFERENCE_MAX_SECONDS / 60} minutes or declares an impossible length. Upload a shorter file.`];
+    case "decode-failed":
+      return [400, "The file seems truncated or damaged: it could not be decoded. Try exporting it again."];
+  }
+}
+
+/** `start` and `end` in seconds (optional): the section analysed, or the reason they cannot be used. */
+export function parseSection(start: string | undefined, end: string | undefined): { fromSeconds: number; toSeconds: number } | string {
+  const read = (v: string | undefined) => (v === undefined || v.trim() === "" ? null : Number(v.trim()));
+  const from = read(start);
+  const to = read(end);
+  const bad = "Start and end are seconds from the beginning of the file (for example 30 and 60), the end after the start.";
+  if ((from !== null && !(Number.isFinite(from) && from >= 0)) || (to !== null && !(Number.isFinite(to) && to > 0))) return bad;
+  const fromSeconds = from ?? 0;
+  const toSeconds = to ?? fromSeconds + DEFAULT_SECTION_SECONDS;
+  if (toSeconds <= fromSeconds || fromSeconds > REFERENCE_MAX_SECONDS) return bad;
+  return { fromSeconds, toSeconds: Math.min(toSeconds, REFERENCE_MAX_SECONDS) };
+}
+
+type Received =
+  | { kind: "ok"; received: boolean; bytes: number; filename: string; fields: Record<string, string> }
+  | { kind: "too-large" }
+  | { kind: "bad"; message: string; ended: boolean }
+  | { kind: "aborted" };
+
+/** Streams the form: the `audio` file to `file` (at most `limit` bytes), the short fields kept. */
+function receive(req: Request, file: string, limit: number): Promise<Received> {
+  return new Promise((resolve) => {
+    let settled = false;
+    let received = 0;
+    let filename = "";
+    let fileBytes = 0;
+    let gotFile = false;
+    let tooLarge = false;
+    let writing: Promise<void> = Promise.resolve();
+    const fields: Record<string, string> = {};
+    const finish = (result: Received) => {
+      if (settled) return;
+      settled = true;
+      req.off("data", count);
+      if (result.kind !== "ok") req.unpipe(parser);
+      resolve(result);
+    };
+    const count = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit + FORM_OVERHEAD_BYTES) finish({ kind: "too-large" });
+    };
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, limits: { fileSize: limit, files: 1, fields: 4, fieldSize: 64, parts: 6, headerPairs: 16 } });
+    } catch {
+      resolve({ kind: "bad", message: "The form could not be read: it is not multipart/form-data with a boundary.", ended: false });
+      return;
+    }
+    parser.on("file", (name, stream, info) => {
+      if (name !== "audio" || gotFile) {
+        stream.resume();
+        return;
+      }
+      gotFile = true;
+      filename = info.filename ?? "";
+      const out = fs.createWriteStream(file, { flags: "wx", mode: 0o600 });
+      stream.on("data", (chunk: Buffer) => (fileBytes += chunk.length));
+      // a form cut short fails the file's stream too; the parser's error event answers it
+      stream.on("error", () => out.destroy());
+      stream.on("limit", () => {
+        tooLarge = true;
+        finish({ kind: "too-large" });
+      });
+      writing = new Promise((done) => {
+        out.on("close", () => done());
+        out.on("error", () => done());
+      });
+      stream.pipe(out);
+    });
+    parser.on("field", (name, value, info) => {
+      if ((name === "start" || name === "end") && !info.valueTruncated) fields[name] = value;
+    });
+    for (const event of ["filesLimit", "fieldsLimit", "partsLimit"] as const) {
+      parser.on(event, () => finish({ kind: "bad", message: "The form has more parts than it should: send one file, with start and end if you like.", ended: false }));
+    }
+    parser.on("error", () => finish({ kind: "bad", message: "The upload could not be read: the form was cut short or malformed. Please send the file again.", ended: false }));
+    parser.on("close", () => {
+      void writing.then(() => finish(tooLarge ? { kind: "too-large" } : { kind: "ok", received: gotFile, bytes: fileBytes, filename, fields }));
+    });
+    req.on("data", count);
+    req.on("close", () => {
+      if (!req.complete) finish({ kind: "aborted" });
+    });
+    req.pipe(parser);
+  });
+}
