@@ -55,7 +55,9 @@ function legalValues(facts: PrivacyFacts | undefined): Record<string, ReactNode>
           retentionDays: facts.retentionDays,
           rateLimit: facts.rateLimit,
           rateWindow: durationInWords(facts.rateWindowSeconds),
-          referenceTtlDays: facts.referenceTtlDays ?? "",
+          referenceTtlDays: facts.reference.ttlDays,
+          referenceRateLimit: facts.reference.rateLimit,
+          referenceRateWindow: durationInWords(facts.reference.rateWindowSeconds),
         }
       : {}),
   };
@@ -90,7 +92,7 @@ export function LegalDocument({
   facts?: PrivacyFacts;
 }) {
   const values = legalValues(facts);
-  const shown = sections.filter((s) => s.when !== "referenceAnalysis" || facts?.referenceTtlDays != null);
+  const shown = sections;
   return (
     <>
       <PageHeader eyebrow={eyebrow} title={title} subtitle={subtitle}>
