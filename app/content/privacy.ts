@@ -25,8 +25,6 @@ export interface LegalSection {
   points?: readonly LegalPoint[];
   /** Paragraphs after the points. */
   after?: readonly string[];
-  /** Shown only when the server has that feature (the "sounds like" search, issue #19). */
-  when?: "referenceAnalysis";
 }
 
 export const privacyPage = {
@@ -100,9 +98,9 @@ export const privacySections: readonly LegalSection[] = [
   {
     id: "reference-analysis",
     title: "Searching by a sound you upload",
-    when: "referenceAnalysis",
     paragraphs: [
-      "If you upload an audio file to find catalog tracks that sound like it, our server analyses the file and deletes it: the audio is not kept. What we keep is its fingerprint, a few dozen numbers that describe its tempo, key and sound and cannot be turned back into audio, for {referenceTtlDays} days so that the results page can be opened again, then it is deleted.",
+      "If you upload an audio file to find catalog tracks that sound like it, our server analyses the file and deletes it as soon as the analysis ends, whatever its outcome: the audio is never kept. What we keep is its fingerprint (a few dozen numbers that describe its sound and cannot be turned back into audio), its tempo and key, and the file's name, so that the results page can be opened again. Anyone you give that page's link to sees the same results and the file's name.",
+      "They are kept for {referenceTtlDays} days; after that the link no longer works and they are deleted at the next clean-up. Uploads are counted like form submissions: at most {referenceRateLimit} per {referenceRateWindow} from one client, a count kept only for that time.",
     ],
   },
   {
@@ -129,6 +127,7 @@ export const privacySections: readonly LegalSection[] = [
         title: "The e-mail in our team's mailbox",
         body: "Kept while we work on your request, and {mailboxRetention}.",
       },
+      { title: "A sound you upload", body: "The audio: not kept. Its fingerprint, tempo, key and file name: {referenceTtlDays} days." },
       { title: "Receipt counts", body: "One hour." },
       { title: "Form submission counts", body: "{rateWindow}." },
       { title: "Your shortlist", body: "In your browser, until you remove it." },

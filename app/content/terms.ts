@@ -20,7 +20,7 @@ export const termsSections: readonly LegalSection[] = [
     title: "About these terms",
     paragraphs: [
       "This website is run by {legalName}, {postalAddress} (\u201cwe\u201d). By using it you accept these terms. If you do not accept them, please do not use the site.",
-      "How we handle your data is explained in our privacy policy, which is not part of these terms.",
+      "How we handle your data is explained in our {privacyPolicy}, which is not part of these terms.",
     ],
   },
   {

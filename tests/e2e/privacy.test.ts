@@ -93,6 +93,7 @@ describe("/privacy and /terms", () => {
       "The receipt e-mail",
       "Counting form submissions",
       "Your shortlist stays in your browser",
+      "Searching by a sound you upload",
       "Server logs",
       "How long we keep it",
       "Who else receives it",
@@ -111,6 +112,9 @@ describe("/privacy and /terms", () => {
     expect(text).toContain("365 days after it reached our team");
     expect(text).toMatch(/at most 1000 per 10 minutes/);
     expect(text).toContain("northbeat:shortlist");
+    // the "sounds like" upload (issue #19): the audio is not kept, the fingerprint REFERENCE_TTL_DAYS (30)
+    expect(text).toContain("the audio is never kept");
+    expect(text).toContain("They are kept for 30 days");
     expect(text).toContain("hold no names, e-mail addresses, phone numbers, companies, messages or IP addresses");
     for (const right of ["(access", "(rectification)", "(erasure)", "(restriction)", "object to our using it (objection)", "portability", "complain to a supervisory authority"]) {
       expect(text).toContain(right);
@@ -146,6 +150,7 @@ describe("/privacy and /terms", () => {
     expect(text).toContain(site.legal.governingLaw);
     expect(text).toContain(site.legal.courts);
     expect(text).toContain("It does not grant you any license");
+    expect(await main.getByRole("link", { name: "privacy policy" }).getAttribute("href")).toBe("/privacy");
     expect(text).not.toMatch(/\{\w+\}/);
     await page.context().close();
   });

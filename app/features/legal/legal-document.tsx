@@ -41,6 +41,11 @@ function legalValues(facts: PrivacyFacts | undefined): Record<string, ReactNode>
     hostLocation: legal.hostingProvider.location,
     logDays: legal.serverLogDays,
     mailboxRetention: legal.mailboxRetention,
+    privacyPolicy: (
+      <a href="/privacy" className={LINK}>
+        privacy policy
+      </a>
+    ),
     governingLaw: legal.governingLaw,
     courts: legal.courts,
     contactFields: fieldLabels(contactFields),
@@ -50,7 +55,9 @@ function legalValues(facts: PrivacyFacts | undefined): Record<string, ReactNode>
           retentionDays: facts.retentionDays,
           rateLimit: facts.rateLimit,
           rateWindow: durationInWords(facts.rateWindowSeconds),
-          referenceTtlDays: facts.referenceTtlDays ?? "",
+          referenceTtlDays: facts.reference.ttlDays,
+          referenceRateLimit: facts.reference.rateLimit,
+          referenceRateWindow: durationInWords(facts.reference.rateWindowSeconds),
         }
       : {}),
   };
@@ -85,7 +92,7 @@ export function LegalDocument({
   facts?: PrivacyFacts;
 }) {
   const values = legalValues(facts);
-  const shown = sections.filter((s) => s.when !== "referenceAnalysis" || facts?.referenceTtlDays != null);
+  const shown = sections;
   return (
     <>
       <PageHeader eyebrow={eyebrow} title={title} subtitle={subtitle}>

@@ -9,8 +9,8 @@ export interface PrivacyFacts {
   /** LEADS_RATE_LIMIT per LEADS_RATE_WINDOW_SECONDS */
   rateLimit: number;
   rateWindowSeconds: number;
-  /** REFERENCE_TTL_DAYS, or null while the server has no "sounds like" search (issue #19). */
-  referenceTtlDays: number | null;
+  /** The "sounds like" search by an uploaded file (issue #19): REFERENCE_TTL_DAYS, REFERENCE_RATE_LIMIT per REFERENCE_RATE_WINDOW_SECONDS. */
+  reference: { ttlDays: number; rateLimit: number; rateWindowSeconds: number };
 }
 
 const UNITS = [
