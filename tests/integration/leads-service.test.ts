@@ -204,6 +204,8 @@ describe("the visitor's receipt (issue #11, ADR 0095)", () => {
       expect(receipt.text).toContain("write to hello@example.com");
       // issue #16: how to ask for a copy or an erasure, quoting the reference
       expect(receipt.text).toContain(`write to privacy@example.com and quote ${reference}.`);
+      // the retention period the service is configured with (LEAD_RETENTION_DAYS, default 365)
+      expect(receipt.text).toContain("We keep your message for 365 days after it reaches us, then erase your details.");
       const [contactReceipt] = receiptsTo(all, "ada@example.org");
       expect(contactReceipt.subject).toBe(`We received your message (${(second as { reference: string }).reference})`);
       expect(contactReceipt.text).toContain("get back to you within 24 hours");

@@ -231,7 +231,7 @@ async function storeReceipt(
         idempotencyKey: `receipt:${leadKey}`,
         lead: record,
         contentHash: leadContentHash("receipt", record),
-        mail: composeReceiptMail({ kind: lead.kind, reference, to: lead.data.email }, { from: config.MAIL_FROM, siteUrl: config.SITE_URL }),
+        mail: composeReceiptMail({ kind: lead.kind, reference, to: lead.data.email }, { from: config.MAIL_FROM, siteUrl: config.SITE_URL, retentionDays: config.LEAD_RETENTION_DAYS }),
         clientIp: null,
         now: now(),
       },
