@@ -5,7 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { site } from "../../app/content/site.ts";
 import { gotoHydrated, launchBrowser, newPage, screenshot, url } from "./support/browser.ts";
-import { startSite, type RunningSite } from "./support/server-process.ts";
+import { freePort, startSite, type RunningSite } from "./support/server-process.ts";
 
 // Issue #16 "Privacy by design", the visitor's side: the notice under each form, /privacy and
 // /terms, logs without a visitor's data, and no form value in another visitor's answer.
@@ -355,5 +355,50 @@ describe("answers never carry another visitor's data; cached pages never carry f
       expect(body, next).not.toContain(marker);
       if (next.startsWith("/contact")) expect(res.headers.get("cache-control"), next).toBe("no-store");
     }
+  });
+});
+
+describe("logs never hold a visitor's data when the lead cannot be stored (issues #15 and #16)", () => {
+  let server: RunningSite;
+  let logFile: string;
+  beforeAll(async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "site-privacy-log-down-"));
+    logFile = path.join(dataDir, "server.log");
+    const deadPort = await freePort();
+    server = await startSite({
+      dataDir,
+      output: { file: logFile },
+      // nothing listens there: every lead fails to be stored, with the database's error in the log
+      env: { SKIP_BUILD: "1", LOG_LEVEL: "debug", DATABASE_URL: `postgres://nobody@127.0.0.1:${deadPort}/leads` },
+      timeoutMs: 120_000,
+    });
+  }, 150_000);
+  afterAll(async () => {
+    await server?.stop();
+    if (!process.env.KEEP_E2E_DATA && logFile) fs.rmSync(path.dirname(logFile), { recursive: true, force: true });
+  });
+
+  it("posts both forms (document and .data) that answer 503, and finds none of the values, nor the client address, in the log", { timeout: 60_000 }, async () => {
+    const origin = server.base;
+    const cases: PostCase[] = [
+      { name: "store-failed-contact", form: "contact", via: "document", ip: "198.51.100.191", status: 503 },
+      { name: "store-failed-licensing", form: "licensing", via: "data", ip: "2001:db8:7a3:9d2::17", status: 503 },
+    ];
+    const submitted: string[] = [];
+    for (const c of cases) {
+      const values = markers(c);
+      const page = await (await fetch(`${origin}${c.form === "licensing" ? "/contact?tab=licensing" : "/contact"}`)).text();
+      const key = /name="idempotencyKey" value="([^"]+)"/.exec(page)![1]!;
+      const target = c.via === "data" ? "/contact.data" : "/contact";
+      const res = await fetch(`${origin}${target}`, { method: "POST", body: formBody(c, values, key), headers: { Origin: origin, "X-Forwarded-For": c.ip } });
+      await res.arrayBuffer();
+      if (c.via === "document") expect(res.status, c.name).toBe(503);
+      submitted.push(...Object.values(values), c.ip);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    const log = fs.readFileSync(logFile, "utf8");
+    expect(log).toContain("submissions cannot be stored"); // the failure itself is logged, once
+    expect(submitted.filter((value) => log.includes(value) || log.includes(encodeURIComponent(value)))).toEqual([]);
+    expect(log).not.toContain("2001:db8:7a3:9d2");
   });
 });
