@@ -2,11 +2,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseEml } from "../support/mail-peers.ts";
 import { waitFor } from "../support/wait.ts";
 import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, screenshot, url } from "./support/browser.ts";
+import { fillContact, fillLicensing } from "./support/lead-forms.ts";
 import { freePort, waitForHealthy } from "./support/server-process.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -23,23 +24,6 @@ async function deliveredMail(dataDir: string, subject: string) {
     }
     return undefined;
   });
-}
-
-async function fillContact(page: Page, subject: string) {
-  await page.getByLabel("Full Name", { exact: true }).fill("Ada Lovelace");
-  await page.getByLabel("Email Address", { exact: true }).fill("ada@example.org");
-  await page.getByLabel("Subject", { exact: true }).fill(subject);
-  await page.getByLabel("Message", { exact: true }).fill("I would like to distribute my new album <b>worldwide</b>.");
-}
-
-async function fillLicensing(page: Page, company: string) {
-  await page.getByLabel("Full Name", { exact: true }).fill("Grace Hopper");
-  await page.getByLabel("Email Address", { exact: true }).fill("grace@example.org");
-  await page.getByLabel("Company/Production", { exact: true }).fill(company);
-  await page.getByLabel("Project Type", { exact: true }).selectOption("documentary");
-  await page.getByLabel("Budget Range", { exact: true }).selectOption("5000-10000");
-  await page.getByLabel("Timeline", { exact: true }).selectOption("1-month");
-  await page.getByLabel("Project Description", { exact: true }).fill("A documentary about early computing. We need two cues for the opening titles.");
 }
 
 /** Another instance of the built site with its own settings (the build is already there). */
