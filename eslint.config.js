@@ -1,7 +1,35 @@
+import fs from "node:fs";
+import path from "node:path";
 import js from "@eslint/js";
 import globals from "globals";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
+
+// The layout the lint enforces (bulletproof-react's one-way imports, issue #17; the planted
+// violations in tests/integration/lint-layers.test.ts prove each rule fires):
+// - shared code (lib, components, content) never imports features or routes;
+// - features never import routes, nor another feature's internals (only its index.ts);
+// - browser code (features, components, lib, content, enhance) never imports app/.server:
+//   server data reaches it through a route's loader or action;
+// - product code and scripts never import from tests/ (shared helpers live in scripts/lib/).
+const SERVER_ONLY = {
+  regex: "(^|/)\\.server(/|$)",
+  message: "browser code must not import app/.server: pass the data through a route's loader or action",
+};
+const TESTS = { regex: "(^|/)tests/", message: "product code and scripts must not import from tests/ (shared helpers live in scripts/lib/)" };
+const SHARED_TO_FEATURES = {
+  group: ["~/features/*", "~/routes/*", "../features/*", "../routes/*"],
+  message: "shared code must not import features or routes",
+};
+const FEATURE_TO_ROUTES = { group: ["~/routes/*", "../../routes/*"], message: "features must not import routes" };
+const otherFeatureInternals = (feature) => ({
+  regex: `(^~/features/|/features/)(?!${feature}(/|$))[^/]+/`,
+  message: `a feature imports another feature only through its index.ts (import "~/features/<name>"), never its files`,
+});
+const restrict = (...patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
+// unit tests sit next to the code they test and may use the test helpers
+const tests = ["**/*.test.ts", "**/*.test.tsx"];
+const features = fs.readdirSync(path.join(import.meta.dirname, "app/features"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 
 export default tseslint.config(
   { ignores: ["build/", "build-*/", "bench-results/", "data/", ".react-router/", "node_modules/", "test-results/", "coverage/"] },
@@ -17,24 +45,12 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
     },
   },
-  // One-way imports (bulletproof-react): shared code never reaches into features or routes,
-  // features never import routes, and browser code never imports server-only modules.
-  {
-    files: ["app/lib/**", "app/components/**", "app/content/**"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        { patterns: [{ group: ["~/features/*", "~/routes/*", "../features/*", "../routes/*"], message: "shared code must not import features or routes" }] },
-      ],
-    },
-  },
-  {
-    files: ["app/features/**"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        { patterns: [{ group: ["~/routes/*", "../../routes/*"], message: "features must not import routes" }] },
-      ],
-    },
-  },
+  { files: ["app/.server/**", "app/routes/**", "app/*.{ts,tsx}", "server/**", "server.ts", "scripts/**"], ignores: tests, rules: restrict(TESTS) },
+  { files: ["app/lib/**", "app/components/**", "app/content/**"], ignores: tests, rules: restrict(SHARED_TO_FEATURES, SERVER_ONLY, TESTS) },
+  { files: ["app/enhance/**"], ignores: tests, rules: restrict(SERVER_ONLY, TESTS) },
+  ...features.map((feature) => ({
+    files: [`app/features/${feature}/**`],
+    ignores: tests,
+    rules: restrict(FEATURE_TO_ROUTES, SERVER_ONLY, TESTS, otherFeatureInternals(feature)),
+  })),
 );

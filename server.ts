@@ -208,10 +208,19 @@ if (dev) {
     });
     if (result.status !== 0) process.exit(result.status ?? 1);
   }
+  // A first start on a full DATA_DIR stops here with the reason, before any process writes
+  // half a sample (issue #15).
+  const { checkSampleSpace, SampleSpaceError, usesSampleData } = await import("./app/.server/catalog/sample/ensure.ts");
+  const exitOnSpace = (error: unknown) => {
+    if (!(error instanceof Error) || error.name !== SampleSpaceError.name) throw error;
+    console.error(error.message);
+    process.exit(1);
+  };
+  if (usesSampleData(config)) await checkSampleSpace(config.DATA_DIR).catch(exitOnSpace);
   if (config.WEB_CONCURRENCY > 1) runPrimary(config);
   else {
     const mod = await import(pathToFileURL(serverEntry).href);
-    const running = await mod.start({ buildDir });
+    const running = await mod.start({ buildDir }).catch(exitOnSpace);
     onShutdownSignal(() => running.close());
   }
 }

@@ -21,6 +21,9 @@ export default [
     route("podcasts", "routes/podcasts.tsx"),
     // Issue #11: the accessibility statement, linked from the footer (DESIGN.md §3b).
     route("accessibility", "routes/accessibility.tsx"),
+    // Issue #16: the privacy policy and the terms of use, linked from the footer and the forms.
+    route("privacy", "routes/privacy.tsx"),
+    route("terms", "routes/terms.tsx"),
     route("partners", "routes/partners.tsx"),
     route("partners/:category", "routes/partners.$category.tsx"),
     route("web3", "routes/web3.tsx"),

@@ -1,4 +1,4 @@
-// `npm run bench:analysis [-- --tracks 8 --seconds 180 --concurrency 1,2]`: throughput of the
+// `npm run bench:analysis [-- --tracks 8 --seconds 180 --concurrency 1,2 --skip-pages]`: throughput of the
 // analysis engine (issue #9, ADR 0090). Synthesises TRACKS three-minute MP3s (drums and
 // chords at varied tempi and keys, encoded by Debian's ffmpeg), then analyses them all through
 // the worker pool at each concurrency and prints tracks per minute per core, CPU seconds per
@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { createAnalysisPool } from "../app/.server/analysis/pool.ts";
 import autocannon from "autocannon";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
-import { startSite } from "../tests/e2e/support/server-process.ts";
+import { startSite } from "./lib/site-process.ts";
 import { catalogMix } from "./lib/catalog-mix.ts";
 import { PITCH_CLASSES, chordsInKey, drumPattern, encodeWav, encodeWithFfmpeg, mix } from "../app/.server/analysis/testing/synth.ts";
 
@@ -23,6 +23,8 @@ const { values: flags } = parseArgs({
     tracks: { type: "string", default: "8" },
     seconds: { type: "string", default: "180" },
     concurrency: { type: "string", default: "1,2" },
+    // throughput only: leaves out the page-latency run (which builds and starts the site)
+    "skip-pages": { type: "boolean", default: false },
   },
 });
 const TRACKS = Number(flags.tracks);
@@ -149,7 +151,7 @@ try {
   // after the pool runs below its heap holds hundreds of MB, and its own GC pauses showed up
   // in the measured latency (p99 1.7-2.3x in that order, 1.1-1.3x with the server measured
   // alone).
-  console.log(`${await pageLatencyUnderAnalysis(files.map((f) => f.file))}\n`);
+  if (!flags["skip-pages"]) console.log(`${await pageLatencyUnderAnalysis(files.map((f) => f.file))}\n`);
 
   const rows: string[][] = [];
   for (const concurrency of CONCURRENCIES) {

@@ -38,7 +38,7 @@ import { startCatalog } from "../app/.server/catalog/service.ts";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
 import { createCatalogIndex } from "../app/.server/catalog/index.ts";
 import { parseCatalogState } from "../app/lib/catalog/url-state.ts";
-import { startSite } from "../tests/e2e/support/server-process.ts";
+import { startSite } from "./lib/site-process.ts";
 import { openAnalysisStore } from "../app/.server/analysis/stage/open.ts";
 import { createAnalysisLookup } from "../app/.server/analysis/stage/lookup.ts";
 import { createTrackIndex } from "../app/.server/catalog/tracks/track-index.ts";

@@ -6,8 +6,8 @@
 //   npm run bench:leads [-- --requests 2000 --concurrency 16 --only sqlite|postgres]
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { startTestPostgres, type TestPostgres } from "../tests/support/postgres.ts";
-import { startSite } from "../tests/e2e/support/server-process.ts";
+import { startTestPostgres, type TestPostgres } from "./lib/postgres-server.ts";
+import { startSite } from "./lib/site-process.ts";
 
 const { values: flags } = parseArgs({
   options: {

@@ -13,7 +13,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { freePort, startSite } from "../tests/e2e/support/server-process.ts";
+import { freePort, startSite } from "./lib/site-process.ts";
 import { SITE_PAGE_PATHS } from "../app/lib/static-pages.ts";
 
 export const ROUTES = [...SITE_PAGE_PATHS, "/this-page-does-not-exist"];

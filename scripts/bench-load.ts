@@ -15,7 +15,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
-import { startSite } from "../tests/e2e/support/server-process.ts";
+import { startSite } from "./lib/site-process.ts";
 import { catalogMix } from "./lib/catalog-mix.ts";
 
 const { values: flags } = parseArgs({

@@ -2,7 +2,10 @@
 // prints one table: the status codes (or connection resets), the server's resident memory
 // before and after, files written, and the server's CPU seconds; then the fuzz totals.
 //
-//   npm run bench:resilience [-- --ref <git-ref>] [--body-mb 400] [--fuzz 10000] [--seed 7]
+//   npm run bench:resilience [-- --ref <git-ref>] [--body-mb 400] [--fuzz 10000] [--seed 7] [--only attacks,sigterm,full-disk,kill]
+//
+// Issue #15 adds two rows: "posts on a full disk" (DATA_DIR on a tmpfs filled to the last byte;
+// needs root, skipped with the reason otherwise) and "kill -9 during a post".
 //
 // `--ref` runs the same attacks against an older commit (checked out into a temporary git
 // worktree that borrows this node_modules), so a change can be shown before and after.
@@ -16,9 +19,9 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
-import { startSmtpServer } from "../tests/support/mail-peers.ts";
-import { runFuzz } from "../tests/support/fuzz-requests.ts";
-import { freePort, waitForHealthy } from "../tests/e2e/support/server-process.ts";
+import { startSmtpServer } from "./lib/mail-peers.ts";
+import { runFuzz } from "./lib/fuzz-requests.ts";
+import { freePort, waitForHealthy } from "./lib/site-process.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -27,12 +30,14 @@ const { values: flags } = parseArgs({
     fuzz: { type: "string", default: "10000" },
     seed: { type: "string", default: "7" },
     albums: { type: "string", default: "50000" },
+    only: { type: "string", default: "attacks,sigterm,full-disk,kill" },
   },
 });
 const BODY_MB = Number(flags["body-mb"]);
 const FUZZ = Number(flags.fuzz);
 const SEED = Number(flags.seed);
 const here = path.resolve(import.meta.dirname, "..");
+const only = new Set(flags.only!.split(","));
 
 // ---- the tree under test --------------------------------------------------------------------
 let root = here;
@@ -248,6 +253,7 @@ async function measured(site: Site, attack: string, filesDir: string | null, run
   });
 }
 
+if (only.has("attacks")) {
 const site = await startServer({
   ALBUMS_URL: upstreamUrl,
   CATALOG_REFRESH_SECONDS: "2",
@@ -348,10 +354,11 @@ try {
 } finally {
   await site.stop();
 }
+}
 
 // SIGTERM while the SMTP peer holds a message for 15 s (longer than SHUTDOWN_TIMEOUT_SECONDS),
 // then a restart on the same data: the lead must arrive exactly once.
-{
+if (only.has("sigterm")) {
   const smtp = await startSmtpServer();
   smtp.acceptDelayMs = 15_000;
   let data = false;
@@ -393,6 +400,125 @@ try {
     await again?.stop();
     await s.stop();
     await smtp.stop();
+  }
+}
+
+// ---- issue #15: a full data disk, and a killed process ---------------------------------------
+const REFERENCE = /NB-\d{6}/;
+async function postForReference(base: string, message: string, subject: string): Promise<{ status: Outcome; reference?: string }> {
+  try {
+    const body = new URLSearchParams({ intent: "contact", idempotencyKey: crypto.randomUUID(), website: "", name: "Ada Lovelace", email: "ada@example.org", subject, message });
+    const res = await fetch(`${base}/contact`, { method: "POST", body, headers: { Origin: base } });
+    const html = await res.text();
+    return { status: res.status, reference: res.status === 200 ? REFERENCE.exec(html)?.[0] : undefined };
+  } catch {
+    return { status: "reset" };
+  }
+}
+/** Subjects of the .eml files the file transport delivered. */
+function deliveredSubjects(dataDir: string): string[] {
+  const dir = path.join(dataDir, "mail");
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir).map((f) => /^Subject: (.*)$/m.exec(fs.readFileSync(path.join(dir, f), "utf8"))?.[1] ?? "");
+}
+function storedLeads(dataDir: string): number {
+  const file = path.join(dataDir, "leads.sqlite");
+  if (!fs.existsSync(file)) return 0;
+  const out = spawnSync(process.execPath, ["-e", `const {DatabaseSync}=require("node:sqlite");const d=new DatabaseSync(${JSON.stringify(file)},{readOnly:true});console.log(d.prepare("SELECT COUNT(*) AS n FROM outbox WHERE kind='contact'").get().n)`], { encoding: "utf8" });
+  return Number(out.stdout.trim() || 0);
+}
+
+if (only.has("full-disk")) {
+  const { mountSmallDisk } = await import("./lib/small-disk.ts");
+  const disk = mountSmallDisk(64 * 1024 * 1024);
+  if ("skip" in disk) {
+    rows.push({ attack: "posts on a full disk", statuses: "-", rssBefore: NaN, rssAfter: NaN, files: "-", cpu: NaN, note: `not measured: ${disk.skip}` });
+  } else {
+    const dataDir = path.join(disk.dir, "data");
+    const s = await startServer({ ANALYSIS_WORKER: "false" }, { dataDir, port: await freePort() });
+    try {
+      const t0 = Date.now();
+      while (Date.now() - t0 < 60_000 && (await albumTotal(s.base)) === 0) await new Promise((r) => setTimeout(r, 500));
+      const rssBefore = rssMb(s.pid);
+      const cpuBefore = cpuSeconds(s.pid);
+      console.error(`[${label}] posts on a full disk…`);
+      disk.fill();
+      const during: Array<{ status: Outcome; reference?: string }> = [];
+      for (let i = 1; i <= 5; i++) during.push(await postForReference(s.base, `Message ${i}, posted while the disk is full.`, `Full disk ${i}`));
+      disk.free();
+      await new Promise((r) => setTimeout(r, 3_000));
+      const storedDuring = storedLeads(dataDir);
+      const after = await postForReference(s.base, "Posted once the space is back.", "After the disk");
+      await waitFor(() => deliveredSubjects(dataDir).includes("Contact: After the disk"), 20_000);
+      await new Promise((r) => setTimeout(r, 2_000));
+      const delivered = deliveredSubjects(dataDir);
+      const deliveredDuring = delivered.filter((x) => x.startsWith("Contact: Full disk")).length;
+      const given = during.map((d) => d.reference).filter(Boolean) as string[];
+      const reused = after.reference && given.includes(after.reference) ? 1 : 0;
+      rows.push({
+        attack: "posts on a full disk (5 posts, then 1 after the space returns)",
+        statuses: `${tally(during.map((d) => d.status))}; after: ${tally([after.status])}`,
+        rssBefore,
+        rssAfter: rssMb(s.pid),
+        files: "-",
+        cpu: cpuSeconds(s.pid) - cpuBefore,
+        note: `acknowledged ${given.length} of 5; stored ${storedDuring}; delivered after space returns ${deliveredDuring}; references reused ${reused} (after: ${after.reference ?? "none"}, given: ${given.join(" ") || "none"})`,
+      });
+    } finally {
+      await s.stop(true);
+      disk.unmount();
+    }
+  }
+}
+
+if (only.has("kill")) {
+  // a short lease: the message the killed worker was delivering is taken over within the run
+  const killEnv = { ANALYSIS_WORKER: "false", LEADS_RATE_LIMIT: "1000", OUTBOX_LEASE_SECONDS: "20", MAIL_TIMEOUT_SECONDS: "9" };
+  const s = await startServer(killEnv);
+  let again: Site | undefined;
+  try {
+    const t0 = Date.now();
+    while (Date.now() - t0 < 60_000 && (await albumTotal(s.base)) === 0) await new Promise((r) => setTimeout(r, 500));
+    console.error(`[${label}] kill -9 during posts…`);
+    const rssBefore = rssMb(s.pid);
+    const cpuBefore = cpuSeconds(s.pid);
+    const answers: Array<{ status: Outcome; reference?: string; subject: string }> = [];
+    let killed = false;
+    const posts = Array.from({ length: 60 }, async (_, i) => {
+      const subject = `Killed ${i}`;
+      await new Promise((r) => setTimeout(r, i * 15));
+      const a = await postForReference(s.base, `Message ${i} of a burst cut by kill -9.`, subject);
+      answers.push({ ...a, subject });
+      if (!killed && answers.filter((x) => x.status === 200).length >= 20) {
+        killed = true;
+        s.child.kill("SIGKILL");
+      }
+    });
+    await Promise.all(posts);
+    // the process is gone: its memory and CPU after are not measurable
+    const rssAfter = NaN;
+    const cpu = NaN;
+    void cpuBefore;
+    await s.stop(true);
+    again = await startServer(killEnv, { dataDir: s.dataDir, port: s.port });
+    const accepted = answers.filter((a) => a.status === 200);
+    await waitFor(() => accepted.every((a) => deliveredSubjects(s.dataDir).includes(`Contact: ${a.subject}`)), 90_000);
+    await new Promise((r) => setTimeout(r, 2_000));
+    const delivered = deliveredSubjects(s.dataDir);
+    const deliveredAccepted = accepted.filter((a) => delivered.includes(`Contact: ${a.subject}`)).length;
+    const duplicates = delivered.length - new Set(delivered).size;
+    rows.push({
+      attack: "kill -9 during a burst of 60 posts, then restart",
+      statuses: tally(answers.map((a) => a.status)),
+      rssBefore,
+      rssAfter,
+      files: "-",
+      cpu,
+      note: `accepted ${accepted.length}, delivered ${deliveredAccepted} of them; ${duplicates} duplicate e-mails`,
+    });
+  } finally {
+    await again?.stop();
+    await s.stop();
   }
 }
 

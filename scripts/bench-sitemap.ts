@@ -16,7 +16,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import zlib from "node:zlib";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
-import { startSite } from "../tests/e2e/support/server-process.ts";
+import { startSite } from "./lib/site-process.ts";
 
 const { values } = parseArgs({
   options: {

@@ -5,7 +5,14 @@
 //   show <id>                                                 one message, with its e-mail and last error
 //   retry <id>                                                put a failed message back in the queue
 //   retry-failed                                              put every failed message back
+//   purge                                                     erase personal data past LEAD_RETENTION_DAYS now
+//   export <email>                                            every stored message of that person, as JSON
+//   erase <email> [--yes]                                     erase that person's data (asks first)
+import readline from "node:readline/promises";
 import { parseArgs } from "node:util";
+import { purgeOutbox } from "../app/.server/leads/retention.ts";
+import { RECEIPT_WINDOW_MS } from "../app/.server/leads/service.ts";
+import { leadReference } from "../app/lib/contact/result.ts";
 import { describeOutbox } from "../app/.server/db/open.ts";
 import { createLogger } from "../app/.server/logger.ts";
 import { createServices, loadConfig } from "../app/.server/services.ts";
@@ -15,7 +22,10 @@ const USAGE = `Usage: npm run outbox -- <command>
   list [--status pending|sending|sent|failed] [--limit N]
   show <id>          (a lead's reference, NB-000042, is its id)
   retry <id>
-  retry-failed`;
+  retry-failed
+  purge              (erase personal data past LEAD_RETENTION_DAYS now)
+  export <email>     (a person's stored messages, as JSON: a request for a copy)
+  erase <email> [--yes]   (a request for erasure; asks before erasing unless --yes)`;
 
 function fail(message: string, code = 2): never {
   console.error(message);
@@ -24,7 +34,7 @@ function fail(message: string, code = 2): never {
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
-  options: { status: { type: "string" }, limit: { type: "string" }, help: { type: "boolean", short: "h" } },
+  options: { status: { type: "string" }, limit: { type: "string" }, yes: { type: "boolean" }, help: { type: "boolean", short: "h" } },
 });
 const [command, arg] = positionals;
 if (flags.help || !command) fail(USAGE, flags.help ? 0 : 2);
@@ -52,6 +62,40 @@ function row(m: OutboxMessage) {
     m.mail.subject.slice(0, 48).padEnd(48),
     m.lastError ? m.lastError.slice(0, 60) : "",
   ].join("  ");
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+const emailArg = () => {
+  if (!arg || !arg.includes("@")) fail(`${command}: expected an e-mail address, got ${JSON.stringify(arg ?? "")}\n${USAGE}`);
+  return arg;
+};
+
+/** A stored message as a data-subject access answer (issue #16): references, dates, and what we hold. */
+function exported(m: OutboxMessage) {
+  return {
+    reference: leadReference(m.id),
+    kind: m.kind,
+    status: m.status,
+    createdAt: time(m.createdAt),
+    deliveredAt: time(m.sentAt),
+    fields: m.kind === "receipt" ? { sentTo: m.mail.to, forReference: m.lead.reference } : m.lead,
+    clientIp: m.clientIp,
+  };
+}
+
+/** Asks on the terminal; no terminal (a pipe, CI) answers no: erasing needs --yes there. */
+async function confirm(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) {
+    console.log(`${question}(no terminal to answer: pass --yes to erase)`);
+    return false;
+  }
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return (await rl.question(question)).trim().toLowerCase() === "yes";
+  } finally {
+    rl.close();
+  }
 }
 
 const repo = await services.leads!.outbox().catch((error: Error) => fail(`Cannot open the outbox (${describeOutbox(config)}): ${error.message}`, 1));
@@ -88,6 +132,7 @@ try {
           `provider id:  ${m.providerMessageId ?? "-"}`,
           `lease:        ${m.leaseOwner ? `${m.leaseOwner} until ${time(m.leaseUntil)}` : "-"}`,
           `client ip:    ${m.clientIp ?? "-"}`,
+          `erased:       ${m.erasedAt ? `${time(m.erasedAt)} (this reference no longer exists: its personal data was erased)` : "-"}`,
           `last error:   ${m.lastError ?? "-"}`,
           "",
           `From:     ${m.mail.from}`,
@@ -112,6 +157,39 @@ try {
     case "retry-failed": {
       const n = await repo.retryFailed(Date.now());
       console.log(n === 0 ? "No failed messages." : `${n} failed message${n === 1 ? "" : "s"} queued again.`);
+      break;
+    }
+    case "purge": {
+      const report = await purgeOutbox(repo, { now: Date.now(), retentionDays: config.LEAD_RETENTION_DAYS, receiptWindowMs: RECEIPT_WINDOW_MS });
+      console.log(
+        `Erased the personal data of ${plural(report.erased, "message")} delivered more than ${config.LEAD_RETENTION_DAYS} days ago; ` +
+          `deleted ${plural(report.receiptLogDeleted, "receipt-log entry", "receipt-log entries")} past their hour.`,
+      );
+      if (report.failedWaiting) console.log(`${plural(report.failedWaiting, "failed message")} keep their data until delivered or erased (list --status failed).`);
+      break;
+    }
+    case "export": {
+      const email = emailArg();
+      const found = await repo.findBySubject(email);
+      // JSON on stdout, for the answer to the person; nothing else is printed there
+      console.log(JSON.stringify({ email: email.trim(), exportedAt: new Date().toISOString(), messages: found.map(exported) }, null, 2));
+      break;
+    }
+    case "erase": {
+      const email = emailArg();
+      const found = await repo.findBySubject(email);
+      if (found.length === 0) {
+        console.log(`Nothing to erase: no stored message holds ${email.trim()}'s data.`);
+        break;
+      }
+      console.log(`These messages hold ${email.trim()}'s data and will be erased (the rows stay, anonymous, so references still resolve):`);
+      for (const m of found) console.log(`  ${leadReference(m.id)}  ${m.kind.padEnd(9)}  ${m.status.padEnd(7)}  created ${time(m.createdAt)}${m.status === "pending" || m.status === "sending" ? "  (not delivered yet: it will not be)" : ""}`);
+      if (!flags.yes && !(await confirm(`Erase ${plural(found.length, "message")}? Type "yes": `))) {
+        console.log("Nothing erased.");
+        break;
+      }
+      const erased = await repo.eraseBySubject(email, Date.now());
+      console.log(`Erased ${plural(erased, "message")}.`);
       break;
     }
     default:

@@ -63,6 +63,52 @@ const ERROR_REASONS: Record<number, string> = {
 
 const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
 
+// Any error that escapes: a 4xx with a short reason for bad requests (serve-static's 403,
+// 404, 405, …), a plain 500 otherwise, never a stack trace.
+function answerUnhandledErrors(err: unknown, req: Request, res: Response, next: NextFunction) {
+  if (res.headersSent) return next(err);
+  const e = (typeof err === "object" && err ? err : {}) as { status?: unknown; expose?: unknown; message?: unknown };
+  const status = typeof e.status === "number" && e.status >= 400 && e.status < 600 ? e.status : 500;
+  if (status >= 500) req.log.error({ err }, "unhandled error");
+  const reason =
+    status >= 500
+      ? "Internal server error"
+      : (ERROR_REASONS[status] ?? (e.expose && typeof e.message === "string" ? e.message : STATUS_CODES[status]) ?? "Bad request");
+  sendRefusal(res, { status, reason });
+}
+
+/**
+ * The page caches (ADR 0002, ADR 0080): static pages and catalog views, rendered with a nonce
+ * placeholder and kept compressed, in one byte budget.
+ */
+function pageCaches(services: AppServices, renderForCache: (pageUrl: string, ip: string, log: Logger) => Promise<globalThis.Response>) {
+  const { config, logger } = services;
+  // Static pages and catalog pages share one byte budget (ADR 0080).
+  const pages = createPageStore({
+    maxBytes: config.PAGE_CACHE_MAX_BYTES,
+    onError: (err, key) => logger.error({ err, key }, "page render for the cache failed"),
+  });
+  const cache = createPageCache({
+    store: pages,
+    ttlMs: 60_000,
+    isCacheable: isStaticPage,
+    render: (pagePath) => renderForCache(pagePath, "127.0.0.1", logger),
+  });
+  const catalogPages = createCatalogPageCache({
+    store: pages,
+    catalog: services.catalog,
+    render: (url, req) => renderForCache(url, req.ip ?? "", req.log),
+    // an open album sheet shows analysis results (issue #9): rendered again when new ones land
+    analysisVersion: services.analysis ? () => services.analysis!.version : undefined,
+    // the track view also shows the track index's figures, refreshed after the analysis moves
+    trackIndexVersion: () => {
+      const stats = trackIndexFor(services.catalog!, services.analysis).stats();
+      return stats ? `${stats.catalogVersion}:${stats.analysisVersion}` : "building";
+    },
+  });
+  return [cache.middleware, catalogPages.middleware];
+}
+
 /** Builds the Express app around already-started services. */
 export function createApp(services: AppServices, opts: StartOptions = {}) {
   const { config, logger } = services;
@@ -150,31 +196,7 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
     /** Renders a path for the caches, with NONCE_PLACEHOLDER where each response's nonce goes. */
     const renderForCache = (pageUrl: string, ip: string, log: Logger) =>
       render(new Request(new URL(pageUrl, config.SITE_URL), { headers: { accept: "text/html" } }), loadContext(NONCE_PLACEHOLDER, ip, log));
-    // Static pages and catalog pages share one byte budget (ADR 0080).
-    const pages = createPageStore({
-      maxBytes: config.PAGE_CACHE_MAX_BYTES,
-      onError: (err, key) => logger.error({ err, key }, "page render for the cache failed"),
-    });
-    const cache = createPageCache({
-      store: pages,
-      ttlMs: 60_000,
-      isCacheable: isStaticPage,
-      render: (pagePath) => renderForCache(pagePath, "127.0.0.1", logger),
-    });
-    app.use(cache.middleware);
-    const catalogPages = createCatalogPageCache({
-      store: pages,
-      catalog: services.catalog,
-      render: (url, req) => renderForCache(url, req.ip ?? "", req.log),
-      // an open album sheet shows analysis results (issue #9): rendered again when new ones land
-      analysisVersion: services.analysis ? () => services.analysis!.version : undefined,
-      // the track view also shows the track index's figures, refreshed after the analysis moves
-      trackIndexVersion: () => {
-        const stats = trackIndexFor(services.catalog!, services.analysis).stats();
-        return stats ? `${stats.catalogVersion}:${stats.analysisVersion}` : "building";
-      },
-    });
-    app.use(catalogPages.middleware);
+    for (const middleware of pageCaches(services, renderForCache)) app.use(middleware);
   }
 
   // issue #19: a reference file's upload, streamed and bounded by UPLOAD_LIMIT_BYTES; a refusal renders the form's page
@@ -190,19 +212,7 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
     }),
   );
 
-  // Any error that escapes: a 4xx with a short reason for bad requests (serve-static's 403,
-  // 404, 405, …), a plain 500 otherwise, never a stack trace.
-  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) return next(err);
-    const e = (typeof err === "object" && err ? err : {}) as { status?: unknown; expose?: unknown; message?: unknown };
-    const status = typeof e.status === "number" && e.status >= 400 && e.status < 600 ? e.status : 500;
-    if (status >= 500) req.log.error({ err }, "unhandled error");
-    const reason =
-      status >= 500
-        ? "Internal server error"
-        : (ERROR_REASONS[status] ?? (e.expose && typeof e.message === "string" ? e.message : STATUS_CODES[status]) ?? "Bad request");
-    sendRefusal(res, { status, reason });
-  });
+  app.use(answerUnhandledErrors);
 
   return app;
 }

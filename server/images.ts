@@ -82,6 +82,131 @@ export interface ImageHandlerOptions {
 
 const NOT_MEDIA = "src must be a /media/ path or a URL on a media host";
 
+function decodePath(encoded: string): string {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(encoded);
+  } catch {
+    throw new ImageRequestError(400, "src is not a valid URL path");
+  }
+  if (decoded.includes("\0")) throw new ImageRequestError(400, "src is not a valid URL path");
+  return decoded;
+}
+
+/** Resolves a `src` to the canonical source the cache is keyed on, or refuses it with a 4xx. */
+async function resolveSource(src: string, media: { dir: string; root: () => Promise<string>; origins: ReadonlySet<string> }): Promise<ImageSource> {
+  const mediaDir = media.dir;
+  const allowedOrigins = media.origins;
+  if (src.startsWith("/") && !src.startsWith("//")) {
+    // only the path selects the file: a query or fragment is dropped here, not keyed on
+    const rawPath = src.split(/[?#]/, 1)[0];
+    if (!rawPath.startsWith("/media/")) throw new ImageRequestError(400, NOT_MEDIA);
+    const key = decodePath(rawPath.slice("/media/".length));
+    const file = path.resolve(mediaDir, key);
+    if (!key || !file.startsWith(mediaDir + path.sep)) throw new ImageRequestError(400, "src must stay inside the media directory");
+    // the real path is the canonical source: `a/../b`, `./b` and `%62` all name one file
+    let real: string;
+    try {
+      real = await fsp.realpath(file);
+    } catch {
+      throw new ImageRequestError(404, "image not found");
+    }
+    const root = await media.root();
+    if (!real.startsWith(root + path.sep)) throw new ImageRequestError(400, "src must stay inside the media directory");
+    return { kind: "file", file: real, key: `file:${path.relative(root, real)}` };
+  }
+  let url: URL;
+  try {
+    url = new URL(src);
+  } catch {
+    throw new ImageRequestError(400, NOT_MEDIA);
+  }
+  if (!/^https?:$/.test(url.protocol) || !allowedOrigins.has(url.origin) || url.username || url.password) {
+    throw new ImageRequestError(400, "src host is not a configured media host (MEDIA_URL, FILM_MEDIA_URL)");
+  }
+  // canonical: origin + decoded path (storage hosts decode it the same way); no query
+  const decoded = decodePath(url.pathname);
+  // A `%3F` decodes to `?`: S3 reads it as part of the key, a naive file server as the start
+  // of a query. Which one this host does is unknown here, so the key could name one image
+  // many times: refused. (A local /media path has no such doubt: its key is the real file.)
+  if (decoded.includes("?")) throw new ImageRequestError(400, "src path must not contain an encoded ?");
+  if (decoded.split("/").some((segment) => segment === "." || segment === "..")) {
+    throw new ImageRequestError(400, "src must not contain . or .. segments");
+  }
+  return { kind: "remote", url: `${url.origin}${url.pathname}`, key: `remote:${url.origin}${decoded}` };
+}
+
+/** A source's bytes: a local file, or a media host's answer read within MAX_SOURCE_BYTES. */
+async function loadSource(source: ImageSource): Promise<Buffer> {
+  if (source.kind === "file") {
+    try {
+      const stat = await fsp.stat(source.file);
+      if (!stat.isFile()) throw new ImageRequestError(404, "image not found");
+      if (stat.size > MAX_SOURCE_BYTES) throw new ImageRequestError(413, "source image is too large");
+      return await fsp.readFile(source.file);
+    } catch (error) {
+      if (error instanceof ImageRequestError) throw error;
+      throw new ImageRequestError(404, "image not found");
+    }
+  }
+  const abort = new AbortController();
+  const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]);
+  let res: globalThis.Response;
+  try {
+    // redirects are not followed: a media host must not bounce us to another host
+    res = await fetch(source.url, { redirect: "manual", signal });
+  } catch {
+    throw new ImageRequestError(502, "media host did not answer");
+  }
+  try {
+    if (res.status === 404 || res.status === 403) throw new ImageRequestError(404, "image not found");
+    if (!res.ok || !res.body) throw new ImageRequestError(502, `media host answered ${res.status}`);
+    if (Number(res.headers.get("content-length") ?? 0) > MAX_SOURCE_BYTES) throw new ImageRequestError(413, "source image is too large");
+    // counted while reading: a chunked or lying body stops at the cap, not after it is all in memory
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    try {
+      for await (const chunk of res.body) {
+        bytes += chunk.byteLength;
+        if (bytes > MAX_SOURCE_BYTES) throw new ImageRequestError(413, "source image is too large");
+        chunks.push(chunk);
+      }
+    } catch (error) {
+      if (error instanceof ImageRequestError) throw error;
+      throw new ImageRequestError(502, "media host stopped answering");
+    }
+    return Buffer.concat(chunks, bytes);
+  } finally {
+    // frees the connection of a refused or cut-short answer (no-op once the body is read)
+    abort.abort();
+  }
+}
+
+/** A thumbnail of `input`, `width` wide, refused past `maxPixels` before any pixel is decoded. */
+async function render(input: Buffer, width: number, format: ImageFormat, maxPixels: number): Promise<Buffer> {
+  // the header only: a decompression bomb is refused before any pixel is decoded
+  const meta = await sharp(input, { limitInputPixels: false })
+    .metadata()
+    .catch(() => undefined);
+  if (!meta?.width || !meta.height) throw new ImageRequestError(422, "source is not a supported image");
+  if (meta.width * meta.height > maxPixels) throw new ImageRequestError(413, `source image has more than ${maxPixels} pixels`);
+  try {
+    // a tall source must not become a tall thumbnail: fit inside width × 2·width
+    const image = sharp(input, { limitInputPixels: maxPixels })
+      .rotate()
+      .resize({ width, height: width * 2, fit: "inside", withoutEnlargement: true });
+    if (format === "avif") return await image.avif({ quality: 50, effort: 2 }).toBuffer();
+    if (format === "webp") return await image.webp({ quality: 75 }).toBuffer();
+    return await image.flatten({ background: "#111111" }).jpeg({ quality: 78, mozjpeg: true }).toBuffer();
+  } catch (error) {
+    if (/pixel limit/i.test(String((error as Error)?.message))) {
+      throw new ImageRequestError(413, `source image has more than ${maxPixels} pixels`);
+    }
+    throw new ImageRequestError(422, "source is not a supported image");
+  }
+}
+
+
 export function createImageHandler({ config, logger, maxWaiting = MAX_WAITING, onEncode }: ImageHandlerOptions) {
   // One libvips thread per encode, so IMG_CONCURRENCY encodes use at most that many cores
   // (libvips defaults to a thread per core for each image: one AVIF encode took 1.5 cores).
@@ -102,132 +227,13 @@ export function createImageHandler({ config, logger, maxWaiting = MAX_WAITING, o
   let realMediaDir: string | undefined;
   const mediaRoot = async () => (realMediaDir ??= await fsp.realpath(mediaDir).catch(() => undefined)) ?? mediaDir;
 
-  const decodePath = (encoded: string): string => {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(encoded);
-    } catch {
-      throw new ImageRequestError(400, "src is not a valid URL path");
-    }
-    if (decoded.includes("\0")) throw new ImageRequestError(400, "src is not a valid URL path");
-    return decoded;
-  };
-
-  const resolveSource = async (src: string): Promise<ImageSource> => {
-    if (src.startsWith("/") && !src.startsWith("//")) {
-      // only the path selects the file: a query or fragment is dropped here, not keyed on
-      const rawPath = src.split(/[?#]/, 1)[0];
-      if (!rawPath.startsWith("/media/")) throw new ImageRequestError(400, NOT_MEDIA);
-      const key = decodePath(rawPath.slice("/media/".length));
-      const file = path.resolve(mediaDir, key);
-      if (!key || !file.startsWith(mediaDir + path.sep)) throw new ImageRequestError(400, "src must stay inside the media directory");
-      // the real path is the canonical source: `a/../b`, `./b` and `%62` all name one file
-      let real: string;
-      try {
-        real = await fsp.realpath(file);
-      } catch {
-        throw new ImageRequestError(404, "image not found");
-      }
-      const root = await mediaRoot();
-      if (!real.startsWith(root + path.sep)) throw new ImageRequestError(400, "src must stay inside the media directory");
-      return { kind: "file", file: real, key: `file:${path.relative(root, real)}` };
-    }
-    let url: URL;
-    try {
-      url = new URL(src);
-    } catch {
-      throw new ImageRequestError(400, NOT_MEDIA);
-    }
-    if (!/^https?:$/.test(url.protocol) || !allowedOrigins.has(url.origin) || url.username || url.password) {
-      throw new ImageRequestError(400, "src host is not a configured media host (MEDIA_URL, FILM_MEDIA_URL)");
-    }
-    // canonical: origin + decoded path (storage hosts decode it the same way); no query
-    const decoded = decodePath(url.pathname);
-    // A `%3F` decodes to `?`: S3 reads it as part of the key, a naive file server as the start
-    // of a query. Which one this host does is unknown here, so the key could name one image
-    // many times: refused. (A local /media path has no such doubt: its key is the real file.)
-    if (decoded.includes("?")) throw new ImageRequestError(400, "src path must not contain an encoded ?");
-    if (decoded.split("/").some((segment) => segment === "." || segment === "..")) {
-      throw new ImageRequestError(400, "src must not contain . or .. segments");
-    }
-    return { kind: "remote", url: `${url.origin}${url.pathname}`, key: `remote:${url.origin}${decoded}` };
-  };
-
-  const loadSource = async (source: ImageSource): Promise<Buffer> => {
-    if (source.kind === "file") {
-      try {
-        const stat = await fsp.stat(source.file);
-        if (!stat.isFile()) throw new ImageRequestError(404, "image not found");
-        if (stat.size > MAX_SOURCE_BYTES) throw new ImageRequestError(413, "source image is too large");
-        return await fsp.readFile(source.file);
-      } catch (error) {
-        if (error instanceof ImageRequestError) throw error;
-        throw new ImageRequestError(404, "image not found");
-      }
-    }
-    const abort = new AbortController();
-    const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]);
-    let res: globalThis.Response;
-    try {
-      // redirects are not followed: a media host must not bounce us to another host
-      res = await fetch(source.url, { redirect: "manual", signal });
-    } catch {
-      throw new ImageRequestError(502, "media host did not answer");
-    }
-    try {
-      if (res.status === 404 || res.status === 403) throw new ImageRequestError(404, "image not found");
-      if (!res.ok || !res.body) throw new ImageRequestError(502, `media host answered ${res.status}`);
-      if (Number(res.headers.get("content-length") ?? 0) > MAX_SOURCE_BYTES) throw new ImageRequestError(413, "source image is too large");
-      // counted while reading: a chunked or lying body stops at the cap, not after it is all in memory
-      const chunks: Uint8Array[] = [];
-      let bytes = 0;
-      try {
-        for await (const chunk of res.body) {
-          bytes += chunk.byteLength;
-          if (bytes > MAX_SOURCE_BYTES) throw new ImageRequestError(413, "source image is too large");
-          chunks.push(chunk);
-        }
-      } catch (error) {
-        if (error instanceof ImageRequestError) throw error;
-        throw new ImageRequestError(502, "media host stopped answering");
-      }
-      return Buffer.concat(chunks, bytes);
-    } finally {
-      // frees the connection of a refused or cut-short answer (no-op once the body is read)
-      abort.abort();
-    }
-  };
-
-  const render = async (input: Buffer, width: number, format: ImageFormat): Promise<Buffer> => {
-    // the header only: a decompression bomb is refused before any pixel is decoded
-    const meta = await sharp(input, { limitInputPixels: false })
-      .metadata()
-      .catch(() => undefined);
-    if (!meta?.width || !meta.height) throw new ImageRequestError(422, "source is not a supported image");
-    if (meta.width * meta.height > maxPixels) throw new ImageRequestError(413, `source image has more than ${maxPixels} pixels`);
-    try {
-      // a tall source must not become a tall thumbnail: fit inside width × 2·width
-      const image = sharp(input, { limitInputPixels: maxPixels })
-        .rotate()
-        .resize({ width, height: width * 2, fit: "inside", withoutEnlargement: true });
-      if (format === "avif") return await image.avif({ quality: 50, effort: 2 }).toBuffer();
-      if (format === "webp") return await image.webp({ quality: 75 }).toBuffer();
-      return await image.flatten({ background: "#111111" }).jpeg({ quality: 78, mozjpeg: true }).toBuffer();
-    } catch (error) {
-      if (/pixel limit/i.test(String((error as Error)?.message))) {
-        throw new ImageRequestError(413, `source image has more than ${maxPixels} pixels`);
-      }
-      throw new ImageRequestError(422, "source is not a supported image");
-    }
-  };
-
   /** Loads and encodes in an encode slot, so waiting requests hold no source bytes. */
   const encode = (source: ImageSource, width: number, format: ImageFormat) =>
     limit(async () => {
       running++;
       try {
         await onEncode?.(running);
-        return await render(await loadSource(source), width, format);
+        return await render(await loadSource(source), width, format, maxPixels);
       } finally {
         running--;
       }
@@ -271,7 +277,7 @@ export function createImageHandler({ config, logger, maxWaiting = MAX_WAITING, o
       if (typeof src !== "string" || !src) throw new ImageRequestError(400, "src is required, once");
       if (src.length > MAX_SRC_LENGTH) throw new ImageRequestError(400, "src is too long");
       await cache.ready;
-      const source = await resolveSource(src);
+      const source = await resolveSource(src, { dir: mediaDir, root: mediaRoot, origins: allowedOrigins });
       const format = negotiateFormat(req.get("accept"));
       const { name, body } = await thumbnail(source, w, format);
       res.setHeader("Cache-Control", "public, max-age=86400");

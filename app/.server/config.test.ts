@@ -20,6 +20,12 @@ describe("parseConfig", () => {
     expect(c.ANALYSIS_CONCURRENCY).toBe(1);
     expect(c.ANALYSIS_WORKER).toBe(true);
     expect(c.DATABASE_URL).toBeUndefined();
+    expect(c.LEAD_RETENTION_DAYS).toBe(365);
+  });
+
+  it("reads LEAD_RETENTION_DAYS as a whole number of days (issue #16)", () => {
+    expect(parseConfig({ LEAD_RETENTION_DAYS: "30" }).LEAD_RETENTION_DAYS).toBe(30);
+    expect(parseConfig({ LEAD_RETENTION_DAYS: "1" }).LEAD_RETENTION_DAYS).toBe(1);
   });
 
   it("derives SITE_URL from PORT and strips a trailing slash from an explicit one", () => {
@@ -57,6 +63,10 @@ describe("parseConfig", () => {
     ["CATALOG_CHANNELS_ENABLED", { CATALOG_CHANNELS_ENABLED: "maybe" }],
     ["ANALYSIS_CONCURRENCY", { ANALYSIS_CONCURRENCY: "0" }],
     ["ANALYSIS_CONCURRENCY", { ANALYSIS_CONCURRENCY: "17" }],
+    ["LEAD_RETENTION_DAYS", { LEAD_RETENTION_DAYS: "0" }],
+    ["LEAD_RETENTION_DAYS", { LEAD_RETENTION_DAYS: "-30" }],
+    ["LEAD_RETENTION_DAYS", { LEAD_RETENTION_DAYS: "1.5" }],
+    ["LEAD_RETENTION_DAYS", { LEAD_RETENTION_DAYS: "a year" }],
   ])("rejects a bad %s with a message that names it", (variable, env) => {
     let error: unknown;
     try {

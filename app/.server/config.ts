@@ -108,6 +108,8 @@ export const configSchema = z
     LEADS_RATE_IPV6_PREFIX: z.coerce.number().int().min(32).max(128).default(64),
     /** A receipt e-mail to the visitor once a lead is stored (issue #11, DESIGN.md §3b, ADR 0095). */
     LEAD_RECEIPTS: booleanFlag(true),
+    /** Days after delivery a lead keeps its personal data; then it is erased (issue #16, ADR 0107). */
+    LEAD_RETENTION_DAYS: positiveInt.default(365),
 
     // Audio analysis (issue #9, ADR 0091)
     /** Tracks analysed at once, each in its own worker thread (1 suits 2 cores: the pages keep the other). */

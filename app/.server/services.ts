@@ -6,6 +6,7 @@ import { catalogIndexFor } from "./catalog/index.ts";
 import { trackIndexFor } from "./catalog/tracks/track-index.ts";
 import { startLeads, type LeadsOptions, type LeadsService } from "./leads/service.ts";
 import { startAnalyzer, type Analyzer, type AnalyzerOptions } from "./analysis/stage/analyzer.ts";
+import { createAnalysisPool, type AnalysisPool } from "./analysis/pool.ts";
 import { createAnalysisLookup, type AnalysisService } from "./analysis/stage/lookup.ts";
 import { deferredAnalysis } from "./analysis/stage/deferred.ts";
 import { describeAnalysisStore, openAnalysisStore } from "./analysis/stage/open.ts";
@@ -19,6 +20,14 @@ import { errorMessage } from "./catalog/errors.ts";
  * wiring cannot drift between them again (it once did: `npm run worker` ignored
  * OUTBOX_LEASE_SECONDS because it had its own copy).
  */
+
+/**
+ * `npm run analyze` (issue #20, DESIGN §3c): the analysis engine alone — no catalog, no store,
+ * no network — in the same worker pool as the analysis stage, ANALYSIS_CONCURRENCY threads.
+ */
+export function createFileAnalysis(config: Config): AnalysisPool {
+  return createAnalysisPool({ concurrency: config.ANALYSIS_CONCURRENCY, maxQueue: config.ANALYSIS_CONCURRENCY });
+}
 
 /** Parses the environment; a bad value prints the variables at fault and exits 1. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {

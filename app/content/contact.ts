@@ -224,7 +224,8 @@ export const licensingFields = [
 /**
  * The receipt e-mail to the visitor (issue #11, ADR 0095). Fixed words only: it never carries
  * anything the visitor typed, so the form cannot send chosen words to a chosen address.
- * {company}, {reference}, {responseTime}, {email} and {site} are filled in by the server.
+ * {company}, {reference}, {responseTime}, {email}, {site}, {retentionDays} and {dataEmail} are filled
+ * in by the server.
  */
 export const leadReceipt = {
   /** Reference numbers: this prefix and the lead's number (also shown in the success toast). */
@@ -236,6 +237,14 @@ export const leadReceipt = {
   },
   reference: "Your reference: {reference}",
   followUp: "To add anything, write to {email} and quote your reference.",
+  /**
+   * Issue #16: how long the message is kept (LEAD_RETENTION_DAYS) and how to ask for a copy or
+   * an erasure ({dataEmail} is site.legal.dataRequestsEmail). `retentionUnknown` is the line
+   * for a caller that does not pass the retention days.
+   */
+  retention: "We keep your message for {retentionDays} days after it reaches us, then erase your details.",
+  retentionUnknown: "We keep your message only as long as our privacy policy says, then erase your details.",
+  rights: "To get a copy of the data we hold about you, or to have it erased sooner, write to {dataEmail} and quote {reference}. Our privacy policy: {site}/privacy",
   notYou:
     "You receive this e-mail because this address was entered in a form on {site}. If that was not you, you can ignore it: we send at most one such e-mail to an address per hour.",
   /** Shown under the success toast and the no-JavaScript success message. */

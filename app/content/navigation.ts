@@ -62,8 +62,8 @@ export const footerColumns: readonly FooterColumn[] = [
 ];
 
 /**
- * Spec §2 footer bottom row. /privacy and /terms stay 404 until content exists. Issue #11 adds
- * the accessibility statement.
+ * Spec §2 footer bottom row. /privacy and /terms are pages since issue #16 (deviation 3); issue
+ * #11 adds the accessibility statement.
  */
 export const legalLinks: readonly NavigationItem[] = [
   { name: "Privacy Policy", href: "/privacy" },

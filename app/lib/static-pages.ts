@@ -1,5 +1,5 @@
 /**
- * Pages whose HTML depends on nothing but the code and the content in app/content.
+ * Pages whose HTML depends on nothing but the code, the content in app/content and the configuration.
  * They are cached by the server (ADR 0002) and listed in sitemap.xml with /catalog and /contact.
  */
 export const STATIC_PAGE_PATHS = [
@@ -20,6 +20,9 @@ export const STATIC_PAGE_PATHS = [
   "/web3/metadata",
   // Issue #11: the accessibility statement (linked from the footer's bottom row)
   "/accessibility",
+  // Issue #16: the privacy policy and the terms of use (the footer's bottom row, each form's notice)
+  "/privacy",
+  "/terms",
 ] as const;
 
 export const DYNAMIC_PAGE_PATHS = ["/catalog", "/contact"] as const;

@@ -13,7 +13,7 @@ import { seo } from "~/lib/seo";
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo({ title: "Contact", description: contactPage.metaDescription, path: "/contact" }, matches);
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const tab: FormKind = url.searchParams.get("tab") === "licensing" ? "licensing" : "contact";
   return data(
@@ -23,6 +23,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       tracks: (url.searchParams.get("tracks") ?? "").slice(0, MAX_LENGTH.tracks),
       // A fresh idempotency key per render and form: a double submit stores one lead.
       keys: { contact: crypto.randomUUID(), licensing: crypto.randomUUID() },
+      // Issue #16: each form's privacy notice states how long a message is kept.
+      retentionDays: services(context).config.LEAD_RETENTION_DAYS,
     },
     { headers: { "Cache-Control": "no-store" } },
   );
@@ -128,7 +130,7 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
       </section>
 
       <section aria-label="Contact forms" className="mx-auto max-w-3xl px-5 pb-20 sm:px-8">
-        <ContactTabs tab={tab} tracks={loaderData.tracks} keys={loaderData.keys} documentResult={actionData} />
+        <ContactTabs tab={tab} tracks={loaderData.tracks} keys={loaderData.keys} documentResult={actionData} retentionDays={loaderData.retentionDays} />
       </section>
     </>
   );

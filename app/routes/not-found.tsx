@@ -11,7 +11,7 @@ export const clientMiddleware = [loadAsDocument];
 
 /**
  * Spec §2 "404 page" and §8: any path outside the route table (including the footer's
- * /team, /privacy and /terms, DESIGN.md §3) shows the 404 page with HTTP status 404, and the
+ * /team, DESIGN.md §3; /privacy and /terms are pages since issue #16) shows the 404 page with HTTP status 404, and the
  * attempted path is logged as an error.
  */
 export function loader({ request, context }: Route.LoaderArgs) {

@@ -1,9 +1,10 @@
-import { ArrowLeft, Clock, SearchX } from "lucide-react";
-import { data, Link } from "react-router";
+import { SearchX } from "lucide-react";
+import { data } from "react-router";
 import type { Route } from "./+types/partners.$category";
 import { comingSoonText, findPartnerDirectory, isCategoryAvailable } from "~/content/partners";
 import { Badge } from "~/components/ui/badge";
-import { Button } from "~/components/ui/button";
+import { BackLink } from "~/components/ui/back-link";
+import { ComingSoonPanel } from "~/components/ui/coming-soon-panel";
 import { PartnerLogoGrid } from "~/features/partners/partner-logo-grid";
 import { seo } from "~/lib/seo";
 import { documentPage, loadAsDocument } from "~/lib/static-pages";
@@ -40,14 +41,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches, params }) => {
 };
 
 function BackToPartners() {
-  return (
-    <Button asChild variant="secondary" size="sm">
-      <Link to="/partners">
-        <ArrowLeft aria-hidden="true" />
-        Back to Partners
-      </Link>
-    </Button>
-  );
+  return <BackLink to="/partners">Back to Partners</BackLink>;
 }
 
 export default function PartnerDirectoryPage({ loaderData }: Route.ComponentProps) {
@@ -89,12 +83,9 @@ export default function PartnerDirectoryPage({ loaderData }: Route.ComponentProp
           <PartnerLogoGrid partners={loaderData.partners} label={`${loaderData.title} partners`} />
         </div>
       ) : (
-        <section aria-label="Coming soon" className="card mt-10 flex flex-col items-center px-6 py-16 text-center">
-          <span aria-hidden="true" className="mb-5 flex size-14 items-center justify-center rounded-2xl bg-[#8b5cf6]/20 text-[#d9c9ff]">
-            <Clock className="size-7" />
-          </span>
+        <ComingSoonPanel label="Coming soon">
           <p className="max-w-md text-lg text-fg">{loaderData.comingSoonText}</p>
-        </section>
+        </ComingSoonPanel>
       )}
     </div>
   );

@@ -1,8 +1,9 @@
-import { ArrowLeft, Blocks, Clock, Coins, Sparkles, Tags } from "lucide-react";
-import { data, Link } from "react-router";
+import { Blocks, Coins, Sparkles, Tags } from "lucide-react";
+import { data } from "react-router";
 import type { Route } from "./+types/web3.$category";
 import { BLOCKCHAIN_COLLAPSED_LINES, findWeb3Topic, web3ComingSoon, web3Page } from "~/content/web3";
-import { Button } from "~/components/ui/button";
+import { BackLink } from "~/components/ui/back-link";
+import { ComingSoonPanel } from "~/components/ui/coming-soon-panel";
 import { ExpandableText } from "~/components/ui/expandable-text";
 import { seo } from "~/lib/seo";
 import { documentPage, loadAsDocument } from "~/lib/static-pages";
@@ -38,12 +39,7 @@ export default function Web3TopicPage({ params }: Route.ComponentProps) {
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
-      <Button asChild variant="secondary" size="sm">
-        <Link to="/web3">
-          <ArrowLeft aria-hidden="true" />
-          Back to Web3
-        </Link>
-      </Button>
+      <BackLink to="/web3">Back to Web3</BackLink>
       <header className="mt-8 flex items-center gap-4">
         <span
           aria-hidden="true"
@@ -67,13 +63,9 @@ export default function Web3TopicPage({ params }: Route.ComponentProps) {
           />
         </article>
       ) : (
-        <section aria-label={web3ComingSoon.badge} className="card mt-10 flex flex-col items-center px-6 py-16 text-center">
-          <span aria-hidden="true" className="mb-5 flex size-14 items-center justify-center rounded-2xl bg-[#8b5cf6]/20 text-[#d9c9ff]">
-            <Clock className="size-7" />
-          </span>
-          <h2 className="section-title">{web3ComingSoon.badge}</h2>
+        <ComingSoonPanel label={web3ComingSoon.badge} heading={web3ComingSoon.badge}>
           <p className="mt-3 max-w-md text-lg text-muted">{web3ComingSoon.text}</p>
-        </section>
+        </ComingSoonPanel>
       )}
     </div>
   );

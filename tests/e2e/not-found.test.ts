@@ -2,8 +2,9 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, serverLogLines, url } from "./support/browser.ts";
 
-// Spec §2 "404 page": the footer's /team, /privacy, /terms (DESIGN.md §3) and any unknown path.
-const MISSING = ["/team", "/privacy", "/terms", "/some/unknown/path"];
+// Spec §2 "404 page": the footer's /team (DESIGN.md §3) and any unknown path. /privacy and
+// /terms are pages since issue #16 (deviation 3, tests/e2e/privacy.test.ts).
+const MISSING = ["/team", "/some/unknown/path"];
 
 let browser: Browser;
 beforeAll(async () => {
@@ -38,14 +39,14 @@ describe("404 page", () => {
 
   it("is the answer for a client-side navigation too, and Return to Home goes to /", async () => {
     const page = await newPage(browser);
-    const response = await gotoHydrated(page, "/privacy");
+    const response = await gotoHydrated(page, "/team");
     expect(response?.status()).toBe(404);
     expect(await page.locator("main").getByText("404", { exact: true }).isVisible()).toBe(true);
     await page.getByRole("link", { name: "Return to Home" }).click();
     await page.waitForURL(url("/"));
     // A router navigation (no reload) to an unknown path renders the same page.
-    await page.locator("footer").getByRole("link", { name: "Terms of Service" }).click();
-    await page.waitForURL(url("/terms"));
+    await page.locator("footer").getByRole("link", { name: "Our Team" }).click();
+    await page.waitForURL(url("/team"));
     await page.getByRole("heading", { name: "Oops! Page not found" }).waitFor();
     expect(await page.title()).toMatch(/^Page not found/);
     await page.context().close();

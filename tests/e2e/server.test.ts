@@ -88,7 +88,7 @@ describe("server foundation", () => {
     const robots = await (await fetch(url("/robots.txt"))).text();
     expect(robots).toContain("Sitemap: ");
     const sitemap = await (await fetch(url("/sitemap.xml"))).text();
-    for (const p of ["/", "/catalog", "/mission", "/board", "/innovation", "/ai-brands", "/investors", "/podcasts", "/partners", "/web3", "/contact"]) {
+    for (const p of ["/", "/catalog", "/mission", "/board", "/innovation", "/ai-brands", "/investors", "/podcasts", "/partners", "/web3", "/contact", "/privacy", "/terms"]) {
       expect(sitemap).toMatch(new RegExp(`<loc>https?://[^<]+:\\d+${p.replace("/", "\\/")}</loc>`));
     }
   });

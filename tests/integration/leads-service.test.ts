@@ -202,6 +202,8 @@ describe("the visitor's receipt (issue #11, ADR 0095)", () => {
       expect(receipt.text).toContain(`Your reference: ${reference}`);
       expect(receipt.text).toContain("respond within 1-2 business days");
       expect(receipt.text).toContain("write to hello@example.com");
+      // issue #16: how to ask for a copy or an erasure, quoting the reference
+      expect(receipt.text).toContain(`write to privacy@example.com and quote ${reference}.`);
       const [contactReceipt] = receiptsTo(all, "ada@example.org");
       expect(contactReceipt.subject).toBe(`We received your message (${(second as { reference: string }).reference})`);
       expect(contactReceipt.text).toContain("get back to you within 24 hours");

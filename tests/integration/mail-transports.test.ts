@@ -111,8 +111,11 @@ describe("licensing e-mail: the license terms (issue #11)", () => {
 });
 
 describe("receipt e-mail (issue #11, ADR 0095)", () => {
-  it("holds the reference, the promised time and the contact address in fixed words", () => {
-    const mail = composeReceiptMail({ kind: "contact", reference: "NB-000042", to: "ada@example.org" }, { from: "no-reply@example.com", siteUrl: "https://www.example.com" });
+  it("holds the reference, the promised time, the contact address, the retention and how to ask for a copy or erasure, in fixed words", () => {
+    const mail = composeReceiptMail(
+      { kind: "contact", reference: "NB-000042", to: "ada@example.org" },
+      { from: "no-reply@example.com", siteUrl: "https://www.example.com", retentionDays: 365 },
+    );
     expect(mail).toMatchObject({ from: "no-reply@example.com", to: "ada@example.org", replyTo: "hello@example.com", subject: "We received your message (NB-000042)" });
     expect(mail.text).toBe(
       [
@@ -122,6 +125,10 @@ describe("receipt e-mail (issue #11, ADR 0095)", () => {
         "",
         "To add anything, write to hello@example.com and quote your reference.",
         "",
+        // issue #16: LEAD_RETENTION_DAYS, and the data-requests address of app/content/site.ts
+        "We keep your message for 365 days after it reaches us, then erase your details.",
+        "To get a copy of the data we hold about you, or to have it erased sooner, write to privacy@example.com and quote NB-000042. Our privacy policy: https://www.example.com/privacy",
+        "",
         "You receive this e-mail because this address was entered in a form on https://www.example.com. If that was not you, you can ignore it: we send at most one such e-mail to an address per hour.",
         "",
       ].join("\n"),
@@ -129,6 +136,16 @@ describe("receipt e-mail (issue #11, ADR 0095)", () => {
     const licensing = composeReceiptMail({ kind: "licensing", reference: "NB-000043", to: "grace@example.org" }, { from: "no-reply@example.com", siteUrl: "https://www.example.com" });
     expect(licensing.subject).toBe("We received your licensing inquiry (NB-000043)");
     expect(licensing.text).toContain("respond within 1-2 business days.");
+    expect(licensing.text).toContain("write to privacy@example.com and quote NB-000043.");
+  });
+
+  it("states the configured retention, and never a number it was not given", () => {
+    const thirty = composeReceiptMail({ kind: "licensing", reference: "NB-000044", to: "grace@example.org" }, { from: "no-reply@example.com", siteUrl: "https://www.example.com", retentionDays: 30 });
+    expect(thirty.text).toContain("We keep your message for 30 days after it reaches us");
+    expect(thirty.html).toContain("We keep your message for 30 days after it reaches us");
+    const unknown = composeReceiptMail({ kind: "contact", reference: "NB-000045", to: "ada@example.org" }, { from: "no-reply@example.com", siteUrl: "https://www.example.com" });
+    expect(unknown.text).toContain("We keep your message only as long as our privacy policy says");
+    expect(unknown.text).not.toMatch(/\d+ days/);
   });
 });
 

@@ -37,7 +37,10 @@ export interface TrackAnalysis {
  * Bump when results for the same audio would change, so stored analyses are redone.
  * 2: a tempo only where percussive onsets fall on the beat (ADR 0090, amended), so ambient
  * pieces analysed by version 1 at 96–192 BPM lose it.
- * 3: a fingerprint of how the track sounds (issue #19, ADR 0104).
+ * 3: tempo from an onset envelope, a tempogram with a tempo prior and a beat tracker; key by
+ * Temperley's profiles (ADR 0105): tracks with a beat but no drums gain a tempo; and a
+ * fingerprint of how the track sounds (issue #19, ADR 0104). One bump for both: one
+ * re-analysis of the catalog.
  */
 export const ANALYZER_VERSION = 3;
 
@@ -57,6 +60,8 @@ export interface AnalyzeOptions {
   maxSeconds?: number;
   /** Largest file accepted, in bytes (default 400 MiB: 20 minutes of 24-bit 48 kHz stereo WAV is 346 MB). */
   maxBytes?: number;
+  /** Sees the mono excerpt tempo and key are estimated from (bench:tempo runs the previous version's estimators on it). */
+  onExcerpt?: (pcm: Float32Array, sampleRate: number) => void;
   /** Only this part of the audio, in seconds (a reference file's chosen section, issue #19); the whole file when absent. */
   section?: { fromSeconds: number; toSeconds: number };
 }
@@ -92,6 +97,7 @@ export async function analyzeAudio(bytes: Uint8Array, opts: AnalyzeOptions = {})
     throw new AnalysisError("decode-failed", `truncated or damaged: ${durationSeconds.toFixed(2)} s decoded of the ${header.seconds.toFixed(2)} s its header gives`);
   }
   const excerpt = pcm.excerpt.subarray(0, pcm.excerptLength);
+  opts.onExcerpt?.(excerpt, pcm.excerptRate);
   const tempo = estimateTempo(excerpt, pcm.excerptRate);
   const key = estimateKey(excerpt, pcm.excerptRate);
   const previewSeconds = Math.min(durationSeconds, PREVIEW_SECONDS);

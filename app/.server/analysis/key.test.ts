@@ -1,5 +1,7 @@
+import Meyda from "meyda";
 import { describe, expect, it } from "vitest";
 import { analyzeAudio } from "./analyze.ts";
+import { estimateKey } from "./key.ts";
 import { chordsInKey, drumPattern, encodeWav, encodeWithFfmpeg, mix } from "./testing/synth.ts";
 
 // Issue #9's key bar: sustained chords in a known key, as WAV and MP3 (ADR 0090).
@@ -25,5 +27,17 @@ describe("musical key of sustained chords", () => {
   it("drums alone name no key", async () => {
     const r = await analyzeAudio(encodeWav([drumPattern({ bpm: 120, seconds: 20 })]));
     expect(r.key).toBeNull();
+  });
+
+  it("leaves Meyda's settings as it found them (other features in the thread use Meyda too)", () => {
+    const m = Meyda as unknown as { sampleRate: number; bufferSize: number; chromaFilterBank?: unknown };
+    m.sampleRate = 44_100;
+    m.bufferSize = 512;
+    m.chromaFilterBank = undefined;
+    const rate = 11_025;
+    const chords = chordsInKey({ key: "E minor", seconds: 12, sampleRate: rate });
+    expect(estimateKey(chords, rate).key).toBe("E minor");
+    expect(estimateKey(chords, rate).key).toBe("E minor");
+    expect([m.sampleRate, m.bufferSize, m.chromaFilterBank]).toEqual([44_100, 512, undefined]);
   });
 });

@@ -1,5 +1,5 @@
-// music-tempo 1.0.3 ships no types; this declares the part of its API the analysis uses
-// (ADR 0090). Documented at the package's README: `new MusicTempo(pcm, params)`.
+// music-tempo 1.0.3 ships no types; this declares the part of its API the version-2 estimator uses
+// (legacy/tempo-v2.ts, bench:tempo only; ADR 0090). Documented at the package's README: `new MusicTempo(pcm, params)`.
 declare module "music-tempo" {
   export default class MusicTempo {
     constructor(audioData: Float32Array | number[], params?: Record<string, number>);

@@ -13,7 +13,8 @@ import type { AnalysisOutcome, AnalysisTask } from "./worker.ts";
  * AnalysisError("too-large") and piscina replaces the thread.
  */
 
-export interface AnalysisPoolOptions extends AnalyzeOptions {
+/** The engine's bounds (`onExcerpt`, a function, cannot cross to a worker thread). */
+export interface AnalysisPoolOptions extends Omit<AnalyzeOptions, "onExcerpt"> {
   /** Worker threads analysing at once. */
   concurrency: number;
   /** Tasks waiting beyond the running ones; more are refused with QueueFullError. */

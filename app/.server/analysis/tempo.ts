@@ -1,22 +1,19 @@
-import MusicTempo from "music-tempo";
+import { onsetStrength } from "./onset.ts";
 
 /**
- * Tempo from a mono excerpt at a low sample rate (~11 kHz, see analyze.ts), by `music-tempo`:
- * Simon Dixon's BeatRoot (onset detection by spectral flux, clustering of inter-onset
- * intervals, multiple beat-tracking agents). ADR 0090 records why and how accurate it is.
- *
- * BeatRoot always names a tempo, even for a steady tone or a pad, and the periodicity of its
- * onset curve is no test of a beat: that curve is normalised, so the partials of a held chord
- * beating against each other, a chord change every bar or the slow swell of filtered noise
- * repeat as well as a drum does (ADR 0090, amended). Issue #9 asks for no tempo rather than a
- * guess, so whether there is a beat is decided here, from what a beat is made of:
- * - percussive onsets: a level that jumps within 20 ms across the spectrum (at least two of
- *   four bands rise, by STRIKE_SUM_DB together), where a swell, a vibrato or a partial's beating
- *   moves one band slowly;
- * - enough of them: at least MIN_ONSET_RATE per second of sound, half a beat at 60 BPM;
- * - on the beat: the share of BeatRoot's beats (at the tempo named) that fall on one, above
- *   what as many onsets at random times would give.
- * The confidence is the lesser of that share and the onset curve's periodicity at the beat.
+ * Tempo from a mono excerpt at a low sample rate (~11 kHz, see analyze.ts), by the methods of
+ * the literature (ADR 0105, which replaces ADR 0090's BeatRoot and percussive-onset rule):
+ * 1. an onset-strength envelope (onset.ts: multi-band flux, 10 ms frames);
+ * 2. an autocorrelation tempogram: the envelope's normalised autocorrelation in 6 s windows
+ *    every 2 s, averaged — a tempo that drifts or breathes still peaks near its mean;
+ * 3. the beat period: the tempogram weighted by a log-Gaussian tempo prior (Ellis 2007;
+ *    librosa's `tempo`), then the metrical level a listener taps (the faster level when it is
+ *    nearly as clear, below);
+ * 4. the beats: Ellis's dynamic-programming beat tracker at that period; the tempo reported is
+ *    the mean rate of the beats it finds (the dominant tempo of a drifting track);
+ * 5. the confidence: the pulse clarity (Lartillot et al. 2008), the tempogram's height at the
+ *    beat period, times the share of beats that hold an onset. Below MIN_TEMPO_CONFIDENCE
+ *    there is no tempo (tones, drones, pads, noise, silence).
  */
 
 export interface TempoEstimate {
@@ -24,35 +21,37 @@ export interface TempoEstimate {
   confidence: number;
 }
 
-/** What the beat decision rests on (ADR 0090's tables and the tests print them). */
+/** What the decision rests on (the bench and the tests print it). */
 export interface TempoMeasures extends TempoEstimate {
-  /** BeatRoot's tempo after the octave check, whether or not a beat was found; null when it was not run. */
+  /** The tempo found, whether or not it passed the cut-off; null when there was nothing to measure. */
   candidateBpm: number | null;
-  /** Percussive onsets per second of sound. */
-  onsetRate: number;
-  /** Share of the beats at the candidate tempo that fall on a percussive onset, above chance (0..1). */
-  onBeat: number;
-  /** The onset curve's periodicity at the candidate's beat period (0..1). */
-  periodicity: number;
+  /** Beats the tracker placed. */
+  beats: number;
 }
 
-/** Below this there is no steady beat to name a tempo for (measured: drum patterns 0.85–0.91, pads, drones and noise 0–0.05). */
-export const MIN_TEMPO_CONFIDENCE = 0.4;
+/** Below this pulse clarity no tempo is named: chosen from the evaluation set (ADR 0105). */
+export const MIN_TEMPO_CONFIDENCE = 0.12;
 
-// BeatRoot's own defaults (60–200 BPM): a 46 ms FFT window and a 10 ms hop, scaled to the
-// excerpt's sample rate instead of its assumed 44.1 kHz.
-const WINDOW_SECONDS = 0.046;
-const HOP_SECONDS = 0.01;
-// BeatRoot's range (its minBeatInterval and maxBeatInterval defaults).
-const MIN_BPM = 60;
-const MAX_BPM = 200;
-/** How much more periodic the half tempo must be than the tempo found to be preferred. */
-const OCTAVE_MARGIN = 0.3;
-
-/** Fewer percussive onsets than this per second of sound is no beat: half a beat at 60 BPM (a chord every bar at 2–4 s is 0.25–0.5). */
-const MIN_ONSET_RATE = 0.5;
-/** A beat falls on an onset this close to it (BeatRoot's beats are placed on its own onsets, a frame or two from ours). */
-const ON_BEAT_SECONDS = 0.05;
+/** The tempi reported (BPM): every notated tempo a buyer filters by, a metrical level apart at the ends. */
+const MIN_BPM = 50;
+const MAX_BPM = 210;
+/** The tempo prior: log-Gaussian around PRIOR_BPM, PRIOR_OCTAVES wide (one standard deviation). */
+const PRIOR_BPM = 120;
+const PRIOR_OCTAVES = 1;
+const WINDOW_SECONDS = 6;
+/** How far (a share of the period) the beat may sway between windows and still count as the same tempo. */
+const TEMPO_SWAY = 0.08;
+const WINDOW_HOP_SECONDS = 2;
+/** How high the tempogram at twice the tempo must be, against the chosen level's, to take it instead (ADR 0105). */
+const FASTER_LEVEL = 0.9;
+const FASTER_CLARITY = 0.5;
+const SLOW_BPM = 80;
+const SLOW_FASTER_LEVEL = 0.45;
+const SLOW_FASTER_CLARITY = 0.25;
+/** How strictly the beat tracker keeps to the period (Ellis 2007's α; librosa's `tightness`). */
+const TIGHTNESS = 100;
+/** Less sound than this (seconds) has no tempo to find. */
+const MIN_SOUND_SECONDS = 4;
 
 export function estimateTempo(pcm: Float32Array, sampleRate: number): TempoEstimate {
   const { bpm, confidence } = measureTempo(pcm, sampleRate);
@@ -60,199 +59,190 @@ export function estimateTempo(pcm: Float32Array, sampleRate: number): TempoEstim
 }
 
 export function measureTempo(pcm: Float32Array, sampleRate: number): TempoMeasures {
-  const hopSize = Math.round(HOP_SECONDS * sampleRate);
-  const frameSeconds = hopSize / sampleRate;
-  const bufferSize = 2 ** Math.round(Math.log2(WINDOW_SECONDS * sampleRate));
-  const { onsets, soundingFrames } = percussiveOnsets(pcm, sampleRate, hopSize);
-  const onsetRate = soundingFrames > 0 ? onsets.length / (soundingFrames * frameSeconds) : 0;
-  const none: TempoMeasures = { bpm: null, confidence: 0, candidateBpm: null, onsetRate, onBeat: 0, periodicity: 0 };
-  // Too few onsets for any beat: BeatRoot is not run at all (pads, drones, tones, silence).
-  if (onsetRate < MIN_ONSET_RATE) return none;
-  let mt: MusicTempo;
-  try {
-    mt = new MusicTempo(pcm, { bufferSize, hopSize, timeStep: frameSeconds });
-  } catch {
-    // It throws (strings, not Errors) when it finds no onsets or no tempo.
-    return none;
+  const env = onsetStrength(pcm, sampleRate);
+  const none: TempoMeasures = { bpm: null, confidence: 0, candidateBpm: null, beats: 0 };
+  const fr = env.frameRate;
+  if (env.soundingFrames / fr < MIN_SOUND_SECONDS) return none;
+  const minLag = Math.floor((60 / MAX_BPM) * fr);
+  const maxLag = Math.ceil((60 / MIN_BPM) * fr);
+  const tg = tempogram(env.strength, Math.round(WINDOW_SECONDS * fr), Math.round(WINDOW_HOP_SECONDS * fr), maxLag + 1);
+  if (!tg) return none;
+  const gram = tg.mean;
+  let bestLag = 0;
+  let bestScore = -Infinity;
+  for (let lag = minLag; lag <= maxLag; lag++) {
+    // local maxima only: a slope next to a peak is the same period
+    if (!(gram[lag] >= gram[lag - 1] && gram[lag] >= gram[lag + 1])) continue;
+    const score = gram[lag] * prior((60 * fr) / lag);
+    if (score > bestScore) {
+      bestScore = score;
+      bestLag = lag;
+    }
   }
-  const found = Number(mt.tempo);
-  if (!Number.isFinite(found) || found <= 0) return none;
-  // BeatRoot sometimes locks onto every other beat, or onto eighth notes (a 95 BPM beat with
-  // chords over it came out as 190). The flux's periodicity at half and twice the period
-  // tells: at the true beat it is high, at the eighth-note level it is near zero.
-  const lagAt = (b: number) => 60 / b / frameSeconds;
-  const p = (b: number) => periodicity(mt.spectralFlux, lagAt(b));
-  let bpm = found;
-  if (bpm * 2 <= MAX_BPM && p(bpm * 2) >= p(bpm) - OCTAVE_MARGIN / 2 && p(bpm * 2) >= MIN_TEMPO_CONFIDENCE) {
-    bpm *= 2;
-  } else if (bpm / 2 >= MIN_BPM && p(bpm / 2) - p(bpm) > OCTAVE_MARGIN) {
-    bpm /= 2;
+  if (bestLag === 0) return none;
+  // The metrical level. A beat whose two-beat pattern (kick on 1 and 3, snare on 2 and 4; a
+  // swing ride's "ding, ding-a") repeats better than the beat itself peaks at half its rate, and
+  // the prior does not always pull it back. The level twice as fast is taken when it is clear
+  // (FASTER_CLARITY) and nearly as clear as the level chosen (FASTER_LEVEL of it); or, when the
+  // level chosen is under SLOW_BPM — a rate people rarely tap when a faster pulse is there to
+  // tap (their preferred rate is near 120, Moelants 2002) — when it is fairly clear
+  // (SLOW_FASTER_CLARITY) and 0.45 as clear (SLOW_FASTER_LEVEL) as the level chosen.
+  const fastLag = peakNear(gram, bestLag / 2);
+  const fastBpm = (60 * fr) / fastLag;
+  const fastClarity = clarity(tg.rows, fastLag);
+  const chosenClarity = clarity(tg.rows, bestLag);
+  const faster =
+    (fastClarity >= FASTER_CLARITY && fastClarity >= FASTER_LEVEL * chosenClarity) ||
+    (fastBpm / 2 < SLOW_BPM && fastClarity >= SLOW_FASTER_CLARITY && fastClarity >= SLOW_FASTER_LEVEL * chosenClarity);
+  if (fastBpm <= MAX_BPM && faster) bestLag = fastLag;
+  const period = refinePeak(gram, bestLag);
+  // A steady beat sounds in (nearly) every beat; onsets bunched in a few places — the partials
+  // of two chords beating while one fades into the next — repeat within the bunch only.
+  const confidence = Math.max(0, Math.min(1, clarity(tg.rows, period) * coverage(env.strength, env.sounding, period)));
+  const beats = trackBeats(env.strength, period);
+  // the dominant tempo: the beats' mean rate, when the tracker kept near the period
+  let bpm = (60 * fr) / period;
+  if (beats.length >= 4) {
+    const mean = (beats[beats.length - 1] - beats[0]) / (beats.length - 1);
+    if (Math.abs(mean / period - 1) < 0.15) bpm = (60 * fr) / mean;
   }
   const candidateBpm = Math.round(bpm * 10) / 10;
-  const onBeat = onBeatShare(onsets, onsetRate, beatGrids(mt.beats, found, bpm), frameSeconds);
-  const periodic = p(bpm);
-  const confidence = Math.min(onBeat, periodic);
-  const measures = { candidateBpm, onsetRate, onBeat, periodicity: periodic, confidence };
-  return { ...measures, bpm: confidence >= MIN_TEMPO_CONFIDENCE ? candidateBpm : null };
+  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE ? candidateBpm : null, confidence, candidateBpm, beats: beats.length };
+}
+
+/** The log-Gaussian tempo prior at `bpm`, 1 at PRIOR_BPM. */
+function prior(bpm: number): number {
+  const octaves = Math.log2(bpm / PRIOR_BPM);
+  return Math.exp(-0.5 * (octaves / PRIOR_OCTAVES) ** 2);
 }
 
 /**
- * BeatRoot's beat times (tracked at `found` BPM) as grids at `bpm`: with the midpoints added
- * when the octave check doubled the tempo, each half (even beats, odd beats) when it halved it.
+ * The mean over windows of the envelope's normalised autocorrelation (1 at lag 0), for lags
+ * 0..lags-1; windows with no onsets are left out. null when no window has any.
  */
-function beatGrids(beats: number[], found: number, bpm: number): number[][] {
-  if (bpm > found * 1.5) {
-    const out: number[] = [];
-    for (let i = 0; i < beats.length; i++) {
-      out.push(beats[i]);
-      if (i + 1 < beats.length) out.push((beats[i] + beats[i + 1]) / 2);
-    }
-    return [out];
-  }
-  if (bpm < found / 1.5) return [beats.filter((_, i) => i % 2 === 0), beats.filter((_, i) => i % 2 === 1)];
-  return [beats];
-}
-
-/**
- * The share of beats with a percussive onset within ON_BEAT_SECONDS (the best grid's), less
- * the share that onsets at `onsetRate` scattered at random would reach (Poisson), rescaled to
- * 0..1: dense onsets off the beat (rain, crackle) do not make a beat.
- */
-function onBeatShare(onsets: number[], onsetRate: number, grids: number[][], frameSeconds: number): number {
-  const tol = Math.max(1, Math.round(ON_BEAT_SECONDS / frameSeconds));
-  const last = onsets.length > 0 ? onsets[onsets.length - 1] + tol + 1 : 0;
-  const near = new Uint8Array(last + 1);
-  for (const f of onsets) near.fill(1, Math.max(0, f - tol), f + tol + 1);
-  let best = 0;
-  for (const beats of grids) {
-    let on = 0;
-    let counted = 0;
-    for (const t of beats) {
-      const f = Math.round(t / frameSeconds);
-      if (f < 0) continue;
-      counted++;
-      if (f < near.length) on += near[f];
-    }
-    if (counted > 0) best = Math.max(best, on / counted);
-  }
-  const chance = 1 - Math.exp(-onsetRate * (2 * tol + 1) * frameSeconds);
-  return chance >= 1 ? 0 : Math.max(0, (best - chance) / (1 - chance));
-}
-
-// The percussive-onset test looks at four bands (band-pass centres, Hz, Q 0.9: about 1.5
-// octaves each): kick, the body of a snare or a chord, its upper harmonics, hi-hats and cymbals.
-const BANDS_HZ = [120, 450, 1400, 3800];
-const BAND_Q = 0.9;
-/** A band counts as rising when its level is this much (dB) over its mean of 20–80 ms before. */
-const RISE_DB = 3;
-/** A strike: at least this many bands rising at once ... */
-const MIN_RISING_BANDS = 2;
-/** ... by at least this much together (dB). Drum hits measure 25–35 dB, under chords too. */
-const STRIKE_SUM_DB = 15;
-/** Each band's level is floored at this share (-20 dB) of its own mean ... */
-const BAND_FLOOR = 0.01;
-/**
- * ... and at this share (-30 dB) of the mean of all bands together, so the noise of a nearly
- * empty band (an MP3's, a resampler's) cannot rise; frames quieter than this are no sound.
- */
-const SILENT = 1e-3;
-/** Frames before (from, to) whose mean level a band's level is compared with. */
-const REFERENCE = [8, 2] as const;
-/** Strikes closer than this (frames) are one onset, the strongest. */
-const PEAK_WINDOW = 5;
-
-/**
- * Percussive onsets (frame indices of `hop` samples): frames where the level jumps across the
- * spectrum. The bands are RBJ band-pass biquads run once over the excerpt — a few ms for a
- * minute of audio, against BeatRoot's ~100 ms — and their energy summed per frame.
- */
-function percussiveOnsets(pcm: Float32Array, sampleRate: number, hop: number): { onsets: number[]; soundingFrames: number } {
-  const frames = Math.floor(pcm.length / hop);
-  const bands = BANDS_HZ.filter((hz) => hz < sampleRate * 0.45);
-  const energy = bands.map((hz) => bandEnergy(pcm, sampleRate, hz, hop, frames));
-  const total = new Float64Array(frames);
-  for (const e of energy) for (let f = 0; f < frames; f++) total[f] += e[f];
-  let mean = 0;
-  for (const v of total) mean += v / frames;
-  let soundingFrames = 0;
-  for (const v of total) if (v > mean * SILENT) soundingFrames++;
-  if (!(mean > 0)) return { onsets: [], soundingFrames: 0 };
-  const level = energy.map((e) => {
-    let bandMean = 0;
-    for (const v of e) bandMean += v / frames;
-    const floor = Math.max(bandMean * BAND_FLOOR, mean * SILENT);
-    return Float64Array.from(e, (v) => 10 * Math.log10(v + floor));
-  });
-  const [from, to] = REFERENCE;
-  const strength = new Float64Array(frames);
-  for (let f = from; f < frames; f++) {
-    let rising = 0;
-    let sum = 0;
-    for (const l of level) {
-      let reference = 0;
-      for (let k = f - from; k <= f - to; k++) reference += l[k];
-      const rise = l[f] - reference / (from - to + 1);
-      if (rise >= RISE_DB) rising++;
-      if (rise > 0) sum += rise;
-    }
-    if (rising >= MIN_RISING_BANDS && sum >= STRIKE_SUM_DB) strength[f] = sum;
-  }
-  const onsets: number[] = [];
-  for (let f = 0; f < frames; f++) {
-    if (strength[f] === 0) continue;
-    let peak = true;
-    for (let k = Math.max(0, f - PEAK_WINDOW); k <= Math.min(frames - 1, f + PEAK_WINDOW) && peak; k++) {
-      if (strength[k] > strength[f] || (strength[k] === strength[f] && k < f)) peak = false;
-    }
-    if (peak) onsets.push(f);
-  }
-  return { onsets, soundingFrames };
-}
-
-/** Energy per frame of `hop` samples in a band around `hz` (RBJ cookbook band-pass, 0 dB peak). */
-function bandEnergy(pcm: Float32Array, sampleRate: number, hz: number, hop: number, frames: number): Float64Array {
-  const w0 = (2 * Math.PI * hz) / sampleRate;
-  const alpha = Math.sin(w0) / (2 * BAND_Q);
-  const a0 = 1 + alpha;
-  const b0 = alpha / a0;
-  const a1 = (-2 * Math.cos(w0)) / a0;
-  const a2 = (1 - alpha) / a0;
-  let x1 = 0;
-  let x2 = 0;
-  let y1 = 0;
-  let y2 = 0;
-  const out = new Float64Array(frames);
-  for (let f = 0, i = 0; f < frames; f++) {
-    let sum = 0;
-    for (const end = i + hop; i < end; i++) {
-      const x = pcm[i];
-      const y = b0 * (x - x2) - a1 * y1 - a2 * y2;
-      x2 = x1;
-      x1 = x;
-      y2 = y1;
-      y1 = y;
-      sum += y * y;
-    }
-    out[f] = sum;
-  }
-  return out;
-}
-
-/** Normalised autocorrelation of `x` at a (fractional) lag, the best of the nearest lags. */
-function periodicity(x: number[], lag: number): number {
+function tempogram(x: Float32Array, win: number, hop: number, lags: number): { mean: Float64Array; rows: Float64Array[] } | null {
   const n = x.length;
-  if (n === 0) return 0;
-  let mean = 0;
-  for (const v of x) mean += v;
-  mean /= n;
-  let energy = 0;
-  for (const v of x) energy += (v - mean) ** 2;
-  if (!(energy > 0) || !(lag >= 1) || lag >= n / 2) return 0;
-  let best = 0;
-  for (const l of [Math.floor(lag), Math.ceil(lag)]) {
-    let sum = 0;
-    for (let i = 0; i + l < n; i++) sum += (x[i] - mean) * (x[i + l] - mean);
-    best = Math.max(best, (sum / energy) * (n / (n - l)));
+  const size = Math.min(win, n);
+  if (size <= lags + 1) return null;
+  const out = new Float64Array(lags + 1);
+  const seg = new Float64Array(size);
+  const rows: Float64Array[] = [];
+  let used = 0;
+  for (let start = 0; start + size <= n; start += hop) {
+    let mean = 0;
+    for (let i = 0; i < size; i++) mean += x[start + i];
+    mean /= size;
+    let energy = 0;
+    for (let i = 0; i < size; i++) {
+      seg[i] = x[start + i] - mean;
+      energy += seg[i] * seg[i];
+    }
+    if (!(energy > 1e-9)) continue;
+    used++;
+    const row = new Float64Array(lags + 1);
+    for (let lag = 1; lag <= lags; lag++) {
+      let sum = 0;
+      for (let i = 0; i + lag < size; i++) sum += seg[i] * seg[i + lag];
+      row[lag] = (sum / energy) * (size / (size - lag));
+      out[lag] += row[lag];
+    }
+    rows.push(row);
+    if (start + size === n) break;
   }
-  return Math.min(1, Math.max(0, best));
+  if (used === 0) return null;
+  for (let lag = 0; lag <= lags; lag++) out[lag] /= used;
+  out[0] = 1;
+  return { mean: out, rows };
+}
+
+/**
+ * The pulse clarity at `period`: in each window the autocorrelation's height at the period,
+ * or at the nearest peak within TEMPO_SWAY of it (a tempo that breathes or drifts moves the
+ * peak from window to window), averaged over the windows.
+ */
+function clarity(rows: Float64Array[], period: number): number {
+  let sum = 0;
+  for (const row of rows) {
+    const lo = Math.max(1, Math.floor(period * (1 - TEMPO_SWAY)));
+    const hi = Math.min(row.length - 1, Math.ceil(period * (1 + TEMPO_SWAY)));
+    let best = -Infinity;
+    for (let lag = lo; lag <= hi; lag++) best = Math.max(best, row[lag]);
+    sum += best;
+  }
+  return sum / rows.length;
+}
+
+/** The share of the sounding beat-long stretches of the envelope (`period` frames each) that hold an onset. */
+function coverage(strength: Float32Array, sounding: Uint8Array, period: number): number {
+  const slot = Math.max(1, Math.round(period));
+  let slots = 0;
+  let hit = 0;
+  for (let start = 0; start + slot <= strength.length; start += slot) {
+    let sound = 0;
+    let onset = false;
+    for (let f = start; f < start + slot; f++) {
+      sound += sounding[f];
+      if (strength[f] > 0) onset = true;
+    }
+    if (sound * 2 < slot) continue;
+    slots++;
+    if (onset) hit++;
+  }
+  return slots === 0 ? 0 : hit / slots;
+}
+
+/** The lag of the highest value within a frame of `lag`. */
+function peakNear(g: Float64Array, lag: number): number {
+  let best = Math.round(lag);
+  for (const l of [Math.floor(lag) - 1, Math.floor(lag), Math.ceil(lag), Math.ceil(lag) + 1]) if (l >= 2 && l < g.length - 1 && g[l] > g[best]) best = l;
+  return best;
+}
+
+/** The peak's lag to a fraction of a frame (parabola through it and its neighbours). */
+function refinePeak(g: Float64Array, lag: number): number {
+  const a = g[lag - 1];
+  const b = g[lag];
+  const c = g[lag + 1];
+  const d = a - 2 * b + c;
+  return d < 0 ? lag + (0.5 * (a - c)) / d : lag;
+}
+
+/**
+ * Ellis (2007) dynamic-programming beat tracking: beats on strong onsets, spaced close to
+ * `period` frames; the score of a beat at t is its onset strength plus the best predecessor's
+ * score less TIGHTNESS × (log of the spacing over the period)². Returns beat frames.
+ */
+function trackBeats(env: Float32Array, period: number): number[] {
+  const n = env.length;
+  let sd = 0;
+  let mean = 0;
+  for (const v of env) mean += v / n;
+  for (const v of env) sd += (v - mean) ** 2 / n;
+  const norm = Math.sqrt(sd) || 1;
+  const score = new Float64Array(n);
+  const from = new Int32Array(n).fill(-1);
+  const lo = Math.round(period / 2);
+  const hi = Math.round(period * 2);
+  for (let t = 0; t < n; t++) {
+    const local = env[t] / norm;
+    let best = 0;
+    let arg = -1;
+    for (let tau = t - hi; tau <= t - lo; tau++) {
+      if (tau < 0) continue;
+      const r = Math.log((t - tau) / period);
+      const s = score[tau] - TIGHTNESS * r * r;
+      if (arg < 0 || s > best) {
+        best = s;
+        arg = tau;
+      }
+    }
+    score[t] = local + (arg >= 0 ? Math.max(0, best) : 0);
+    from[t] = arg >= 0 && best > 0 ? arg : -1;
+  }
+  // the last beat: the best score in the final period
+  let end = -1;
+  for (let t = Math.max(0, n - Math.round(period)); t < n; t++) if (end < 0 || score[t] > score[end]) end = t;
+  const beats: number[] = [];
+  for (let t = end; t >= 0; t = from[t]) beats.push(t);
+  return beats.reverse();
 }

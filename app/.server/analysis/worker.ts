@@ -9,7 +9,7 @@ import { AnalysisError, analyzeAudio, DEFAULT_MAX_BYTES, type AnalyzeOptions, ty
  * do not survive the trip back to the main thread.
  */
 
-export interface AnalysisTask extends AnalyzeOptions {
+export interface AnalysisTask extends Omit<AnalyzeOptions, "onExcerpt"> {
   bytes?: Uint8Array;
   filePath?: string;
 }

@@ -22,112 +22,11 @@ import type { Loaded, SyncSource } from "./sources/source.ts";
  *   (the place for audio analysis, issue #9).
  */
 
-export type ChangeCause =
-  /** start-up read the snapshots on disk */
-  | "loaded"
-  /** this process synced a source and its answer was new */
-  | "sync"
-  /** another process (a syncing server, `npm run catalog -- sync --force`) wrote the snapshot */
-  | "adopted"
-  /** a release detail fetched for a visitor's sheet (it is part of the singles served) */
-  | "lookup"
-  /** a stage's first run, with the data served when it was added */
-  | "added";
-
-export interface CatalogChange<N extends string = string> {
-  /** the served version after the change */
-  version: number;
-  /** the sources whose served data changed */
-  sources: readonly N[];
-  cause: ChangeCause;
-}
-
-/** What an operator wants to know about each source (logged, and printed by `npm run catalog`). */
-export interface SourceStatus<N extends string = string> {
-  name: N;
-  /** a path or URL (no credentials) */
-  location: string;
-  ok: boolean;
-  count: number;
-  /** ISO time of the last successful sync (or of the snapshot loaded at start) */
-  updatedAt?: string;
-  lastAttemptAt?: string;
-  error?: string;
-}
-
-export interface SyncOptions<N extends string = string> {
-  /** the operator's `npm run catalog -- sync --force`: accept what the hold-back rules refuse, re-read unchanged files */
-  force?: boolean;
-  /** default: every source */
-  sources?: readonly N[];
-}
-
-/** A snapshot that is not a source's but is served with one (release details, sub-genres). */
-export interface LookupSnapshot<N extends string = string> {
-  /** its snapshot's name */
-  name: string;
-  /** reads it into its cache; true when it was this configuration's */
-  load(): Promise<boolean>;
-  /** the sources it is served with: adopting it moves their version */
-  partOf: readonly N[];
-}
-
-/**
- * Work that follows a change of some sources (ADR 0084 "Stages"): it runs in the background,
- * never more than once at a time, with the data served when it starts. A newer change of its
- * sources aborts `signal` (an album table that is replaced is closed: it can no longer be
- * read) and runs it again, once, with the newest data when the current run has returned. A
- * thrown error is logged; the sync never waits for a stage nor sees its failure.
- */
-export interface Stage<D> {
-  name: string;
-  /** the sources whose change starts it */
-  after: readonly (keyof D & string)[];
-  run(data: Readonly<D>, change: CatalogChange<keyof D & string>, signal: AbortSignal): Promise<void>;
-}
-
-export type SourceMap<D> = { [K in keyof D & string]: SyncSource<D[K]> };
-
-export interface RunnerOptions<D> {
-  /** in status() order; each key is its source's name */
-  sources: SourceMap<D>;
-  store: SnapshotStore;
-  log: Logger;
-  /** CATALOG_MAX_SHRINK (ADR 0074) */
-  maxShrink: number;
-  lookups?: readonly LookupSnapshot<keyof D & string>[];
-  /** follow mode (ADR 0081): never load a source, adopt the snapshots another process writes */
-  follow?: boolean;
-  /** how often a follower looks for new snapshots (default 2 s) */
-  followIntervalMs?: number;
-}
-
-export interface RunnerStartOptions {
-  /** sync every source now (default true; never in follow mode); local sources without a snapshot are waited for */
-  initialSync?: boolean;
-  /** sync every source this often (CATALOG_REFRESH_SECONDS); none when undefined, nor in follow mode */
-  refreshMs?: number;
-}
-
-interface Slot {
-  source: SyncSource<unknown>;
-  data: unknown;
-  /** the served data's fingerprint; undefined until a snapshot or a sync gave it data */
-  fingerprint?: string;
-  /** the served data's file stamp (file sources) */
-  stamp?: string;
-  /** size:mtime of its snapshot file as this process last wrote or read it */
-  snapshotStamp: string;
-  status: SourceStatus;
-  running?: Promise<void>;
-}
-
-interface StageState<D> {
-  stage: Stage<D>;
-  running?: Promise<void>;
-  controller?: AbortController;
-  pending?: CatalogChange<keyof D & string>;
-}
+// The runner's vocabulary (changes, statuses, options) is in runner-types.ts, shared with stages.ts.
+export type { ChangeCause, CatalogChange, SourceStatus, SyncOptions, LookupSnapshot, RunnerStartOptions, RunnerOptions, SourceMap } from "./runner-types.ts";
+import type { ChangeCause, CatalogChange, SourceStatus, SyncOptions, LookupSnapshot, RunnerStartOptions, RunnerOptions, Slot } from "./runner-types.ts";
+export type { Stage } from "./stages.ts";
+import { StageRunner, type Stage } from "./stages.ts";
 
 /** A follower's look for new snapshots: a few stat calls, so a short delay costs nothing. */
 const FOLLOW_INTERVAL_MS = 2_000;
@@ -143,7 +42,7 @@ export class CatalogRunner<D extends object> {
   private readonly lookups: readonly LookupSnapshot<keyof D & string>[];
   private readonly lookupStamps = new Map<string, string>();
   private readonly listeners = new Set<(change: CatalogChange<keyof D & string>) => void>();
-  private readonly stages = new Set<StageState<D>>();
+  private readonly stages: StageRunner<D>;
   private versionValue = 0;
   private updatedAtValue = new Date(0).toISOString();
   private refreshTimer: NodeJS.Timeout | undefined;
@@ -156,6 +55,7 @@ export class CatalogRunner<D extends object> {
     this.store = opts.store;
     this.log = opts.log;
     this.lookups = opts.lookups ?? [];
+    this.stages = new StageRunner<D>(() => this.data(), opts.log);
     this.slots = Object.entries(opts.sources).map(([key, value]) => {
       const source = value as SyncSource<unknown>;
       if (source.name !== key) throw new Error(`catalog source ${source.name} registered as ${key}`);
@@ -205,15 +105,8 @@ export class CatalogRunner<D extends object> {
    * with it (cause "added"). Returns a function that removes it (a running stage is aborted).
    */
   addStage(stage: Stage<D>): () => void {
-    const state: StageState<D> = { stage };
-    this.stages.add(state);
     const served = stage.after.filter((name) => this.slot(name).fingerprint !== undefined);
-    if (served.length) this.runStage(state, { version: this.versionValue, sources: served, cause: "added" });
-    return () => {
-      this.stages.delete(state);
-      state.pending = undefined;
-      state.controller?.abort(new Error(`stage ${stage.name} removed`));
-    };
+    return this.stages.add(stage, served.length ? { version: this.versionValue, sources: served, cause: "added" } : undefined);
   }
 
   /**
@@ -277,11 +170,7 @@ export class CatalogRunner<D extends object> {
     clearInterval(this.refreshTimer);
     clearTimeout(this.followTimer);
     await this.following;
-    for (const state of this.stages) {
-      state.pending = undefined;
-      state.controller?.abort(new Error("the catalog is closing"));
-    }
-    const busy = [...this.slots.map((s) => s.running), ...[...this.stages].map((s) => s.running)];
+    const busy = [...this.slots.map((s) => s.running), ...this.stages.stopAll()];
     // a sync stuck on a slow upstream must not hold up shutdown for long
     await Promise.race([Promise.allSettled(busy), new Promise((r) => setTimeout(r, CLOSE_WAIT_MS).unref())]);
     await Promise.all(this.slots.map((s) => s.source.release?.(s.data).catch(() => undefined)));
@@ -492,7 +381,7 @@ export class CatalogRunner<D extends object> {
     this.followTimer.unref();
   }
 
-  // ---- change event and stages --------------------------------------------------------------
+  // ---- change event (stages: stages.ts) ----------------------------------------------------
 
   private changed(sources: readonly (keyof D & string)[], cause: ChangeCause): void {
     this.versionValue++;
@@ -504,36 +393,6 @@ export class CatalogRunner<D extends object> {
         this.log.error({ err: errorMessage(error), version: change.version }, "catalog change listener failed");
       }
     }
-    for (const state of this.stages) {
-      if (!sources.some((name) => state.stage.after.includes(name))) continue;
-      if (!state.running) {
-        this.runStage(state, change);
-        continue;
-      }
-      // its data is being replaced: stop it, and run it once more with the newest data
-      const before = state.pending;
-      state.pending = { version: change.version, cause: change.cause, sources: [...new Set([...(before?.sources ?? []), ...sources])] };
-      state.controller?.abort(new Error(`catalog ${sources.join(", ")} changed (version ${change.version})`));
-    }
-  }
-
-  private runStage(state: StageState<D>, change: CatalogChange<keyof D & string>): void {
-    if (this.stopped) return;
-    const controller = new AbortController();
-    state.controller = controller;
-    const run = (async () => {
-      try {
-        await state.stage.run(this.data(), change, controller.signal);
-      } catch (error) {
-        if (controller.signal.aborted) this.log.debug({ stage: state.stage.name, reason: errorMessage(controller.signal.reason) }, "catalog stage stopped");
-        else this.log.error({ stage: state.stage.name, version: change.version, err: errorMessage(error) }, "catalog stage failed");
-      }
-    })().finally(() => {
-      state.running = undefined;
-      const next = state.pending;
-      state.pending = undefined;
-      if (next && this.stages.has(state)) this.runStage(state, next);
-    });
-    state.running = run;
+    this.stages.changed(change);
   }
 }

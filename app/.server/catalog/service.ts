@@ -8,7 +8,7 @@ import { MusicApiClient } from "./music-api/client.ts";
 import { apiMusicSource, sampleMusicSource } from "./music-api/source.ts";
 import type { RetryOptions } from "./retry.ts";
 import { CatalogRunner, type CatalogChange, type SourceStatus, type Stage, type SyncOptions as RunnerSyncOptions } from "./runner.ts";
-import { ensureSampleData, samplePaths } from "./sample/ensure.ts";
+import { ensureSampleData, SampleSpaceError, samplePaths, usesSampleData } from "./sample/ensure.ts";
 import { SnapshotStore } from "./snapshots.ts";
 import { albumsSource } from "./sources/albums.ts";
 import { channelsSource } from "./sources/channels.ts";
@@ -133,7 +133,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
   const sample = samplePaths(config.DATA_DIR);
   const filmApi = Boolean(config.FILM_API_URL && config.FILM_API_EMAIL && config.FILM_API_PASSWORD);
   const musicApi = Boolean(config.MUSIC_API_URL && config.MUSIC_API_USERNAME && config.MUSIC_API_PASSWORD);
-  const usesSample = !config.ALBUMS_URL || !config.CHANNELS_URL || (!filmApi && !config.FILMS_URL) || !musicApi;
+  const usesSample = usesSampleData(config);
   const follow = deps.follow ?? false;
   // issue #7: every upstream read is bounded in time and size (tests pass smaller values)
   const request: RequestOptions = {
@@ -148,6 +148,8 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     try {
       await ensureSampleData(config.DATA_DIR, { logger: log });
     } catch (error) {
+      // a first start on a full disk stops with the reason (the server prints it, exit 1)
+      if (error instanceof SampleSpaceError) throw error;
       log.error({ err: error }, "could not generate the sample catalog");
     }
   }

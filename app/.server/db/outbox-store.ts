@@ -16,11 +16,70 @@ import {
 } from "./outbox.ts";
 import { sqlNumber, type SqlDatabase, type SqlExecutor } from "./sql.ts";
 
+/**
+ * The outbox's tables, in either dialect: only the id's and the times' column types differ
+ * (`{id}`, `{bigint}`). Columns added after a table may have been created are also in
+ * OUTBOX_ADDED_COLUMNS, which each dialect adds its own way to an older table.
+ */
+export function outboxSchema(types: { id: string; bigint: string }): string {
+  return `
+CREATE TABLE IF NOT EXISTS outbox (
+  id {id},
+  kind TEXT NOT NULL,
+  idempotency_key TEXT NOT NULL UNIQUE,
+  lead TEXT NOT NULL,
+  content_hash TEXT,
+  mail TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'pending',
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at {bigint} NOT NULL,
+  lease_owner TEXT,
+  lease_until {bigint},
+  last_error TEXT,
+  provider_message_id TEXT,
+  client_ip TEXT,
+  subject_key TEXT,
+  created_at {bigint} NOT NULL,
+  updated_at {bigint} NOT NULL,
+  sent_at {bigint},
+  erased_at {bigint}
+);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
+-- ADR 0095: when the last receipt went to each recipient (a hash of the address), for the
+-- one-per-hour rule; rows older than the window are deleted.
+CREATE TABLE IF NOT EXISTS receipt_log (
+  recipient TEXT PRIMARY KEY,
+  sent_at {bigint} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS receipt_log_sent_at ON receipt_log (sent_at);
+-- issue #15: the readiness probe's one-row write
+CREATE TABLE IF NOT EXISTS outbox_health (
+  id INTEGER PRIMARY KEY,
+  checked_at {bigint} NOT NULL
+);
+`.replaceAll("{id}", types.id).replaceAll("{bigint}", types.bigint);
+}
+
+/**
+ * Columns newer than the first outbox tables: content_hash (issue #7: old rows keep NULL, which
+ * never equals a new hash, so a post under an old key is stored, not dropped), subject_key and
+ * erased_at (issue #16). Their indexes follow them.
+ */
+export const OUTBOX_ADDED_COLUMNS = [
+  ["content_hash", "TEXT"],
+  ["subject_key", "TEXT"],
+  ["erased_at", "{bigint}"],
+] as const;
+export const OUTBOX_LATER_INDEXES = `
+CREATE INDEX IF NOT EXISTS outbox_subject ON outbox (subject_key);
+CREATE INDEX IF NOT EXISTS outbox_sent_at ON outbox (status, sent_at);
+`;
+
 /** A personal-data clean-up touches at most this many rows per transaction (issue #16: in batches). */
 const PURGE_BATCH = 200;
 
 /**
- * What an erased row keeps (issue #16, ADR 0105): its id (the visitor's reference), kind,
+ * What an erased row keeps (issue #16, ADR 0107): its id (the visitor's reference), kind,
  * status and times, so counts and references still work; every field that could carry
  * personal data is emptied.
  */
@@ -39,7 +98,7 @@ export function subjectKeyOf(kind: OutboxMessage["kind"], lead: LeadRecord, mail
 }
 
 /**
- * The lead outbox over either SQL database (ADR 0104): the statements are shared; the schema,
+ * The lead outbox over either SQL database (ADR 0106): the statements are shared; the schema,
  * the placeholders and the claim's lock clause are the dialect's (sqlite-outbox.ts,
  * postgres-outbox.ts). Every write is a statement run to completion or an explicit
  * transaction, so a COMMIT that fails (a full disk) fails the call (issue #15).

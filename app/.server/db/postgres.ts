@@ -1,5 +1,5 @@
 import { describePostgresUrl, openPostgresPool } from "./postgres-pool.ts";
-import type { SqlDatabase, SqlExecutor } from "./sql.ts";
+import { batchOver, type SqlDatabase, type SqlExecutor } from "./sql.ts";
 
 /**
  * A PostgreSQL database as a SqlDatabase (DATABASE_URL): a small pool, the schema created
@@ -42,12 +42,7 @@ export async function openPostgres(
     jsonField: (column, field) => `(${column}::json ->> '${field}')`,
     ...on(pool),
     transaction,
-    batch: (list) =>
-      transaction(async (tx) => {
-        let changed = 0;
-        for (const [sql, params] of list) changed += await tx.run(sql, params);
-        return changed;
-      }),
+    batch: batchOver(transaction),
     close: () => (ended ??= pool.end()),
   };
 }

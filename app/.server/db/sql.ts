@@ -2,7 +2,7 @@
  * The site's SQL stores (the lead outbox, the track analyses) run one set of statements over
  * SQLite (node:sqlite, in DATA_DIR) or PostgreSQL (DATABASE_URL), DESIGN.md §2. Statements are
  * written with PostgreSQL's `$n` placeholders; the SQLite side reads them as `?n`. What differs
- * between the two stays in the dialect fields below and in each store's schema (ADR 0104).
+ * between the two stays in the dialect fields below and in each store's schema (ADR 0106).
  *
  * Every write reports a failed commit as a failure (issue #15): on SQLite, statements are
  * stepped to completion (an autocommit's COMMIT runs inside the last step) or run inside an
@@ -40,3 +40,13 @@ export interface SqlDatabase extends SqlExecutor {
 
 /** PostgreSQL returns BIGINT and COUNT as strings; SQLite as numbers (or bigints). */
 export const sqlNumber = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+
+/** `batch` over a database's `transaction`: the statements in order, in one transaction. */
+export function batchOver(transaction: SqlDatabase["transaction"]): SqlDatabase["batch"] {
+  return (statements) =>
+    transaction(async (tx) => {
+      let changed = 0;
+      for (const [sql, params] of statements) changed += await tx.run(sql, params);
+      return changed;
+    });
+}

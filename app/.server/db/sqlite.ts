@@ -1,14 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
-import type { SqlDatabase, SqlExecutor } from "./sql.ts";
+import { batchOver, type SqlDatabase, type SqlExecutor } from "./sql.ts";
 
 export interface SqliteOptions {
   /** CREATE … IF NOT EXISTS statements, run at every open. */
   schema: string;
   /**
    * `FULL` for data the site acknowledges to a visitor (the outbox: a commit is on disk before
-   * the visitor is told, ADR 0104); `NORMAL` where losing the last commits to a power cut only
+   * the visitor is told, ADR 0106); `NORMAL` where losing the last commits to a power cut only
    * repeats work (the analyses).
    */
   synchronous: "FULL" | "NORMAL";
@@ -109,12 +109,7 @@ export function openSqlite(file: string, opts: SqliteOptions): SqlDatabase & { r
     jsonField: (column, field) => `json_extract(${column}, '$.${field}')`,
     ...executor,
     transaction,
-    batch: (list) =>
-      transaction(async (tx) => {
-        let changed = 0;
-        for (const [sql, params] of list) changed += await tx.run(sql, params);
-        return changed;
-      }),
+    batch: batchOver(transaction),
     async close() {
       await gate.queue;
       statements.clear();

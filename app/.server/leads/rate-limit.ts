@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import ipaddr from "ipaddr.js";
 import pg from "pg";
 import {
@@ -26,6 +27,14 @@ export function rateLimitKey(ip: string, ipv6Prefix: number): string {
   } catch {
     return ip;
   }
+}
+
+/**
+ * A client as logs name it (issue #16: no address in a log): 12 hex digits of a SHA-256 of its
+ * counted network, enough to see one client repeat itself, not to recover the address.
+ */
+export function clientTag(ip: string, ipv6Prefix: number): string {
+  return createHash("sha256").update(`client:${rateLimitKey(ip, ipv6Prefix)}`).digest("hex").slice(0, 12);
 }
 
 export type RateSlot = { ok: true; release: () => Promise<void> } | { ok: false; retryAfterSeconds: number };
@@ -125,7 +134,7 @@ export function createSubmissionRateLimiter(opts: RateLimiterOptions): Submissio
     ok: true as const,
     release: async () => {
       await limiter.reward(key, 1).catch((error: unknown) => {
-        logger.warn({ err: error, key }, "leads: could not give a rate-limit slot back");
+        logger.warn({ err: error }, "leads: could not give a rate-limit slot back");
       });
     },
   });

@@ -6,9 +6,11 @@ import { composeLeadMail, composeReceiptMail } from "../mail/compose.ts";
 import { createMailTransport, type MailTransport } from "../mail/index.ts";
 import { leadReference } from "../../lib/contact/result.ts";
 import type { Lead } from "../../lib/contact/schemas.ts";
-import { createSubmissionRateLimiter } from "./rate-limit.ts";
+import { clientTag, createSubmissionRateLimiter } from "./rate-limit.ts";
 import { OutboxWorker, type OutboxWorkerOptions } from "./worker.ts";
 import { FailureLog } from "../failure-log.ts";
+import { RetentionJob, type RetentionOptions } from "./retention.ts";
+import { WriteProbe, type Readiness } from "./readiness.ts";
 import { errorMessage } from "../catalog/errors.ts";
 
 export type SubmitResult =
@@ -27,8 +29,7 @@ export type SubmitResult =
 /** Issue #15: what a 503 for a lead that could not be stored says in Retry-After. */
 export const STORE_RETRY_AFTER_SECONDS = 60;
 
-/** Whether the outbox can take a write now (GET /readyz, issue #15). */
-export type Readiness = { ready: true } | { ready: false; reason: string };
+export type { Readiness } from "./readiness.ts";
 
 /** The leads service owns the outbox and the delivery worker (DESIGN.md §1). */
 export interface LeadsService {
@@ -36,6 +37,8 @@ export interface LeadsService {
   /** The outbox store (opened on first use; the operator CLI and tests read it). */
   outbox(): Promise<OutboxRepository>;
   readonly worker: OutboxWorker | undefined;
+  /** The daily privacy clean-up (issue #16), where the delivery worker runs. */
+  readonly retention: RetentionJob | undefined;
   /**
    * Whether a lead could be stored now: a one-row write to the store, made at most once per
    * READINESS_PROBE_MS whatever the polling rate, and failed at once while submissions fail.
@@ -47,11 +50,6 @@ export interface LeadsService {
    */
   close(options?: { deadlineMs?: number }): Promise<void>;
 }
-
-/** A load balancer may poll /readyz every second: the store is written to at most this often. */
-const READINESS_PROBE_MS = 2_000;
-/** The probe's own bound: a database that does not answer is not ready. */
-const READINESS_TIMEOUT_MS = 3_000;
 
 /** Issue #11: at most one receipt per address per hour (ADR 0095). */
 export const RECEIPT_WINDOW_MS = 60 * 60_000;
@@ -66,6 +64,8 @@ export interface LeadsOptions {
    * rate limit is counted in the cluster primary, so it stays LEADS_RATE_LIMIT per machine.
    */
   clusterRateLimit?: boolean;
+  /** Tests shorten the clean-up's schedule. */
+  retention?: Pick<RetentionOptions, "intervalMs" | "firstRunMs">;
 }
 
 /**
@@ -80,6 +80,37 @@ function lazyOutbox(config: Config, logger: Logger) {
       logger.error({ err: error, outbox: describeOutbox(config) }, "leads: the outbox could not be opened");
       throw error;
     }));
+}
+
+/**
+ * Where OUTBOX_WORKER is on: the delivery worker, and the privacy clean-up (issue #16), which
+ * runs where the delivery worker runs: one process per deployment.
+ */
+function startDelivery(config: Config, logger: Logger, outbox: () => Promise<OutboxRepository>, now: () => number, options: LeadsOptions) {
+  if (!config.OUTBOX_WORKER) return { worker: undefined, transport: undefined, retention: undefined };
+  const repository = deferredRepository(outbox, config.DATABASE_URL ? "postgres" : "sqlite");
+  const transport = options.transport ?? createMailTransport(config, logger);
+  const worker = new OutboxWorker({
+    repository,
+    transport,
+    logger,
+    maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
+    leaseMs: config.OUTBOX_LEASE_SECONDS * 1000,
+    now,
+    // Options left undefined (e.g. a command-line flag not given) keep the configured value.
+    ...Object.fromEntries(Object.entries(options.worker ?? {}).filter(([, v]) => v !== undefined)),
+  });
+  worker.start();
+  const retention = new RetentionJob({
+    repository,
+    logger,
+    retentionDays: config.LEAD_RETENTION_DAYS,
+    receiptWindowMs: RECEIPT_WINDOW_MS,
+    now,
+    ...options.retention,
+  });
+  retention.start();
+  return { worker, transport, retention };
 }
 
 export async function startLeads(
@@ -107,27 +138,13 @@ export async function startLeads(
   await outbox().catch(() => undefined);
   logger.info({ outbox: describeOutbox(config), transport: config.MAIL_TRANSPORT }, "leads: outbox ready");
 
-  let worker: OutboxWorker | undefined;
-  let transport: MailTransport | undefined;
-  if (config.OUTBOX_WORKER) {
-    transport = options.transport ?? createMailTransport(config, logger);
-    worker = new OutboxWorker({
-      repository: deferredRepository(outbox, config.DATABASE_URL ? "postgres" : "sqlite"),
-      transport,
-      logger,
-      maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
-      leaseMs: config.OUTBOX_LEASE_SECONDS * 1000,
-      now,
-      // Options left undefined (e.g. a command-line flag not given) keep the configured value.
-      ...Object.fromEntries(Object.entries(options.worker ?? {}).filter(([, v]) => v !== undefined)),
-    });
-    worker.start();
-  }
+  const { worker, transport, retention } = startDelivery(config, logger, outbox, now, options);
 
   async function submit(lead: Lead, meta: { ip: string; idempotencyKey: string }): Promise<SubmitResult> {
     const slot = await limiter.take(meta.ip);
     if (!slot.ok) {
-      logger.warn({ ip: meta.ip, retryAfterSeconds: slot.retryAfterSeconds }, "leads: rate limit reached");
+      // the client as a short hash of its counted network: logs never hold an address (issue #16)
+      logger.warn({ client: clientTag(meta.ip, config.LEADS_RATE_IPV6_PREFIX), retryAfterSeconds: slot.retryAfterSeconds }, "leads: rate limit reached");
       return { status: "rate-limited", retryAfterSeconds: slot.retryAfterSeconds };
     }
     try {
@@ -146,51 +163,25 @@ export async function startLeads(
         now: now(),
       });
       storeFailures.succeeded();
-      lastStoreFailure = undefined;
+      probe.writeSucceeded();
       if (!created) await slot.release();
       else worker?.wake();
       const rekeyed = message.idempotencyKey !== idempotencyKey;
       logger.info({ outboxId: message.id, kind: lead.kind, duplicate: !created, rekeyed }, "leads: submission stored");
       const reference = leadReference(message.id);
       // After the lead is stored and in the background: a receipt never delays or loses a lead.
-      if (created && config.LEAD_RECEIPTS) track(storeReceipt(lead, message.idempotencyKey, reference));
+      if (created && config.LEAD_RECEIPTS) track(storeReceipt({ config, logger, outbox, now, worker, failures: receiptFailures }, lead, message.idempotencyKey, reference));
       return { status: "accepted", id: message.id, duplicate: !created, reference };
     } catch (error) {
       await slot.release();
       storeFailures.failed(error, { kind: lead.kind });
-      lastStoreFailure = { at: now(), reason: errorMessage(error) };
+      probe.writeFailed(errorMessage(error));
       return { status: "unavailable", reason: errorMessage(error), retryAfterSeconds: STORE_RETRY_AFTER_SECONDS };
     }
   }
 
-  // ---- readiness (issue #15) -----------------------------------------------------------------
-  let lastStoreFailure: { at: number; reason: string } | undefined;
-  let probe: { at: number; result: Promise<Readiness> } | undefined;
-  const probeStore = async (): Promise<Readiness> => {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      const repo = await outbox();
-      await Promise.race([
-        repo.probeWrite(now()),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${READINESS_TIMEOUT_MS} ms`)), READINESS_TIMEOUT_MS);
-        }),
-      ]);
-      return { ready: true };
-    } catch (error) {
-      return { ready: false, reason: `the lead outbox cannot take a write: ${errorMessage(error)}` };
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-  async function readiness(): Promise<Readiness> {
-    const t = now();
-    if (lastStoreFailure && t - lastStoreFailure.at < READINESS_PROBE_MS) {
-      return { ready: false, reason: `the lead outbox cannot take a write: ${lastStoreFailure.reason}` };
-    }
-    if (!probe || t - probe.at >= READINESS_PROBE_MS) probe = { at: t, result: probeStore() };
-    return probe.result;
-  }
+  const probe = new WriteProbe(outbox, now);
+  const readiness = () => probe.readiness();
 
   const receiptsInFlight = new Set<Promise<void>>();
   const track = (promise: Promise<void>) => {
@@ -198,49 +189,18 @@ export async function startLeads(
     void promise.finally(() => receiptsInFlight.delete(promise));
   };
 
-  /**
-   * Issue #11, ADR 0095: the visitor's receipt, through the same outbox, at most one per address
-   * per RECEIPT_WINDOW_MS (the limit and the message in one transaction of the outbox's store).
-   * Any failure is logged and dropped: the lead is already stored.
-   */
-  async function storeReceipt(lead: Lead, leadKey: string, reference: string): Promise<void> {
-    try {
-      const repo = await outbox();
-      const record: LeadRecord = { form: lead.kind, reference };
-      const result = await repo.enqueueReceipt(
-        {
-          kind: "receipt",
-          idempotencyKey: `receipt:${leadKey}`,
-          lead: record,
-          contentHash: leadContentHash("receipt", record),
-          mail: composeReceiptMail({ kind: lead.kind, reference, to: lead.data.email }, { from: config.MAIL_FROM, siteUrl: config.SITE_URL }),
-          clientIp: null,
-          now: now(),
-        },
-        { recipientKey: receiptRecipientKey(lead.data.email), windowMs: RECEIPT_WINDOW_MS },
-      );
-      if (result.limited) {
-        logger.info({ reference }, "leads: no receipt (one went to this address within the hour)");
-        return;
-      }
-      receiptFailures.succeeded();
-      if (result.created) worker?.wake();
-      logger.info({ outboxId: result.message.id, reference }, "leads: receipt stored");
-    } catch (error) {
-      receiptFailures.failed(error, { reference });
-    }
-  }
-
   let closing: Promise<void> | undefined;
   return {
     submit,
     outbox,
     worker,
+    retention,
     readiness,
     close: ({ deadlineMs = config.SHUTDOWN_TIMEOUT_SECONDS * 1000 } = {}) =>
       (closing ??= (async () => {
         // receipts still being stored finish first, so the store is not closed under them
         await Promise.allSettled([...receiptsInFlight]);
+        await retention?.stop();
         await worker?.stop({ deadlineMs });
         await transport?.close();
         await limiter.close();
@@ -249,6 +209,46 @@ export async function startLeads(
       })()),
   };
 }
+
+/**
+ * Issue #11, ADR 0095: the visitor's receipt, through the same outbox, at most one per address
+ * per RECEIPT_WINDOW_MS (the limit and the message in one transaction of the outbox's store).
+ * Any failure is logged and dropped: the lead is already stored.
+ */
+async function storeReceipt(
+  deps: { config: Config; logger: Logger; outbox: () => Promise<OutboxRepository>; now: () => number; worker: OutboxWorker | undefined; failures: FailureLog },
+  lead: Lead,
+  leadKey: string,
+  reference: string,
+): Promise<void> {
+  const { config, logger, outbox, now, worker } = deps;
+  try {
+    const repo = await outbox();
+    const record: LeadRecord = { form: lead.kind, reference };
+    const result = await repo.enqueueReceipt(
+      {
+        kind: "receipt",
+        idempotencyKey: `receipt:${leadKey}`,
+        lead: record,
+        contentHash: leadContentHash("receipt", record),
+        mail: composeReceiptMail({ kind: lead.kind, reference, to: lead.data.email }, { from: config.MAIL_FROM, siteUrl: config.SITE_URL }),
+        clientIp: null,
+        now: now(),
+      },
+      { recipientKey: receiptRecipientKey(lead.data.email), windowMs: RECEIPT_WINDOW_MS },
+    );
+    if (result.limited) {
+      logger.info({ reference }, "leads: no receipt (one went to this address within the hour)");
+      return;
+    }
+    deps.failures.succeeded();
+    if (result.created) worker?.wake();
+    logger.info({ outboxId: result.message.id, reference }, "leads: receipt stored");
+  } catch (error) {
+    deps.failures.failed(error, { reference });
+  }
+}
+
 
 /** An OutboxRepository that opens the real one on each use (see lazyOutbox). */
 function deferredRepository(open: () => Promise<OutboxRepository>, kind: OutboxRepository["kind"]): OutboxRepository {

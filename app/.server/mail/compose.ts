@@ -96,11 +96,13 @@ const fill = (template: string, values: Record<string, string>) =>
  * The receipt to the visitor (issue #11, ADR 0095): to the address the visitor gave, from the
  * no-reply sender, Reply-To the company's contact address. Fixed words, the reference and the
  * promised response time only: nothing the visitor typed, not even the name, so the form
- * cannot be used to send chosen words to a chosen address.
+ * cannot be used to send chosen words to a chosen address. Issue #16: it also says how long the
+ * message is kept (`retentionDays`, LEAD_RETENTION_DAYS) and how to ask for a copy or an erasure
+ * (the data-requests address of app/content/site.ts, quoting the reference).
  */
 export function composeReceiptMail(
   receipt: { kind: FormKind; reference: string; to: string },
-  addresses: { from: string; siteUrl: string },
+  addresses: { from: string; siteUrl: string; retentionDays?: number },
 ): OutgoingMail {
   const values = {
     company: site.companyName,
@@ -108,6 +110,8 @@ export function composeReceiptMail(
     responseTime: (receipt.kind === "contact" ? contactForm : licensingForm).responseTime,
     email: site.contactEmail,
     site: addresses.siteUrl,
+    dataEmail: site.legal.dataRequestsEmail,
+    retentionDays: String(addresses.retentionDays ?? ""),
   };
   const text = [
     fill(leadReceipt.body[receipt.kind], values),
@@ -115,6 +119,9 @@ export function composeReceiptMail(
     fill(leadReceipt.reference, values),
     "",
     fill(leadReceipt.followUp, values),
+    "",
+    fill(addresses.retentionDays === undefined ? leadReceipt.retentionUnknown : leadReceipt.retention, values),
+    fill(leadReceipt.rights, values),
     "",
     fill(leadReceipt.notYou, values),
     "",

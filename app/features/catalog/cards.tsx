@@ -5,7 +5,7 @@ import { Badge } from "~/components/ui/badge";
 import type { AlbumCardData, CardImage, ChannelCardData, FilmCardData, SingleCardData } from "~/lib/catalog/cards";
 import { formatCount, formatReleaseDate, formatSubscribers } from "~/lib/catalog/format";
 import type { ShortlistEntry } from "~/lib/shortlist/shortlist";
-import { ShortlistButton } from "~/features/shortlist/shortlist-button";
+import { ShortlistButton } from "~/features/shortlist";
 import { albumShortlistEntry, singleShortlistEntry } from "~/lib/shortlist/catalog-entries";
 import { LocalUpdatedDate } from "./local-date";
 

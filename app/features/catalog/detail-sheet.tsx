@@ -12,7 +12,7 @@ import { itemPageHref } from "~/lib/catalog/item-url";
 import { trackShortlistId } from "~/lib/shortlist/shortlist";
 import { MoreLikeThis } from "./more-like-this";
 import { useHydrated } from "~/lib/use-hydrated";
-import { ShortlistButton } from "~/features/shortlist/shortlist-button";
+import { ShortlistButton } from "~/features/shortlist";
 import { AudioPreview } from "./audio-preview";
 
 /**

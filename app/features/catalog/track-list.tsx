@@ -4,7 +4,7 @@ import { licensingHref } from "~/lib/catalog/cards";
 import { formatDuration, isoDuration } from "~/lib/catalog/format";
 import type { TrackRowData } from "~/lib/catalog/track-query";
 import type { ShortlistEntry } from "~/lib/shortlist/shortlist";
-import { ShortlistButton } from "~/features/shortlist/shortlist-button";
+import { ShortlistButton } from "~/features/shortlist";
 import { AudioPreview } from "./audio-preview";
 import { MoreLikeThis } from "./more-like-this";
 

@@ -12,6 +12,8 @@ export interface ContactTabsProps {
   tracks: string;
   keys: Record<FormKind, string>;
   documentResult: LeadActionResult | undefined;
+  /** LEAD_RETENTION_DAYS, stated by each form's privacy notice (issue #16). */
+  retentionDays: number;
 }
 
 /** The URL of each tab: the tabs are links, so they work before (and without) JavaScript. */
@@ -27,7 +29,7 @@ export function tabHref(tab: FormKind, tracks: string): string {
  * hydrated (arrow keys, roles); plain links to ?tab=… that the server honours without
  * JavaScript. The URL follows the tab either way, so a tab can be shared.
  */
-export function ContactTabs({ tab, tracks, keys, documentResult }: ContactTabsProps) {
+export function ContactTabs({ tab, tracks, keys, documentResult, retentionDays }: ContactTabsProps) {
   const [, setSearchParams] = useSearchParams();
   // Switches at once on the client; follows the server's tab when the URL changes otherwise
   // (a link to /contact?tab=licensing while the page is open, a document post).
@@ -69,10 +71,10 @@ export function ContactTabs({ tab, tracks, keys, documentResult }: ContactTabsPr
         </TabsTrigger>
       </TabsList>
       <TabsContent value="contact">
-        <ContactMessageForm idempotencyKey={keys.contact} documentResult={documentResult} />
+        <ContactMessageForm idempotencyKey={keys.contact} documentResult={documentResult} retentionDays={retentionDays} />
       </TabsContent>
       <TabsContent value="licensing">
-        <LicensingRequestForm idempotencyKey={keys.licensing} documentResult={documentResult} tracks={tracks} />
+        <LicensingRequestForm idempotencyKey={keys.licensing} documentResult={documentResult} retentionDays={retentionDays} tracks={tracks} />
       </TabsContent>
     </Tabs>
   );

@@ -1,7 +1,10 @@
-import { CircleAlert, CircleCheck, LoaderCircle, Send } from "lucide-react";
+import { CircleAlert, CircleCheck, LoaderCircle, Send, ShieldCheck } from "lucide-react";
 import { useRef, type ReactNode, type RefObject } from "react";
 import { contactFields, contactForm, licensingFields, licensingForm, type LeadFieldSpec } from "~/content/contact";
+import { formPrivacyNotice } from "~/content/privacy";
+import { site } from "~/content/site";
 import { cn } from "~/lib/cn";
+import { fillTemplate } from "~/lib/legal/facts";
 import { referenceText, type LeadActionResult } from "~/lib/contact/result";
 import { HONEYPOT_FIELD, MAX_LENGTH, type FormKind, type FormValues } from "~/lib/contact/schemas";
 import { ChoiceGroup, Field, NativeSelect } from "./field";
@@ -12,6 +15,8 @@ type LeadForm = ReturnType<typeof useLeadForm>;
 interface FormProps {
   idempotencyKey: string;
   documentResult: LeadActionResult | undefined;
+  /** LEAD_RETENTION_DAYS, which the privacy notice states (issue #16). */
+  retentionDays: number;
 }
 
 /** The hidden parts every lead form posts: which form, the render's key, the honeypot. */
@@ -56,6 +61,32 @@ function FormStatus({ form }: { form: LeadForm }) {
   return null;
 }
 
+/**
+ * Issue #16 (GDPR Art. 13): who receives the message, why and on what basis, who processes it
+ * for us, how long it is kept, and the full policy. Inside the form before Submit, so a screen
+ * reader reaches it in reading order, and the form's description (aria-describedby), so it is
+ * announced when focus enters the form. A plain link: /privacy is a document page (ADR 0083).
+ */
+function PrivacyNotice({ id, retentionDays }: { id: string; retentionDays: number }) {
+  const text = fillTemplate(formPrivacyNotice.text, {
+    company: site.companyName,
+    provider: site.legal.mailProvider.name,
+    retentionDays,
+  });
+  return (
+    <p id={id} className="flex items-start gap-2.5 text-sm leading-relaxed text-muted">
+      <ShieldCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-[#ffb38f]" />
+      <span>
+        {text}{" "}
+        <a href="/privacy" className="font-semibold text-[#ffb38f] underline underline-offset-4">
+          {formPrivacyNotice.link}
+        </a>
+        .
+      </span>
+    </p>
+  );
+}
+
 function SubmitButton({ submitting, label, busyLabel }: { submitting: boolean; label: string; busyLabel: string }) {
   return (
     <button type="submit" className="btn-primary w-full sm:w-auto" disabled={submitting}>
@@ -73,6 +104,7 @@ function FormShell({
   title,
   description,
   idempotencyKey,
+  retentionDays,
   children,
   submit,
 }: {
@@ -83,10 +115,12 @@ function FormShell({
   title: string;
   description: string;
   idempotencyKey: string;
+  retentionDays: number;
   children: ReactNode;
   submit: ReactNode;
 }) {
   const titleId = `${kind}-form-title`;
+  const noticeId = `${kind}-privacy-notice`;
   return (
     <section aria-labelledby={titleId} className="card relative p-6 sm:p-8">
       <h2 id={titleId} className="text-2xl font-bold tracking-tight">
@@ -100,12 +134,14 @@ function FormShell({
         action={action}
         noValidate
         aria-labelledby={titleId}
+        aria-describedby={noticeId}
         onSubmit={form.onSubmit}
         className="mt-6 flex flex-col gap-5"
      >
         <FormStatus form={form} />
         <HiddenFields kind={kind} idempotencyKey={idempotencyKey} />
         {children}
+        <PrivacyNotice id={noticeId} retentionDays={retentionDays} />
         <div>{submit}</div>
       </form.fetcher.Form>
     </section>
@@ -178,7 +214,7 @@ function LeadFields({ kind, rows, form, values }: { kind: FormKind; rows: readon
 }
 
 /** spec §2: "General Contact" — form "Send Us a Message". */
-export function ContactMessageForm({ idempotencyKey, documentResult }: FormProps) {
+export function ContactMessageForm({ idempotencyKey, documentResult, retentionDays }: FormProps) {
   const formRef = useRef<HTMLFormElement>(null);
   const form = useLeadForm("contact", documentResult, formRef);
   return (
@@ -190,6 +226,7 @@ export function ContactMessageForm({ idempotencyKey, documentResult }: FormProps
       title={contactForm.title}
       description={contactForm.description}
       idempotencyKey={idempotencyKey}
+      retentionDays={retentionDays}
       submit={<SubmitButton submitting={form.submitting} label={contactForm.submit} busyLabel={contactForm.submitting} />}
    >
       <LeadFields kind="contact" rows={contactFields} form={form} values={form.values ?? {}} />
@@ -198,7 +235,7 @@ export function ContactMessageForm({ idempotencyKey, documentResult }: FormProps
 }
 
 /** spec §2: "Sync Licensing" — form "Sync Licensing Inquiry". */
-export function LicensingRequestForm({ idempotencyKey, documentResult, tracks }: FormProps & { tracks: string }) {
+export function LicensingRequestForm({ idempotencyKey, documentResult, retentionDays, tracks }: FormProps & { tracks: string }) {
   const formRef = useRef<HTMLFormElement>(null);
   const form = useLeadForm("licensing", documentResult, formRef);
   // The catalog links here with ?tracks=…; after a reset the field starts empty.
@@ -212,6 +249,7 @@ export function LicensingRequestForm({ idempotencyKey, documentResult, tracks }:
       title={licensingForm.title}
       description={licensingForm.description}
       idempotencyKey={idempotencyKey}
+      retentionDays={retentionDays}
       submit={<SubmitButton submitting={form.submitting} label={licensingForm.submit} busyLabel={licensingForm.submitting} />}
    >
       <LeadFields kind="licensing" rows={licensingFields} form={form} values={values} />

@@ -2,6 +2,7 @@ import { ArrowRight, Clapperboard, MonitorPlay, Music } from "lucide-react";
 import { Link } from "react-router";
 import type { PartnerCategoryCard as CategoryCard } from "~/content/partners";
 import { Badge } from "~/components/ui/badge";
+import { IconTile } from "~/components/ui/icon-tile";
 import { cn } from "~/lib/cn";
 
 const icons = { music: Music, film: Clapperboard, video: MonitorPlay } as const;
@@ -12,7 +13,6 @@ const icons = { music: Music, film: Clapperboard, video: MonitorPlay } as const;
  * affordance of that link; unavailable cards show "Coming Soon" instead (ADR 0032).
  */
 export function PartnerCategoryCard({ card, partnerCount }: { card: CategoryCard; partnerCount: number }) {
-  const Icon = icons[card.icon];
   return (
     <article
       className={cn(
@@ -20,15 +20,7 @@ export function PartnerCategoryCard({ card, partnerCount }: { card: CategoryCard
         !card.available && "bg-none bg-white/[0.02]",
       )}
     >
-      <span
-        aria-hidden="true"
-        className={cn(
-          "mb-6 flex size-14 items-center justify-center rounded-2xl",
-          card.available ? "bg-[linear-gradient(135deg,#ff8a5c,#e23a7a)] text-[#12060a]" : "bg-white/10 text-muted",
-        )}
-      >
-        <Icon className="size-7" />
-      </span>
+      <IconTile icon={icons[card.icon]} available={card.available} gradient="bg-[linear-gradient(135deg,#ff8a5c,#e23a7a)] text-[#12060a]" className="mb-6" />
       <h2 className="text-2xl font-bold tracking-tight">
         <Link
           to={card.link}

@@ -2,6 +2,7 @@ import { ArrowRight, Blocks, Coins, Tags } from "lucide-react";
 import { Link } from "react-router";
 import type { Web3Topic } from "~/content/web3";
 import { Badge } from "~/components/ui/badge";
+import { IconTile } from "~/components/ui/icon-tile";
 import { ExpandableText } from "~/components/ui/expandable-text";
 import { cn } from "~/lib/cn";
 
@@ -13,7 +14,6 @@ const icons = { blocks: Blocks, coins: Coins, tags: Tags } as const;
  * be one big link). The unavailable topic shows only its "Coming Soon" badge (ADR 0033).
  */
 export function Web3TopicCard({ topic }: { topic: Web3Topic }) {
-  const Icon = icons[topic.icon];
   const comingSoon = topic.description === "Coming Soon";
   return (
     <article
@@ -21,15 +21,7 @@ export function Web3TopicCard({ topic }: { topic: Web3Topic }) {
       className={cn("card flex flex-col p-7", !topic.available && "bg-none bg-white/[0.02]")}
     >
       <div className="mb-6 flex items-start justify-between gap-3">
-        <span
-          aria-hidden="true"
-          className={cn(
-            "flex size-14 items-center justify-center rounded-2xl",
-            topic.available ? "bg-[linear-gradient(135deg,#8b5cf6,#e23a7a)] text-white" : "bg-white/10 text-muted",
-          )}
-        >
-          <Icon className="size-7" />
-        </span>
+        <IconTile icon={icons[topic.icon]} available={topic.available} gradient="bg-[linear-gradient(135deg,#8b5cf6,#e23a7a)] text-white" />
         {comingSoon && (
           <Badge variant="soon" className="px-3 py-1 text-sm">
             Coming Soon

@@ -12,6 +12,7 @@ import type { Logger } from "../../logger.ts";
 import { AnalysisError } from "../analyze.ts";
 import { createAnalysisPool, type AnalysisPool } from "../pool.ts";
 import { audioSource, download, identify, fileIdentity, type AudioSource, type RemoteOptions } from "./source.ts";
+import { FailureLog } from "../../failure-log.ts";
 import type { AnalysisStore, Claim, Observation } from "./store.ts";
 
 /**
@@ -68,38 +69,35 @@ const IDENTIFY_CONCURRENCY = 8;
 const MAX_SLEEP_MS = 60_000;
 const STORE_RETRY_MS = 5_000;
 
-export function startAnalyzer(opts: AnalyzerOptions): Analyzer {
-  const { config, store } = opts;
-  const log = opts.logger.child({ component: "analysis" });
-  const now = opts.now ?? Date.now;
-  const concurrency = config.ANALYSIS_CONCURRENCY;
-  const pool = opts.pool ?? createAnalysisPool({ concurrency, maxQueue: concurrency });
-  const owner = opts.owner ?? `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString("hex")}`;
-  const leaseMs = opts.leaseMs ?? 15 * 60_000;
-  const mediaDir = path.join(config.DATA_DIR, "media");
-  const downloads = path.join(config.DATA_DIR, "cache", "analysis", owner.replace(/[^\w.-]+/g, "_"));
-  const remote: RemoteOptions = { timeoutMs: config.UPSTREAM_TIMEOUT_SECONDS * 1000, maxBytes: config.UPSTREAM_MAX_BYTES };
-  const resolve = (key: string): AudioSource => audioSource(key, { mediaUrl: config.MEDIA_URL, mediaDir });
+/** One audio key's identity, or undefined when it cannot be told (ADR 0091: nothing changes then). */
+async function identifyKey(resolve: (key: string) => AudioSource, key: string, remote: RemoteOptions, signal: AbortSignal): Promise<Observation> {
+  let source: AudioSource;
+  try {
+    source = resolve(key);
+  } catch {
+    return { key, identity: undefined };
+  }
+  return { key, identity: await identify(source, { ...remote, signal }) };
+}
 
-  // ---- the walk ---------------------------------------------------------------------------
-
+/**
+ * The walk, a catalog stage (ADR 0084): after each change of the albums it reads every album's
+ * tracks, finds each distinct audio key's identity and queues what is new or changed. It
+ * streams: a batch of keys at a time, a bounded set of keys already seen, a turn of the event
+ * loop every few albums; a newer change aborts it.
+ */
+function analysisWalk(deps: {
+  store: AnalysisStore;
+  log: Logger;
+  now: () => number;
+  kick: () => void;
+  identify: (key: string, signal: AbortSignal) => Promise<Observation>;
+}): CatalogStage {
+  const { store, log, now, kick } = deps;
   const identifyLimit = pLimit(IDENTIFY_CONCURRENCY);
   const observe = (keys: readonly string[], signal: AbortSignal): Promise<Observation[]> =>
-    Promise.all(
-      keys.map((key) =>
-        identifyLimit(async () => {
-          let source: AudioSource;
-          try {
-            source = resolve(key);
-          } catch {
-            return { key, identity: undefined };
-          }
-          return { key, identity: await identify(source, { ...remote, signal }) };
-        }),
-      ),
-    );
-
-  const stage: CatalogStage = {
+    Promise.all(keys.map((key) => identifyLimit(() => deps.identify(key, signal))));
+  return {
     name: "analysis",
     after: ["albums"],
     async run(data, change, signal) {
@@ -134,6 +132,87 @@ export function startAnalyzer(opts: AnalyzerOptions): Analyzer {
       log.info({ version: change.version, cause: change.cause, albums: albums.length, keys, queued, ms: now() - started }, "analysis walk done");
     },
   };
+}
+
+/**
+ * The drain's work on one claim: reads the audio (a file, or a capped download), analyses it in
+ * the worker pool, and stores the result, or the reason it failed and when to try again.
+ */
+async function analyseClaim(
+  deps: {
+    resolve: (key: string) => AudioSource;
+    downloads: string;
+    remote: RemoteOptions;
+    pool: AnalysisPool;
+    store: AnalysisStore;
+    owner: string;
+    now: () => number;
+    log: Logger;
+    storeFailures: FailureLog;
+  },
+  claim: Claim,
+): Promise<void> {
+  const { resolve, downloads, remote, pool, store, owner, now, log, storeFailures } = deps;
+  let identity = claim.identity;
+  let temporary: string | undefined;
+  try {
+    const source = resolve(claim.key);
+    let input: string;
+    if (source.kind === "file") {
+      const stat = await fsp.stat(source.file).catch((error: unknown) => {
+        throw new AnalysisError("unreadable", `cannot read ${claim.key}: ${errorMessage(error)}`, { cause: error });
+      });
+      // the identity of the bytes analysed: the next walk compares against it
+      identity = fileIdentity(stat);
+      input = source.file;
+    } else {
+      const got = await download(source.url, downloads, remote);
+      identity = got.identity;
+      input = temporary = got.file;
+    }
+    const analysis = await pool.analyze(input);
+    let stored: boolean;
+    try {
+      stored = await store.finishDone(claim.key, owner, identity, analysis, now());
+      storeFailures.succeeded();
+    } catch (error) {
+      // The result could not be written (a full disk, the database gone): the row stays as
+      // it was, claimed until its lease ends, and the track is analysed again after that. It
+      // is neither shown as analysed nor recorded as a failure of its audio (issue #15).
+      storeFailures.failed(errorMessage(error), { key: claim.key });
+      return;
+    }
+    if (!stored) log.warn({ key: claim.key }, "analysis result not stored: the claim's lease ran out and another analyzer holds it");
+  } catch (error) {
+    const reason = error instanceof AnalysisError ? `${error.reason}: ${error.message}` : `unreachable: ${errorMessage(error)}`;
+    log.warn({ key: claim.key, attempts: claim.attempts, reason }, "track analysis failed");
+    await store.finishFailed(claim, owner, identity, reason, now()).catch((e: unknown) => log.error({ key: claim.key, err: errorMessage(e) }, "could not record an analysis failure"));
+  } finally {
+    if (temporary) await fsp.rm(temporary, { force: true });
+  }
+}
+
+/** Where the analyzer reads audio from: DATA_DIR/media, MEDIA_URL, and its own download folder. */
+function audioAccess(config: Config, owner: string) {
+  const mediaDir = path.join(config.DATA_DIR, "media");
+  return {
+    downloads: path.join(config.DATA_DIR, "cache", "analysis", owner.replace(/[^\w.-]+/g, "_")),
+    remote: { timeoutMs: config.UPSTREAM_TIMEOUT_SECONDS * 1000, maxBytes: config.UPSTREAM_MAX_BYTES } satisfies RemoteOptions,
+    resolve: (key: string): AudioSource => audioSource(key, { mediaUrl: config.MEDIA_URL, mediaDir }),
+  };
+}
+
+export function startAnalyzer(opts: AnalyzerOptions): Analyzer {
+  const { config, store } = opts;
+  const log = opts.logger.child({ component: "analysis" });
+  const now = opts.now ?? Date.now;
+  const concurrency = config.ANALYSIS_CONCURRENCY;
+  const pool = opts.pool ?? createAnalysisPool({ concurrency, maxQueue: concurrency });
+  const owner = opts.owner ?? `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString("hex")}`;
+  const leaseMs = opts.leaseMs ?? 15 * 60_000;
+  const { downloads, remote, resolve } = audioAccess(config, owner);
+
+  const stage = analysisWalk({ store, log, now, kick: () => kick(), identify: (key, signal) => identifyKey(resolve, key, remote, signal) });
 
   // ---- the drain --------------------------------------------------------------------------
 
@@ -160,36 +239,12 @@ export function startAnalyzer(opts: AnalyzerOptions): Analyzer {
       wake = done;
     });
 
-  async function analyseOne(claim: Claim): Promise<void> {
-    let identity = claim.identity;
-    let temporary: string | undefined;
-    try {
-      const source = resolve(claim.key);
-      let input: string;
-      if (source.kind === "file") {
-        const stat = await fsp.stat(source.file).catch((error: unknown) => {
-          throw new AnalysisError("unreadable", `cannot read ${claim.key}: ${errorMessage(error)}`, { cause: error });
-        });
-        // the identity of the bytes analysed: the next walk compares against it
-        identity = fileIdentity(stat);
-        input = source.file;
-      } else {
-        const got = await download(source.url, downloads, remote);
-        identity = got.identity;
-        input = temporary = got.file;
-      }
-      const analysis = await pool.analyze(input);
-      if (!(await store.finishDone(claim.key, owner, identity, analysis, now()))) {
-        log.warn({ key: claim.key }, "analysis result not stored: the claim's lease ran out and another analyzer holds it");
-      }
-    } catch (error) {
-      const reason = error instanceof AnalysisError ? `${error.reason}: ${error.message}` : `unreachable: ${errorMessage(error)}`;
-      log.warn({ key: claim.key, attempts: claim.attempts, reason }, "track analysis failed");
-      await store.finishFailed(claim, owner, identity, reason, now()).catch((e: unknown) => log.error({ key: claim.key, err: errorMessage(e) }, "could not record an analysis failure"));
-    } finally {
-      if (temporary) await fsp.rm(temporary, { force: true });
-    }
-  }
+  // a full disk fails every claim and every result: one line per episode (issue #15)
+  const storeFailures = new FailureLog(log, { level: "error", message: "analysis results cannot be stored; their tracks are analysed again when their claims end" });
+  const claimFailures = new FailureLog(log, { level: "error", message: "could not claim tracks to analyse" });
+
+  const claimDeps = { resolve, downloads, remote, pool, store, owner, now, log, storeFailures };
+  const analyseOne = (claim: Claim) => analyseClaim(claimDeps, claim);
 
   async function drain() {
     await fsp.rm(downloads, { recursive: true, force: true }).catch(() => undefined);
@@ -198,8 +253,9 @@ export function startAnalyzer(opts: AnalyzerOptions): Analyzer {
       let claimed: Claim[];
       try {
         claimed = await store.claim({ owner, now: now(), leaseMs, limit: concurrency - running.size });
+        claimFailures.succeeded();
       } catch (error) {
-        log.error({ err: errorMessage(error) }, "could not claim tracks to analyse");
+        claimFailures.failed(errorMessage(error));
         await sleep(STORE_RETRY_MS);
         continue;
       }

@@ -4,7 +4,7 @@ import { SCHEMA } from "./store.ts";
 
 /**
  * The analysis store's SQLite side (DATA_DIR/analysis.sqlite), on the SQL adapter the outbox
- * shares (app/.server/db/sqlite.ts, ADR 0104). `synchronous = NORMAL`: a power cut may undo the
+ * shares (app/.server/db/sqlite.ts, ADR 0106). `synchronous = NORMAL`: a power cut may undo the
  * last analyses, which are simply made again; nothing here was promised to a visitor.
  */
 export function openSqliteDatabase(file: string): SqlDatabase {

@@ -138,6 +138,8 @@ describe("AnalysisStore (SQLite)", () => {
 
     expect(await store.reconcile([{ key: "b", identity: "j1" }], 30, ANALYZER_VERSION + 1)).toBe(1);
     expect((await store.results(["b"])).map((r) => r.analysis.durationSeconds)).toEqual([5]);
+    // a track index read afresh meanwhile (a restart) still gets the old figures (issue #20's rollout)
+    expect((await store.figuresAfter(null, 10)).rows.find((r) => r.key === "b")).toMatchObject({ seconds: 5 });
     expect(await store.summary({ now: 30 })).toMatchObject({ pending: 2, done: 0 });
   });
 

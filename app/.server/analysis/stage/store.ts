@@ -41,7 +41,7 @@ CREATE INDEX IF NOT EXISTS track_analysis_result_at ON track_analysis (result_at
 CREATE INDEX IF NOT EXISTS track_analysis_finished_at ON track_analysis (finished_at);
 `;
 
-/** The statements a store runs, over either database (app/.server/db/sql.ts, ADR 0104). */
+/** The statements a store runs, over either database (app/.server/db/sql.ts, ADR 0106). */
 export type { SqlDatabase } from "../../db/sql.ts";
 
 /** What the catalog walk saw of one audio key: its identity, or undefined when it could not tell. */

@@ -1,4 +1,5 @@
-import { PayloadError, UpstreamError } from "../errors.ts";
+import { PayloadError } from "../errors.ts";
+import { accessTokenOf, TokenSession } from "../token-session.ts";
 import { apiUrl, requestJson } from "../http.ts";
 import { withRetry, type RetryOptions } from "../retry.ts";
 
@@ -20,31 +21,24 @@ export interface FilmProviderOptions {
 }
 
 export class FilmProviderClient {
-  private token: string | undefined;
-  private loggingIn: Promise<string> | undefined;
+  private readonly session: TokenSession;
   private readonly opts: FilmProviderOptions;
 
   constructor(opts: FilmProviderOptions) {
     this.opts = opts;
+    this.session = new TokenSession(async () => {
+      const url = apiUrl(opts.baseUrl, "login");
+      const { body } = await withRetry(
+        () => requestJson(url, { method: "POST", json: { email: opts.email, password: opts.password }, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes }),
+        opts.retry,
+      );
+      return accessTokenOf(body, url);
+    });
   }
 
   /** One login at a time: concurrent calls share it. */
   login(): Promise<string> {
-    this.loggingIn ??= this.doLogin().finally(() => (this.loggingIn = undefined));
-    return this.loggingIn;
-  }
-
-  private async doLogin(): Promise<string> {
-    const url = apiUrl(this.opts.baseUrl, "login");
-    const { body } = await withRetry(
-      () => requestJson(url, { method: "POST", json: { email: this.opts.email, password: this.opts.password }, timeoutMs: this.opts.timeoutMs, maxBytes: this.opts.maxBytes }),
-      this.opts.retry,
-    );
-    const token = body && typeof body === "object" ? (body as { access_token?: unknown }).access_token : undefined;
-    // spec §8: "Access token is missing"
-    if (typeof token !== "string" || !token) throw new PayloadError("Access token is missing", url);
-    this.token = token;
-    return token;
+    return this.session.login();
   }
 
   /** Raw items of `dbcatalog`. */
@@ -59,18 +53,9 @@ export class FilmProviderClient {
 
   private async items(path: "dbcatalog" | "dbdetails"): Promise<unknown[]> {
     const url = apiUrl(this.opts.baseUrl, path);
-    const get = (token: string) =>
-      withRetry(() => requestJson(url, { headers: { "Access-Key": token }, timeoutMs: this.opts.timeoutMs, maxBytes: this.opts.maxBytes }), this.opts.retry);
-    const token = this.token ?? (await this.login());
-    let response;
-    try {
-      response = await get(token);
-    } catch (error) {
-      if (!(error instanceof UpstreamError && error.status === 401)) throw error;
-      // the token expired or was revoked: one fresh login (unless a parallel call already
-      // refreshed it), then the call once more
-      response = await get(this.token && this.token !== token ? this.token : await this.login());
-    }
+    const response = await this.session.call((token) =>
+      withRetry(() => requestJson(url, { headers: { "Access-Key": token }, timeoutMs: this.opts.timeoutMs, maxBytes: this.opts.maxBytes }), this.opts.retry),
+    );
     const items = response.body && typeof response.body === "object" ? (response.body as { items?: unknown }).items : undefined;
     if (!Array.isArray(items)) throw new PayloadError(`expected {items:[…]} from ${url}`, url);
     return items;

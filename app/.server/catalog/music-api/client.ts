@@ -1,4 +1,5 @@
-import { PayloadError, UpstreamError } from "../errors.ts";
+import { PayloadError } from "../errors.ts";
+import { accessTokenOf, TokenSession } from "../token-session.ts";
 import { apiUrl, requestJson } from "../http.ts";
 import { withRetry, type RetryOptions } from "../retry.ts";
 
@@ -25,56 +26,42 @@ export interface MusicApiOptions {
 }
 
 export class MusicApiClient {
-  private token: string | undefined;
-  private loggingIn: Promise<string> | undefined;
+  private readonly session: TokenSession;
   private readonly opts: MusicApiOptions;
 
   constructor(opts: MusicApiOptions) {
     this.opts = opts;
+    this.session = new TokenSession(async () => {
+      const url = apiUrl(opts.baseUrl, "login");
+      const form = {
+        grant_type: opts.grantType,
+        username: opts.username,
+        password: opts.password,
+        scope: opts.scope ?? "",
+        client_id: opts.clientId ?? "",
+        client_secret: opts.clientSecret ?? "",
+      };
+      const { body } = await withRetry(
+        () => requestJson(url, { method: "POST", form, headers: { "X-App-Source": opts.appSource ?? "" }, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes }),
+        opts.retry,
+      );
+      return accessTokenOf(body, url);
+    });
   }
 
   /** One login at a time: concurrent calls share it. */
   login(): Promise<string> {
-    this.loggingIn ??= this.doLogin().finally(() => (this.loggingIn = undefined));
-    return this.loggingIn;
-  }
-
-  private async doLogin(): Promise<string> {
-    const o = this.opts;
-    const url = apiUrl(o.baseUrl, "login");
-    const form = {
-      grant_type: o.grantType,
-      username: o.username,
-      password: o.password,
-      scope: o.scope ?? "",
-      client_id: o.clientId ?? "",
-      client_secret: o.clientSecret ?? "",
-    };
-    const { body } = await withRetry(
-      () => requestJson(url, { method: "POST", form, headers: { "X-App-Source": o.appSource ?? "" }, timeoutMs: o.timeoutMs, maxBytes: o.maxBytes }),
-      o.retry,
-    );
-    const token = body && typeof body === "object" ? (body as { access_token?: unknown }).access_token : undefined;
-    // spec §8: "Access token is missing"
-    if (typeof token !== "string" || !token) throw new PayloadError("Access token is missing", url);
-    this.token = token;
-    return token;
+    return this.session.login();
   }
 
   /** GET with the Bearer token; a 401 triggers exactly one re-login and one more call. */
   async get(path: string, query?: Record<string, string>, opts: { retry?: RetryOptions } = {}): Promise<unknown> {
     const url = apiUrl(this.opts.baseUrl, path, query);
     const retry = opts.retry ?? this.opts.retry;
-    const call = (token: string) => withRetry(() => requestJson(url, { bearer: token, timeoutMs: this.opts.timeoutMs, maxBytes: this.opts.maxBytes }), retry);
-    const token = this.token ?? (await this.login());
-    try {
-      return (await call(token)).body;
-    } catch (error) {
-      if (!(error instanceof UpstreamError && error.status === 401)) throw error;
-      // the token expired or was revoked: one fresh login (unless a parallel call already
-      // refreshed it), then the call once more
-      return (await call(this.token && this.token !== token ? this.token : await this.login())).body;
-    }
+    const response = await this.session.call((token) =>
+      withRetry(() => requestJson(url, { bearer: token, timeoutMs: this.opts.timeoutMs, maxBytes: this.opts.maxBytes }), retry),
+    );
+    return response.body;
   }
 
   /** `submissions/all/catalog?status=DELIVERED` → the raw `audios` list. */

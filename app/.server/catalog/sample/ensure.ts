@@ -35,6 +35,77 @@ export function samplePaths(dataDir: string) {
 
 export const DEFAULT_SAMPLE_ALBUMS = 300;
 
+/**
+ * Free space a first start needs in DATA_DIR: the sample sources, artwork and audio (about
+ * 3 MB), the catalog snapshots, the two SQLite files and the first messages, with room to spare.
+ */
+export const SAMPLE_FREE_BYTES_NEEDED = 32 * 1024 * 1024;
+
+/**
+ * The sample cannot be written (issue #15): DATA_DIR is full or too small. The server prints
+ * `message` and exits 1; every file is written atomically, so what a failed start leaves is
+ * whole files of the same deterministic sample, which the next start completes.
+ */
+export class SampleSpaceError extends Error {
+  override name = "SampleSpaceError";
+}
+
+const SPACE_ERRORS = new Set(["ENOSPC", "EDQUOT", "EFBIG"]);
+
+function spaceMessage(dataDir: string, freeBytes: number | undefined): string {
+  const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+  const free = freeBytes === undefined ? "is full" : `has ${mb(freeBytes)} free`;
+  return `DATA_DIR ${path.resolve(dataDir)} ${free}: the sample catalog needs about ${mb(SAMPLE_FREE_BYTES_NEEDED)} free on a first start. Free some space there, or set DATA_DIR to a folder on a larger disk, then start again.`;
+}
+
+async function freeBytes(dir: string): Promise<number | undefined> {
+  try {
+    const stats = await fsp.statfs(dir);
+    return Number(stats.bavail) * Number(stats.bsize);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether this configuration serves any generated sample source (an upstream left unset). */
+export function usesSampleData(config: {
+  ALBUMS_URL?: string;
+  CHANNELS_URL?: string;
+  FILMS_URL?: string;
+  FILM_API_URL?: string;
+  FILM_API_EMAIL?: string;
+  FILM_API_PASSWORD?: string;
+  MUSIC_API_URL?: string;
+  MUSIC_API_USERNAME?: string;
+  MUSIC_API_PASSWORD?: string;
+}): boolean {
+  const filmApi = Boolean(config.FILM_API_URL && config.FILM_API_EMAIL && config.FILM_API_PASSWORD);
+  const musicApi = Boolean(config.MUSIC_API_URL && config.MUSIC_API_USERNAME && config.MUSIC_API_PASSWORD);
+  return !config.ALBUMS_URL || !config.CHANNELS_URL || (!filmApi && !config.FILMS_URL) || !musicApi;
+}
+
+/** True when every sample source and all the artwork are in place (a later start writes nothing up front). */
+function sampleComplete(dataDir: string): boolean {
+  const paths = samplePaths(dataDir);
+  return [paths.albums, paths.channels, paths.films, paths.musicApi].every(exists) && exists(path.join(paths.media, coverKey(COVER_COUNT)));
+}
+
+/**
+ * Before a first start writes the sample: throws SampleSpaceError when DATA_DIR has less than
+ * SAMPLE_FREE_BYTES_NEEDED free. A start that finds the sample in place checks nothing.
+ */
+export async function checkSampleSpace(dataDir: string): Promise<void> {
+  if (sampleComplete(dataDir)) return;
+  try {
+    await fsp.mkdir(dataDir, { recursive: true });
+  } catch (error) {
+    if (SPACE_ERRORS.has((error as NodeJS.ErrnoException).code ?? "")) throw new SampleSpaceError(spaceMessage(dataDir, undefined));
+    throw error;
+  }
+  const free = await freeBytes(dataDir);
+  if (free !== undefined && free < SAMPLE_FREE_BYTES_NEEDED) throw new SampleSpaceError(spaceMessage(dataDir, free));
+}
+
 /** merged.json as a stream of chunks: 250,000 albums never sit in memory as one string. */
 export function* albumsJsonChunks(count: number, seed: number, opts: SampleAlbumOptions = {}): Generator<string> {
   yield "[\n";
@@ -123,8 +194,17 @@ export async function writeSampleMedia(mediaDir: string, opts: { force?: boolean
 export async function ensureSampleData(dataDir: string, opts: SampleOptions = {}): Promise<void> {
   const paths = samplePaths(dataDir);
   const started = Date.now();
-  const written = await writeSampleSources(paths.dir, opts);
-  const artwork = await writeSampleArtwork(paths.media);
+  await checkSampleSpace(dataDir);
+  let written: string[];
+  let artwork: number;
+  try {
+    written = await writeSampleSources(paths.dir, opts);
+    artwork = await writeSampleArtwork(paths.media);
+  } catch (error) {
+    // the disk filled up while writing: the same clear message as the check above
+    if (SPACE_ERRORS.has((error as NodeJS.ErrnoException).code ?? "")) throw new SampleSpaceError(spaceMessage(dataDir, await freeBytes(dataDir)));
+    throw error;
+  }
   if (written.length || artwork) {
     opts.logger?.info({ files: written.length, mediaFiles: artwork, ms: Date.now() - started, dir: paths.dir }, "sample catalog generated");
   }
