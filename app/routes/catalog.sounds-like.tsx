@@ -1,6 +1,5 @@
-import { Upload } from "lucide-react";
-import { useId } from "react";
 import { data, Link } from "react-router";
+import { SoundsLikeForm } from "~/features/catalog/sounds-like-form";
 import type { Route } from "./+types/catalog.sounds-like";
 import { requestInfo, services } from "~/.server/context";
 import { seo } from "~/lib/seo";
@@ -34,7 +33,6 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export default function SoundsLikeRoute({ loaderData }: Route.ComponentProps) {
   const { error, limitMb, ttlDays } = loaderData;
-  const id = useId();
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-8 px-5 pt-10 pb-20 sm:px-8 sm:pt-14">
       <header className="flex flex-col gap-2">
@@ -45,53 +43,7 @@ export default function SoundsLikeRoute({ loaderData }: Route.ComponentProps) {
           each with the reason it matched.
         </p>
       </header>
-      {error ? (
-        <p role="alert" id={`${id}-error`} className="rounded-xl border border-[#ff8a5c]/60 bg-[#ff8a5c]/10 px-4 py-3 text-sm">
-          {error}
-        </p>
-      ) : null}
-      <form method="post" action="/catalog/sounds-like" encType="multipart/form-data" className="card flex flex-col gap-5 p-5 sm:p-6" data-sounds-like-form="">
-        <div className="flex flex-col gap-2">
-          <label htmlFor={`${id}-audio`} className="font-semibold">
-            Audio file
-          </label>
-          <input
-            id={`${id}-audio`}
-            name="audio"
-            type="file"
-            required
-            accept="audio/*,.mp3,.wav,.flac,.ogg,.opus,.m4a"
-            aria-describedby={`${id}-audio-hint${error ? ` ${id}-error` : ""}`}
-            className="rounded-xl border border-border bg-white/5 p-3 text-sm file:mr-3 file:rounded-full file:border-0 file:bg-white/15 file:px-4 file:py-2 file:text-fg"
-          />
-          <p id={`${id}-audio-hint`} className="text-sm text-muted">
-            MP3, WAV, FLAC, OGG/Opus or M4A, up to {limitMb} MB. We compare its first 3 minutes unless you choose a section.
-          </p>
-        </div>
-        <fieldset className="flex flex-col gap-2">
-          <legend className="font-semibold">Section (optional)</legend>
-          <div className="flex flex-wrap gap-4">
-            <label className="flex items-center gap-2 text-sm">
-              Start
-              <input name="start" type="number" min="0" step="0.1" inputMode="decimal" className="w-28 rounded-lg border border-border bg-white/5 px-3 py-2" />
-              seconds
-            </label>
-            <label className="flex items-center gap-2 text-sm">
-              End
-              <input name="end" type="number" min="0" step="0.1" inputMode="decimal" className="w-28 rounded-lg border border-border bg-white/5 px-3 py-2" />
-              seconds
-            </label>
-          </div>
-        </fieldset>
-        <button type="submit" className="btn-primary self-start">
-          <Upload className="size-4" aria-hidden="true" />
-          Find similar tracks
-        </button>
-        <p className="text-sm text-muted">
-          Your file is analysed and deleted at once: we keep only its fingerprint (a few dozen numbers describing how it sounds), for {ttlDays}{" "}
-          days, so the link to its results can be shared.
-        </p>
-      </form>
+      <SoundsLikeForm key={error ?? ""} limitMb={limitMb} ttlDays={ttlDays} error={error} />
       <p className="text-sm text-muted">
         Or start from a track of ours:{" "}
         <Link to="/catalog?view=tracks" className="underline underline-offset-4">

@@ -214,6 +214,10 @@ function house(ctx: Ctx) {
     for (const midi of chordNotes(ctx, c, 60)) heldTone(ctx, off, at(ctx, ctx.beat * 0.3), midiToHz(midi), 0.06, { partials: 6, rolloff: 1.5, attack: 0.005, release: 0.05 });
     addDecayingSine(ctx.out, off, midiToHz(36 + ctx.tonic + CADENCE[ctx.mode][c][0]), 0.35, 0.12, ctx.rate);
   }
+  // a soft pad holding each bar's chord under the stabs, so the key is heard
+  for (let c = 0; c < 4; c++) {
+    for (const midi of chordNotes(ctx, c, 48)) heldTone(ctx, at(ctx, c * ctx.bar), at(ctx, ctx.bar), midiToHz(midi), 0.05, { partials: 3, rolloff: 2, attack: 0.05, release: 0.1 });
+  }
 }
 
 /** Breakbeat: a syncopated kick and snare pattern with ghost notes, busy sixteenth hi-hats and a low sustained bass. */

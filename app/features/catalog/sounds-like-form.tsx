@@ -1,0 +1,166 @@
+import { Upload } from "lucide-react";
+import { useId, useRef, useState } from "react";
+
+/** Bars of the chosen file's waveform. */
+const BARS = 160;
+
+/**
+ * The reference-file form (issue #19, /catalog/sounds-like). Without JavaScript it is a plain
+ * multipart form posted to the server, which answers with the results or the form again. With
+ * JavaScript it adds, on the same form: dropping a file on it, the file's waveform with the
+ * chosen section (decoded by the browser's own Web Audio; nothing is sent until "Find"), and a
+ * progress bar while the file uploads and is analysed. The answer is followed as the browser
+ * would: the results page, or the reason shown above the form.
+ */
+export function SoundsLikeForm({ limitMb, ttlDays, error }: { limitMb: number; ttlDays: number; error: string | null }) {
+  const id = useId();
+  const form = useRef<HTMLFormElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const [peaks, setPeaks] = useState<number[] | null>(null);
+  const [duration, setDuration] = useState(0);
+  const [section, setSection] = useState<{ start: string; end: string }>({ start: "", end: "" });
+  const [progress, setProgress] = useState<number | "analysing" | null>(null);
+  const [message, setMessage] = useState(error);
+  const [dragging, setDragging] = useState(false);
+
+  const showFile = async (file: File | undefined) => {
+    setPeaks(null);
+    if (!file || file.size > limitMb * 1024 * 1024 || typeof AudioContext === "undefined") return;
+    try {
+      const context = new AudioContext();
+      const audio = await context.decodeAudioData(await file.arrayBuffer());
+      void context.close();
+      const data = audio.getChannelData(0);
+      const step = Math.max(1, Math.floor(data.length / BARS));
+      const bars: number[] = [];
+      for (let b = 0; b < BARS; b++) {
+        let peak = 0;
+        for (let i = b * step; i < Math.min(data.length, (b + 1) * step); i++) peak = Math.max(peak, Math.abs(data[i]));
+        bars.push(peak);
+      }
+      const top = Math.max(...bars) || 1;
+      setPeaks(bars.map((v) => v / top));
+      setDuration(audio.duration);
+    } catch {
+      // the browser cannot decode it: the server says what it makes of it
+    }
+  };
+
+  const submit = (event: React.FormEvent<HTMLFormElement>) => {
+    const el = form.current;
+    if (!el || typeof XMLHttpRequest === "undefined") return;
+    event.preventDefault();
+    setMessage(null);
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", el.action);
+    xhr.upload.onprogress = (e) => e.lengthComputable && setProgress(e.loaded / e.total);
+    xhr.upload.onload = () => setProgress("analysing");
+    xhr.onload = () => {
+      // the 303 was followed: the results page
+      if (xhr.status === 200 && new URL(xhr.responseURL).pathname === "/catalog") return void window.location.assign(xhr.responseURL);
+      setProgress(null);
+      const alert = new DOMParser().parseFromString(xhr.responseText, "text/html").querySelector('[role="alert"]');
+      setMessage(alert?.textContent ?? `The file could not be sent (${xhr.status}). Please try again.`);
+    };
+    xhr.onerror = () => {
+      setProgress(null);
+      setMessage("The connection was lost while sending the file. Please try again.");
+    };
+    xhr.send(new FormData(el));
+  };
+
+  const start = Number(section.start) || 0;
+  const end = Number(section.end) || Math.min(duration, start + 180);
+  return (
+    <>
+      {message ? (
+        <p role="alert" id={`${id}-error`} className="rounded-xl border border-[#ff8a5c]/60 bg-[#ff8a5c]/10 px-4 py-3 text-sm">
+          {message}
+        </p>
+      ) : null}
+      <form
+        ref={form}
+        method="post"
+        action="/catalog/sounds-like"
+        encType="multipart/form-data"
+        onSubmit={submit}
+        onDragOver={(e) => (e.preventDefault(), setDragging(true))}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setDragging(false);
+          if (input.current && e.dataTransfer.files.length) {
+            input.current.files = e.dataTransfer.files;
+            void showFile(e.dataTransfer.files[0]);
+          }
+        }}
+        className={`card flex flex-col gap-5 p-5 sm:p-6 ${dragging ? "outline-2 outline-[#ffb38f] outline-dashed" : ""}`}
+        data-sounds-like-form=""
+      >
+        <div className="flex flex-col gap-2">
+          <label htmlFor={`${id}-audio`} className="font-semibold">
+            Audio file
+          </label>
+          <input
+            ref={input}
+            id={`${id}-audio`}
+            name="audio"
+            type="file"
+            required
+            accept="audio/*,.mp3,.wav,.flac,.ogg,.opus,.m4a"
+            onChange={(e) => void showFile(e.currentTarget.files?.[0])}
+            aria-describedby={`${id}-audio-hint${message ? ` ${id}-error` : ""}`}
+            className="rounded-xl border border-border bg-white/5 p-3 text-sm file:mr-3 file:rounded-full file:border-0 file:bg-white/15 file:px-4 file:py-2 file:text-fg"
+          />
+          <p id={`${id}-audio-hint`} className="text-sm text-muted">
+            MP3, WAV, FLAC, OGG/Opus or M4A, up to {limitMb} MB (or drop it on this form). We compare its first 3 minutes unless you choose a section.
+          </p>
+        </div>
+        {peaks ? (
+          <svg viewBox={`0 0 ${BARS} 40`} preserveAspectRatio="none" className="h-16 w-full" role="img" aria-label={`Waveform of the file, ${Math.round(duration)} seconds; the section compared is highlighted`}>
+            {peaks.map((p, b) => {
+              const t = (b / BARS) * duration;
+              const inside = t >= start && t < end;
+              return <rect key={b} x={b + 0.15} width={0.7} y={20 - p * 19} height={Math.max(0.5, p * 38)} fill={inside ? "#ff8a5c" : "rgba(255,255,255,0.3)"} />;
+            })}
+          </svg>
+        ) : null}
+        <fieldset className="flex flex-col gap-2">
+          <legend className="font-semibold">Section (optional)</legend>
+          <div className="flex flex-wrap gap-4">
+            {(["start", "end"] as const).map((name) => (
+              <label key={name} className="flex items-center gap-2 text-sm">
+                {name === "start" ? "Start" : "End"}
+                <input
+                  name={name}
+                  type="number"
+                  min="0"
+                  step="0.1"
+                  inputMode="decimal"
+                  value={section[name]}
+                  onChange={(e) => setSection({ ...section, [name]: e.currentTarget.value })}
+                  className="w-28 rounded-lg border border-border bg-white/5 px-3 py-2"
+                />
+                seconds
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        {progress !== null ? (
+          <div className="flex flex-col gap-1 text-sm">
+            <label htmlFor={`${id}-progress`}>{progress === "analysing" ? "Analysing the file…" : "Sending the file…"}</label>
+            <progress id={`${id}-progress`} max={1} value={progress === "analysing" ? undefined : progress} className="w-full accent-[#ff8a5c]" />
+          </div>
+        ) : null}
+        <button type="submit" className="btn-primary self-start" disabled={progress !== null}>
+          <Upload className="size-4" aria-hidden="true" />
+          Find similar tracks
+        </button>
+        <p className="text-sm text-muted">
+          Your file is analysed and deleted at once: we keep only its fingerprint (a few dozen numbers describing how it sounds), for {ttlDays}{" "}
+          days, so the link to its results can be shared.
+        </p>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,246 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
+import { encodeFingerprint, FIELDS, fingerprintBytes } from "../app/.server/analysis/fingerprint.ts";
+import { catalogScales, compare, createModel, type Sounding } from "../app/.server/analysis/similarity.ts";
+import { encodeWav, encodeWithFfmpeg } from "../app/.server/analysis/testing/synth.ts";
+import type { AnalysisFigures, AnalysisLookup } from "../app/.server/analysis/stage/types.ts";
+import { FAMILIES, FAMILY_TEMPI, renderFamilyTrack, type FamilyTrack } from "../app/.server/catalog/sample/families.ts";
+import { sampleAlbums } from "../app/.server/catalog/sample/generate.ts";
+import { createPrng } from "../app/.server/catalog/sample/prng.ts";
+import { readShippedSampleAnalysis } from "../app/.server/catalog/sample/sample-analysis.ts";
+import { SAMPLE_TRACKS } from "../app/.server/catalog/sample/tracks.ts";
+import { createTrackIndex } from "../app/.server/catalog/tracks/track-index.ts";
+import { NO_YIELD } from "../app/.server/catalog/tracks/yielding.ts";
+import type { CatalogSource } from "../app/.server/catalog/index.ts";
+import { parseConfig } from "../app/.server/config.ts";
+import { createLogger } from "../app/.server/logger.ts";
+import { soundsLikeFor } from "../app/.server/sounds-like/service.ts";
+import type { Album } from "../app/lib/catalog/types.ts";
+import { KEY_NAMES, type TrackQuery } from "../app/lib/catalog/track-query.ts";
+import { requestGuard } from "../server/request-guard.ts";
+import { isSoundsLikeUpload, soundsLikeUpload } from "../server/sounds-like.ts";
+
+/**
+ * `npm run bench:similarity` (issue #19): prints
+ * - Retrieval: N synthesised catalog tracks (families.ts, 60 s, MP3), each found again from a
+ *   20-second excerpt of its middle re-encoded as a 96 kbps MP3 with a 1.5 dB gain change:
+ *   the share whose source comes first and in the first 10 (goals ≥ 90 % and ≥ 99 %);
+ * - Families: on the sample catalog (300 albums, its shipped analysis), the share of a
+ *   like= view's first 10 from the seed's family, the seed's own album left out (goal ≥ 0.8),
+ *   next to what a random order scores;
+ * - Speed and memory: like= views (p50, p95; first asks and repeated) on catalogs of the given
+ *   sizes (synthetic fingerprints around six family centres), and the memory the fingerprints add;
+ * - Upload: a 3-minute MP3 reference from POST to the 303 (the upload route, its worker pool).
+ * Options: --tracks 200 --albums 25000,250000 --views 40. Measures; asserts nothing.
+ */
+const { values: args } = parseArgs({
+  options: { tracks: { type: "string", default: "200" }, albums: { type: "string", default: "25000,250000" }, views: { type: "string", default: "40" } },
+});
+const RATE = 22_050;
+const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+const rows: string[][] = [];
+const row = (...cells: (string | number)[]) => {
+  rows.push(cells.map(String));
+  console.log(cells.join("\t"));
+};
+
+// --- Retrieval -------------------------------------------------------------------------------
+{
+  const n = Number(args.tracks);
+  const rng = createPrng(1904);
+  const catalog: { sounding: Sounding }[] = [];
+  const excerpts: Sounding[] = [];
+  const started = Date.now();
+  for (let i = 0; i < n; i++) {
+    const family = FAMILIES[i % FAMILIES.length];
+    const tempi = FAMILY_TEMPI[family];
+    const track: FamilyTrack = { family, bpm: tempi ? rng.int(tempi[0], tempi[1]) : null, key: KEY_NAMES[rng.int(0, 23)], seconds: 60, seed: 1000 + i };
+    const wav = encodeWav([renderFamilyTrack(track, RATE)], RATE);
+    const full = await analyzeAudio(encodeWithFfmpeg(wav, "mp3"));
+    const excerpt = await analyzeAudio(ffmpegExcerpt(wav));
+    const sounding = (a: typeof full): Sounding => ({ fingerprint: fingerprintBytes(a.fingerprint)!, bpm: a.bpm === null ? null : Math.round(a.bpm), key: a.key ? KEY_NAMES.indexOf(a.key) : null });
+    catalog.push({ sounding: sounding(full) });
+    excerpts.push(sounding(excerpt));
+  }
+  const vectors = new Uint8Array(n * FIELDS.length);
+  catalog.forEach((t, i) => vectors.set(t.sounding.fingerprint, i * FIELDS.length));
+  const model = createModel(catalogScales(vectors, n));
+  let top1 = 0;
+  let top10 = 0;
+  excerpts.forEach((q, i) => {
+    const ranked = catalog.map((t, j) => ({ j, d: compare(model, q, t.sounding).distance })).sort((a, b) => a.d - b.d);
+    const place = ranked.findIndex((r) => r.j === i);
+    if (place === 0) top1++;
+    if (place < 10) top10++;
+  });
+  row("retrieval", `${n} tracks`, `top-1 ${pct(top1 / n)} (goal ≥ 90 %)`, `top-10 ${pct(top10 / n)} (goal ≥ 99 %)`, `${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+/** The middle 20 s of a WAV, 1.5 dB quieter, as a 96 kbps MP3 (ffmpeg). */
+function ffmpegExcerpt(wav: Uint8Array): Uint8Array {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-similarity-"));
+  try {
+    const input = path.join(dir, "in.wav");
+    const out = path.join(dir, "out.mp3");
+    fs.writeFileSync(input, wav);
+    const { spawnSync } = process.getBuiltinModule("node:child_process");
+    const r = spawnSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-ss", "20", "-t", "20", "-i", input, "-af", "volume=-1.5dB", "-c:a", "libmp3lame", "-b:a", "96k", "-y", out]);
+    if (r.status !== 0) throw new Error(`ffmpeg: ${r.stderr}`);
+    return new Uint8Array(fs.readFileSync(out));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// --- Index helpers -----------------------------------------------------------------------------
+function indexOver(albums: Album[], figure: (key: string) => AnalysisFigures | null) {
+  const snap = { albums, films: [], singles: [], channels: [], genres: [], version: 1, updatedAt: "2026-11-24T00:00:00Z" };
+  const source = { snapshot: () => snap, mediaUrl: (key: string) => `/media/${key}` } as unknown as CatalogSource;
+  const keys = [...new Set(albums.flatMap((a) => a.tracks.map((t) => t.s3Path)))];
+  const lookup: AnalysisLookup = {
+    version: 1,
+    lookup: async () => new Map(),
+    async figuresAfter(cursor, limit) {
+      const from = cursor ? Number(cursor.key) + 1 : 0;
+      const out: AnalysisFigures[] = [];
+      for (let i = from; i < keys.length && out.length < limit; i++) {
+        const f = figure(keys[i]);
+        if (f) out.push(f);
+        if (out.length === limit) return { rows: out, next: { at: 1, key: String(i) } };
+      }
+      return { rows: out, next: out.length ? { at: 1, key: String(keys.length) } : cursor };
+    },
+  };
+  return createTrackIndex(source, lookup, { yielder: () => NO_YIELD, analysisWaitMs: 0 });
+}
+
+const Q = (like: string, page = 1): TrackQuery => ({ q: "", genre: "", subGenres: [], bpm: null, duration: null, keys: [], sort: "similarity", page, like });
+
+// --- Families ------------------------------------------------------------------------------------
+{
+  const shipped = readShippedSampleAnalysis()!;
+  const albums: Album[] = [...sampleAlbums(300)].map((a, i) => ({ id: `s${i}`, ...a }));
+  const index = indexOver(albums, (key) => {
+    const a = shipped.pieces[key]?.analysis;
+    return a ? { key, seconds: a.durationSeconds, bpm: a.bpm, musicalKey: a.key, ...(a.fingerprint ? { fingerprint: a.fingerprint } : {}) } : null;
+  });
+  await index.ready();
+  const familyOf = (s3Path: string) => SAMPLE_TRACKS[Number(/track-(\d+)/.exec(s3Path)![1]) - 1].family;
+  const byFamily = new Map<string, { hits: number; n: number; random: number }>();
+  for (const [a, album] of albums.entries()) {
+    if (a >= 120) continue; // the first 120 albums' first tracks as seeds (20 albums of each family)
+    const seedFamily = familyOf(album.tracks[0].s3Path);
+    const r = await index.query(Q(`s${a}:0`));
+    const all: string[] = [];
+    for (let page = 1; page <= r.pageCount && all.length < 10; page++) {
+      const p = page === 1 ? r : await index.query(Q(`s${a}:0`, page));
+      for (const x of p.rows) if (x.albumId !== album.id && all.length < 10) all.push(x.id);
+    }
+    const trackFamily = (id: string) => {
+      const [albumId, i] = id.split(":");
+      return familyOf(albums[Number(albumId.slice(1))].tracks[Number(i)].s3Path);
+    };
+    const pool = albums.flatMap((x) => (x.id === album.id ? [] : x.tracks.map((t) => familyOf(t.s3Path))));
+    const f = byFamily.get(seedFamily) ?? { hits: 0, n: 0, random: 0 };
+    f.hits += all.filter((id) => trackFamily(id) === seedFamily).length / Math.max(1, all.length);
+    f.random += pool.filter((x) => x === seedFamily).length / pool.length;
+    f.n++;
+    byFamily.set(seedFamily, f);
+  }
+  let hits = 0;
+  let random = 0;
+  let n = 0;
+  for (const [family, f] of byFamily) {
+    row("families", family, `${f.n} seeds`, `first 10 from the family ${(f.hits / f.n).toFixed(2)}`, `random ${(f.random / f.n).toFixed(2)}`);
+    hits += f.hits;
+    random += f.random;
+    n += f.n;
+  }
+  row("families", "all", `${n} seeds`, `first 10 from the family ${(hits / n).toFixed(2)} (goal ≥ 0.8)`, `random ${(random / n).toFixed(2)}`);
+  index.stop();
+}
+
+// --- Speed and memory ----------------------------------------------------------------------------
+for (const size of args.albums.split(",").map(Number).filter((x) => x > 0)) {
+  const rng = createPrng(size);
+  const centres = FAMILIES.map(() => FIELDS.map(() => 0.2 + rng.next() * 0.6));
+  global.gc?.();
+  const before = process.memoryUsage();
+  const albums: Album[] = [];
+  let i = 0;
+  for (const a of sampleAlbums(size, undefined, { distinctAudio: true })) albums.push({ id: `b${i++}`, ...a });
+  const printOf = (key: string): string => {
+    const r = createPrng(key.length * 7919 + key.charCodeAt(key.length - 5) * 31 + Number(/(\d+)-(\d+)/.exec(key)?.[1] ?? 0));
+    const c = centres[Number(/audio-(\d+)-/.exec(key)?.[1] ?? 0) % centres.length];
+    return encodeFingerprint(FIELDS.map((f, d) => f.min + Math.min(1, Math.max(0, c[d] + (r.next() - 0.5) * 0.2)) * (f.max - f.min)));
+  };
+  const t0 = performance.now();
+  const index = indexOver(albums, (key) => ({ key, seconds: 180, bpm: 90 + (key.length % 60), musicalKey: KEY_NAMES[key.length % 24], fingerprint: printOf(key) }));
+  await index.ready();
+  const buildMs = performance.now() - t0;
+  global.gc?.();
+  const after = process.memoryUsage();
+  const stats = index.stats()!;
+  const views = Number(args.views);
+  const first: number[] = [];
+  const repeated: number[] = [];
+  for (let v = 0; v < views; v++) {
+    const id = `b${Math.floor((v * size) / views)}:0`;
+    let t = performance.now();
+    await index.query(Q(id));
+    first.push(performance.now() - t);
+    t = performance.now();
+    await index.query(Q(id));
+    repeated.push(performance.now() - t);
+  }
+  const printsMb = (stats.tracks * (FIELDS.length + 1)) / 1e6;
+  row(
+    "speed",
+    `${size.toLocaleString("en-US")} albums (${stats.tracks.toLocaleString("en-US")} tracks)`,
+    `first p50 ${quantile(first, 0.5).toFixed(1)} ms p95 ${quantile(first, 0.95).toFixed(1)} ms`,
+    `repeated p50 ${quantile(repeated, 0.5).toFixed(2)} ms p95 ${quantile(repeated, 0.95).toFixed(2)} ms`,
+    `fingerprints ${printsMb.toFixed(0)} MB; index arrays ${(stats.arrayBytes / 1e6).toFixed(0)} MB; heap+arrays +${((after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers) / 1e6).toFixed(0)} MB; build ${(buildMs / 1000).toFixed(1)} s`,
+  );
+  index.stop();
+  albums.length = 0;
+}
+
+// --- A 3-minute MP3 from upload to results ---------------------------------------------------------
+{
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-similarity-data-"));
+  const config = parseConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", REFERENCE_RATE_LIMIT: "100" });
+  const logger = createLogger("silent");
+  const service = soundsLikeFor(config, logger);
+  const app = express();
+  app.set("trust proxy", "loopback");
+  app.use(requestGuard({ bodyLimitBytes: 65536, drainLimitBytes: 1 << 20, urlLimitBytes: 4096, queryParamsLimit: 64 }, { streamed: isSoundsLikeUpload }));
+  app.use((req, _res, next) => ((req as unknown as { log: unknown }).log = logger, next()));
+  app.use(soundsLikeUpload({ service: () => service }));
+  app.get("/catalog/sounds-like", (_req, res) => res.status((res.locals.uploadError as { status: number } | undefined)?.status ?? 200).end());
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const mp3 = encodeWithFfmpeg(encodeWav([renderFamilyTrack({ family: "house", bpm: 124, key: "A minor", seconds: 180, seed: 77 }, 44_100)], 44_100), "mp3");
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const form = new FormData();
+    form.append("audio", new Blob([Buffer.from(mp3)], { type: "audio/mpeg" }), "reference.mp3");
+    const t = performance.now();
+    const res = await fetch(`${base}/catalog/sounds-like`, { method: "POST", body: form, redirect: "manual" });
+    times.push(performance.now() - t);
+    if (res.status !== 303) throw new Error(`upload answered ${res.status}`);
+  }
+  row("upload", `3:00 MP3, ${(mp3.length / 1e6).toFixed(1)} MB`, `POST to 303: ${times.map((t) => `${(t / 1000).toFixed(2)} s`).join(", ")} (goal ≤ 5 s)`, "plus the like= view: see speed");
+  server.closeAllConnections();
+  server.close();
+  await service.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+console.log(`\n${rows.map((r) => `| ${r.join(" | ")} |`).join("\n")}`);
