@@ -136,8 +136,9 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
       const store = await openAnalysisStore(config);
       const service = await createAnalysisLookup(store, { logger });
       if (!analyse) return { service };
-      // the sample's shipped results, before the stage walks (issue #19: figures at once)
-      if (fs.existsSync(samplePaths(config.DATA_DIR).dir)) {
+      // the sample's shipped results, before the stage walks (issue #19: figures at once); only
+      // when the albums are the sample's (ALBUMS_URL unset): other catalogs' audio is not the sample's
+      if (!config.ALBUMS_URL && fs.existsSync(samplePaths(config.DATA_DIR).dir)) {
         await seedSampleAnalysis(store, samplePaths(config.DATA_DIR).media)
           .then((n) => n && logger.info({ results: n }, "sample analysis results stored"))
           .catch((error: unknown) => logger.error({ err: errorMessage(error) }, "could not store the sample analysis results"));

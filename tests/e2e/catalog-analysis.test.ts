@@ -141,10 +141,13 @@ describe("album sheet with analysis", () => {
     const players = sheet.locator("[data-preview-state]");
     const first = players.nth(0).getByRole("button");
     await first.focus();
-    // Tab moves from one track's play button to its "Add to shortlist" (issue #11), then to the
-    // next track's play button: the waveform is not a stop of its own
+    // Tab moves from one track's play button to its "Add to shortlist" (issue #11), then to its
+    // "More like this" (issue #19), then to the next track's play button: the waveform is not a
+    // stop of its own
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(`Add to shortlist: ${album.tracks[0].Filename}`);
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe(`More like this: ${album.tracks[0].Filename}`);
     await page.keyboard.press("Tab");
     const second = players.nth(1);
     const focused = await page.evaluate(() => {
