@@ -114,6 +114,19 @@ function keyList(counts: Int32Array): { key: string; count: number }[] {
   return out;
 }
 
+/** Whether track `t`'s measured tempo and length fall in the ranges (an unmeasured figure matches no range). */
+function inFigureRanges(figures: TrackFigures, t: number, bpm: [number, number] | null, seconds: [number, number] | null): boolean {
+  if (bpm) {
+    const b = figures.bpm[t];
+    if (b === NO_BPM || b < bpm[0] || b > bpm[1]) return false;
+  }
+  if (seconds) {
+    const s = figures.seconds[t];
+    if (s === NO_SECONDS || s < seconds[0] || s > seconds[1]) return false;
+  }
+  return true;
+}
+
 function base(ctx: TrackQueryContext, q: TrackQuery, cacheKey: string, terms: string[], bpm: [number, number] | null, seconds: [number, number] | null): Base {
   const hit = ctx.cache.get(cacheKey);
   if (hit) return hit;
@@ -122,15 +135,7 @@ function base(ctx: TrackQueryContext, q: TrackQuery, cacheKey: string, terms: st
   const hits = ctx.search.tracks(q.q);
   const keep = (t: number) => {
     if (albums && albums[table.trackAlbum[t]] === 0) return false;
-    if (bpm) {
-      const b = figures.bpm[t];
-      if (b === NO_BPM || b < bpm[0] || b > bpm[1]) return false;
-    }
-    if (seconds) {
-      const s = figures.seconds[t];
-      if (s === NO_SECONDS || s < seconds[0] || s > seconds[1]) return false;
-    }
-    return true;
+    return inFigureRanges(figures, t, bpm, seconds);
   };
   const out = new Int32Column(hits ? Math.max(16, hits.tracks.length) : 1024);
   let scores: Float32Array | null = null;
@@ -400,15 +405,7 @@ function likePage(ctx: TrackQueryContext, f: LikeFilters, seed: LikeSeedSound, s
         ? (t: number) => {
             if (albums && albums[table.trackAlbum[t]] === 0) return false;
             if (inSearch && !inSearch[t]) return false;
-            if (bpm) {
-              const b = figures.bpm[t];
-              if (b === NO_BPM || b < bpm[0] || b > bpm[1]) return false;
-            }
-            if (seconds) {
-              const s = figures.seconds[t];
-              if (s === NO_SECONDS || s < seconds[0] || s > seconds[1]) return false;
-            }
-            return true;
+            return inFigureRanges(figures, t, bpm, seconds);
           }
         : null;
     const list = nearestTracks({ table, figures, seed, keep, wanted: f.wanted });
