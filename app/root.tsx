@@ -50,7 +50,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   useEffect(() => {
     // Lets end-to-end tests wait for hydration before they interact.
     document.documentElement.dataset.hydrated = "true";
-    // Spec §1: register /sw.js on load (not in development, where Vite serves modules).
+    // product-rules §1: register /sw.js on load (not in development, where Vite serves modules).
     if (!import.meta.env.DEV) registerServiceWorker();
   }, []);
   return (

@@ -1,6 +1,6 @@
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 
-// Spec §2 route table, in its order. Everything renders inside the common layout.
+// product-rules §2 route table, in its order. Everything renders inside the common layout.
 export default [
   route("sitemap.xml", "routes/sitemap.ts"),
   // Issue #11: the files of the sitemap index once there are more than 50,000 URLs.

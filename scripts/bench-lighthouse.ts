@@ -2,7 +2,7 @@
 //
 // Starts the built site the way `npm start` does (building first when the build is stale),
 // on a free port with a throw-away DATA_DIR, and runs Lighthouse (mobile emulation, simulated
-// throttling: Lighthouse's defaults) on every route of spec §2 plus a 404 path, in Debian's
+// throttling: Lighthouse's defaults) on every route of product-rules §2 plus a 404 path, in Debian's
 // Chromium (CHROME_PATH, default /usr/bin/chromium). Prints one table row per route:
 // the four category scores, LCP, TBT, CLS and the JavaScript bytes transferred.
 // Goal (issue #2): performance ≥ 98, accessibility / best practices / SEO 100.

@@ -163,11 +163,11 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
   if (opts.vite) {
     app.use(opts.vite.middlewares);
   } else {
-    // The service worker (spec §1), generated from the build's asset list; before the
+    // The service worker (product-rules §1), generated from the build's asset list; before the
     // static files so it always carries its no-cache and scope headers.
     app.get("/sw.js", serviceWorkerHandler(clientDir));
     // Vite's hashed assets (directly in assets/) never change: cache them for a year. Files
-    // from public/assets/<folder>/ keep fixed names (spec §3 logo paths), so they get a day.
+    // from public/assets/<folder>/ keep fixed names (product-rules §3 logo paths), so they get a day.
     const assetsDir = path.join(clientDir, "assets");
     app.use(
       "/assets",

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Request, Response } from "express";
 
 /**
- * Spec §1 "registers a background service worker at /sw.js" and issue #2 "SEO and offline":
+ * product-rules §1 "registers a background service worker at /sw.js" and issue #2 "SEO and offline":
  * a real worker that
  * - precaches the built (hashed) assets and /offline.html at install;
  * - versions its caches by a hash of that list, and deletes older caches on activate;

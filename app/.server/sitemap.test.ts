@@ -17,7 +17,7 @@ const album = (i: number): Album => ({
   featured: false,
   tracks: [],
 });
-// a single as the music API source builds it (spec §3 "Single")
+// a single as the music API source builds it (product-rules §3 "Single")
 const single = (i: number): Single => reshapeSingle(submissionEntry(`SUB-${i}`, `Single & ${i}`, "Bo"));
 const film = (i: number): Film => ({ film_id: `F${i}`, title: `Film ${i}`, film_status: "completed" });
 

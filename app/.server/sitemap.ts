@@ -7,7 +7,7 @@ import { SITE_PAGE_PATHS } from "../lib/static-pages.ts";
 import type { AppServices } from "./context.ts";
 
 /**
- * sitemap.xml (issue #11, ADR 0097): every page of spec §2 with a fixed path, then every item
+ * sitemap.xml (issue #11, ADR 0097): every page of product-rules §2 with a fixed path, then every item
  * page (albums, singles, films). The sitemap protocol allows 50,000 URLs a file: above that,
  * `/sitemap.xml` is a sitemap index naming `/sitemaps/1.xml`, `/sitemaps/2.xml`, … of at most
  * 50,000 URLs each, each with the catalog's `lastmod`.

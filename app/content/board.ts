@@ -1,4 +1,4 @@
-/** The Board (spec §2 "The Board", §3 "Board member"; §9: 6 members). */
+/** The Board (product-rules §2 "The Board", §3 "Board member"; §9: 6 members). */
 import { site } from "./site";
 
 export interface BoardMember {
@@ -9,7 +9,7 @@ export interface BoardMember {
   image: string;
   skills: readonly string[];
   /**
-   * Profile links. "#" means "no public profile": spec §2 disables the
+   * Profile links. "#" means "no public profile": product-rules §2 disables the
    * professional-network link for that value.
    */
   social: { linkedin: string; twitter: string; email: string };

@@ -1,5 +1,5 @@
 /**
- * Copy and value → label tables of the /contact page (spec §2 "Contact", §8 "Success toasts",
+ * Copy and value → label tables of the /contact page (product-rules §2 "Contact", §8 "Success toasts",
  * §9 "Licensing enumerations", "Promised response times").
  *
  * No imports on purpose: the server's mail composer (app/.server/mail/compose.ts) reads the
@@ -8,7 +8,7 @@
 
 export interface ContactCard {
   title: string;
-  /** Also the subject of the card's mail link (spec §2: "with the card's subtitle as the mail subject"). */
+  /** Also the subject of the card's mail link (product-rules §2: "with the card's subtitle as the mail subject"). */
   subtitle: string;
   icon: "message-circle" | "music" | "users" | "handshake";
 }
@@ -31,7 +31,7 @@ export const contactCards: ContactCard[] = [
   { title: "Say Hello", subtitle: "General inquiries and support", icon: "message-circle" },
   { title: "Sync Licensing", subtitle: "Music licensing for film, TV & commercial", icon: "music" },
   { title: "Artist Relations", subtitle: "Artist submissions and catalogue", icon: "users" },
-  // spec §2 does not show this subtitle; ours (reported as a deviation).
+  // product-rules §2 does not show this subtitle; ours (reported as a deviation).
   { title: "Partnerships", subtitle: "Distribution, label and brand partnerships", icon: "handshake" },
 ];
 
@@ -44,7 +44,7 @@ export const contactForm = {
     title: "Message Sent!",
     description: "Thank you for contacting us. We'll get back to you within 24 hours.",
   },
-  // spec §9 "Promised response times": the receipt e-mail repeats it (issue #11).
+  // product-rules §9 "Promised response times": the receipt e-mail repeats it (issue #11).
   responseTime: "24 hours",
 } as const;
 
@@ -73,7 +73,7 @@ export const rateLimited = {
   description: "You have sent several messages in a short time. Please try again in {minutes} minutes, or write to us at {email}.",
 } as const;
 
-// spec §9 "Licensing enumerations (value → label)"
+// product-rules §9 "Licensing enumerations (value → label)"
 export const projectTypes = [
   { value: "film", label: "Film" },
   { value: "tv", label: "TV Show" },
@@ -162,7 +162,7 @@ export interface LeadFieldSpec<N extends string = string> {
 /**
  * Both forms' fields, defined once (issue #11) and rendered by app/features/contact/lead-forms.tsx.
  * Each inner list is one row: its fields sit side by side from the sm breakpoint. Labels and
- * prompts are spec §2; the order of the spec's fields is kept.
+ * prompts are product-rules §2; the order of the spec's fields is kept.
  */
 export const contactFields = [
   [

@@ -10,7 +10,7 @@ import { site } from "./site";
 
 const titles = (items: ReadonlyArray<{ title: string }>) => items.map((i) => i.title);
 
-describe("home content (spec §2 Home, §9)", () => {
+describe("home content (product-rules §2 Home, §9)", () => {
   it("has the hero, the two actions and the static stats", () => {
     expect(homeHero.title).toBe("Beat The Ordinary");
     expect(homeHero.primaryAction).toEqual({ label: "Browse Catalog", href: "/catalog" });
@@ -31,7 +31,7 @@ describe("home content (spec §2 Home, §9)", () => {
   });
 });
 
-describe("mission content (spec §2 Mission & Vision)", () => {
+describe("mission content (product-rules §2 Mission & Vision)", () => {
   it("has the three mission cards, three vision cards and four principles, each with body copy", () => {
     expect(missionPage.title).toBe("Our Mission & Vision");
     expect(titles(missionCards)).toEqual([
@@ -56,7 +56,7 @@ describe("mission content (spec §2 Mission & Vision)", () => {
   });
 });
 
-describe("board content (spec §3 Board member, §9: 6 members)", () => {
+describe("board content (product-rules §3 Board member, §9: 6 members)", () => {
   it("has six complete members with unique names and portraits under /assets/board/", () => {
     expect(boardMembers).toHaveLength(6);
     expect(new Set(boardMembers.map((m) => m.name)).size).toBe(6);
@@ -82,7 +82,7 @@ describe("board content (spec §3 Board member, §9: 6 members)", () => {
   });
 });
 
-describe("platform content (spec §2 AI-Powered Platforms, §9: 4 platforms)", () => {
+describe("platform content (product-rules §2 AI-Powered Platforms, §9: 4 platforms)", () => {
   it("lists the spec's 24 feature titles verbatim, 6 per platform, in order", () => {
     expect(platforms.map((p) => p.features.map((f) => f.title))).toEqual([
       [
@@ -137,7 +137,7 @@ describe("platform content (spec §2 AI-Powered Platforms, §9: 4 platforms)", (
   });
 });
 
-describe("investor content (spec §2 Investors, §3 InvestorBriefSection, §9 figures)", () => {
+describe("investor content (product-rules §2 Investors, §3 InvestorBriefSection, §9 figures)", () => {
   it("has the five brief sections in order, with the company's name in the third", () => {
     expect(titles(investorBriefSections)).toEqual([
       "The Opportunity",
@@ -158,7 +158,7 @@ describe("investor content (spec §2 Investors, §3 InvestorBriefSection, §9 fi
   });
 });
 
-describe("innovation content (spec §2 Innovation)", () => {
+describe("innovation content (product-rules §2 Innovation)", () => {
   it("has the four tiles, the quote and the two essay sections", () => {
     expect(innovationPage).toMatchObject({ title: "Innovation", subtitle: "Where Technology Meets Creativity" });
     expect(titles(innovationTiles)).toEqual(["Music Evolution", "Community Driven", "Gaming Integration", "Future Growth"]);
@@ -168,7 +168,7 @@ describe("innovation content (spec §2 Innovation)", () => {
   });
 });
 
-describe("editorial blocks (spec §2 Home, editorial HTML blocks)", () => {
+describe("editorial blocks (product-rules §2 Home, editorial HTML blocks)", () => {
   it("has all eleven blocks, each with a title and non-empty HTML", () => {
     expect(Object.keys(editorial).sort()).toEqual(
       [

@@ -10,7 +10,7 @@ const publicDir = path.resolve(import.meta.dirname, "../../public");
 const existsInPublic = (urlPath: string) => fs.existsSync(path.join(publicDir, urlPath));
 const HEX = /^#[0-9a-f]{6}$/i;
 
-describe("podcast shows (spec §3 PodcastShow, §9)", () => {
+describe("podcast shows (product-rules §3 PodcastShow, §9)", () => {
   it("has 3 shows, each with two hex colours, https links and a logo under /assets/podcasts/ that exists", () => {
     expect(podcastShows).toHaveLength(3);
     for (const show of podcastShows) {
@@ -39,7 +39,7 @@ function expectWellFormedDirectory(partners: Partner[], category: "music" | "fil
   }
 }
 
-describe("partner directories (spec §3 Partner, §9 counts)", () => {
+describe("partner directories (product-rules §3 Partner, §9 counts)", () => {
   it("lists about 90 music partners with unique names and logos on disk", () => {
     expect(musicPartners.length).toBeGreaterThanOrEqual(85);
     expect(musicPartners.length).toBeLessThanOrEqual(95);
@@ -93,7 +93,7 @@ describe("partner directories (spec §3 Partner, §9 counts)", () => {
   });
 });
 
-describe("web3 topics (spec §3 Web3Topic, §9)", () => {
+describe("web3 topics (product-rules §3 Web3Topic, §9)", () => {
   it("has blockchain (HTML), tokenization (Coming Soon) and metadata (Coming Soon, unavailable)", () => {
     expect(web3Topics.map((t) => [t.id, t.title, t.available])).toEqual([
       ["blockchain", "Blockchain", true],

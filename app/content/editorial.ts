@@ -1,5 +1,5 @@
 /**
- * Editorial HTML blocks (spec §2 "Home": "Editorial HTML blocks also exist").
+ * Editorial HTML blocks (product-rules §2 "Home": "Editorial HTML blocks also exist").
  * The spec names the page only for some of them; the others are kept here, typed and
  * ready, for the page that adopts them (catalog intro → /catalog, podcasts → /podcasts).
  *
@@ -55,7 +55,7 @@ export const editorial = {
 
   contentManagementNetwork: {
     title: "Content-Management Network",
-    /** Spec §2: "a content-management-network text with an external apply link". */
+    /** product-rules §2: "a content-management-network text with an external apply link". */
     applyUrl: "https://cms.example.com/apply",
     html: `<p>Our certified content-management network protects your uploads with automated content identification, opens higher ad rates and passes payments straight through to you. We accept channels that are already monetized and publish original content.</p><p><a href="https://cms.example.com/apply" target="_blank" rel="noopener noreferrer">Apply to join the network</a> (opens in a new tab).</p>`,
   },

@@ -1,5 +1,5 @@
 /**
- * Home page copy (spec §2 "Home", §9 "Home stats and editorial figures").
+ * Home page copy (product-rules §2 "Home", §9 "Home stats and editorial figures").
  * The founder's letter is trusted HTML written here; it is rendered with
  * dangerouslySetInnerHTML, so nothing from a request may ever flow into it.
  */
@@ -12,14 +12,14 @@ export interface LinkAction {
 
 export interface HomeStat {
   label: string;
-  /** Shown verbatim; spec §9 gives the values as display strings ("25,000+"). */
+  /** Shown verbatim; product-rules §9 gives the values as display strings ("25,000+"). */
   value: string;
 }
 
 export const homeHero = {
   eyebrow: "Independent music, film & creator distribution",
   title: "Beat The Ordinary",
-  /** Spec §1: announces "Creative Tokenization for You", gives {email}, cites 30 years. */
+  /** product-rules §1: announces "Creative Tokenization for You", gives {email}, cites 30 years. */
   founderLetterHtml: `
 <p>Dear artists, filmmakers and creators,</p>
 <p>I have spent <strong>30 years in the music business</strong> — on tour buses, in mixing rooms and across the negotiating table — and I have watched too many brilliant people sign away what they made for a chance to be heard. ${site.companyName} exists so that you never have to make that trade.</p>
@@ -32,7 +32,7 @@ export const homeHero = {
   secondaryAction: { label: "Join / Distribute Your Music", href: "/contact" } satisfies LinkAction,
 };
 
-/** Spec §2 "Stats strip (static values)". */
+/** product-rules §2 "Stats strip (static values)". */
 export const homeStats: readonly HomeStat[] = [
   { label: "Albums in Catalog", value: "25,000+" },
   { label: "Hours of Music", value: "50,000+" },

@@ -1,4 +1,4 @@
-/** Innovation page copy (spec §2 "Innovation"). The essay is the founder's. */
+/** Innovation page copy (product-rules §2 "Innovation"). The essay is the founder's. */
 import { site } from "./site";
 import type { StoryIconName } from "./story-icons";
 

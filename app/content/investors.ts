@@ -1,5 +1,5 @@
 /**
- * Investor brief (spec §2 "Investors", §3 "InvestorBriefSection", §9 "Home stats and
+ * Investor brief (product-rules §2 "Investors", §3 "InvestorBriefSection", §9 "Home stats and
  * editorial figures"). Figures are the spec's own; change them here only.
  */
 import { site } from "./site";
@@ -21,12 +21,12 @@ export const investorsPage = {
     badge: "Invitation-Only",
     text: "Our investor program is by invitation. If you share our conviction that creators should own the future of entertainment, book a 30-minute introduction with our founder.",
     action: "Schedule a Meeting",
-    /** Spec §9 "Counts": meeting booking slot: 30 minutes. */
+    /** product-rules §9 "Counts": meeting booking slot: 30 minutes. */
     meetingMinutes: 30,
   },
 };
 
-/** Headline figures shown above the brief cards (spec §9). */
+/** Headline figures shown above the brief cards (product-rules §9). */
 export const investorKeyFigures: ReadonlyArray<{ value: string; label: string }> = [
   { value: "$29B", label: "Music industry today, projected to reach $100–200B+" },
   { value: "$150M–$250M", label: "Target raise" },

@@ -1,4 +1,4 @@
-/** Mission & Vision page copy (spec §2 "Mission & Vision"). */
+/** Mission & Vision page copy (product-rules §2 "Mission & Vision"). */
 import type { StoryIconName } from "./story-icons";
 
 export interface ValueCard {

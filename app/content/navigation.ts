@@ -1,12 +1,12 @@
 import { site } from "./site";
 
-/** Spec §3 "Navigation item". */
+/** product-rules §3 "Navigation item". */
 export interface NavigationItem {
   name: string;
   href: string;
 }
 
-/** Spec §2 "Navigation menu": the ten items, in this order. */
+/** product-rules §2 "Navigation menu": the ten items, in this order. */
 export const mainNavigation: readonly NavigationItem[] = [
   { name: "Home", href: "/" },
   { name: "Catalog", href: "/catalog" },
@@ -26,7 +26,7 @@ export interface FooterColumn {
 }
 
 /**
- * Spec §2 "Footer". "For Creators" points to /ai-brands instead of the spec's /aibrands
+ * product-rules §2 "Footer". "For Creators" points to /ai-brands instead of the spec's /aibrands
  * (DESIGN.md §3, deviation 3; /aibrands itself answers 301 → /ai-brands).
  * "Our Team" keeps /team, which is a 404 until the page exists.
  */
@@ -53,7 +53,7 @@ export const footerColumns: readonly FooterColumn[] = [
   },
   {
     title: "Contact Us",
-    // Spec §2: both are mail links to the same address, {email}.
+    // product-rules §2: both are mail links to the same address, {email}.
     links: [
       { name: "Help Center", href: `mailto:${site.contactEmail}` },
       { name: "Technical Support", href: `mailto:${site.contactEmail}` },
@@ -62,7 +62,7 @@ export const footerColumns: readonly FooterColumn[] = [
 ];
 
 /**
- * Spec §2 footer bottom row. /privacy and /terms are pages since issue #16 (deviation 3); issue
+ * product-rules §2 footer bottom row. /privacy and /terms are pages since issue #16 (deviation 3); issue
  * #11 adds the accessibility statement.
  */
 export const legalLinks: readonly NavigationItem[] = [

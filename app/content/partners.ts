@@ -1,10 +1,10 @@
 /**
- * Partner categories and directories (spec §2 "Partners overview", "Partner directory",
+ * Partner categories and directories (product-rules §2 "Partners overview", "Partner directory",
  * §3 PartnerCategoryCard and Partner, §9: about 90 music and about 160 film partners).
  *
  * The names are public distribution outlets (stores, streaming and video-on-demand services).
  * Logos are our own generated SVG wordmarks (scripts/generate-partner-logos.ts), so no page
- * requests anything from a third party. Spec §3 gives .png/.jpg/.jpeg logo paths; SVG is a
+ * requests anything from a third party. product-rules §3 gives .png/.jpg/.jpeg logo paths; SVG is a
  * deliberate deviation (ADR 0030).
  */
 
@@ -18,7 +18,7 @@ export interface PartnerCategoryCard {
   icon: "music" | "film" | "video";
   /** Route of the category's directory. */
   link: `/partners/${PartnerCategoryId}`;
-  /** Unavailable categories show "Coming Soon" (spec §4 "Partner categories and Web3 topics"). */
+  /** Unavailable categories show "Coming Soon" (product-rules §4 "Partner categories and Web3 topics"). */
   available: boolean;
 }
 
@@ -374,7 +374,7 @@ export const partnerDirectories: Record<PartnerCategoryId, PartnerDirectory> = {
   },
 };
 
-/** Spec §2: youtube (any unavailable category) has no partners yet. */
+/** product-rules §2: youtube (any unavailable category) has no partners yet. */
 export const comingSoonText = "We're working on bringing you exciting partnerships. Stay tuned!";
 
 export function findPartnerDirectory(category: string): PartnerDirectory | undefined {

@@ -1,6 +1,6 @@
 /**
- * The four sister platforms (spec §1, §2 "AI-Powered Platforms", §3 "Platform").
- * Feature titles are verbatim from spec §2. Statements are trusted HTML written here.
+ * The four sister platforms (product-rules §1, §2 "AI-Powered Platforms", §3 "Platform").
+ * Feature titles are verbatim from product-rules §2. Statements are trusted HTML written here.
  */
 import type { StoryIconName } from "./story-icons";
 
@@ -112,7 +112,7 @@ export const platforms: readonly Platform[] = [
   },
 ];
 
-/** Spec §2: final "Seamless Integration" section. */
+/** product-rules §2: final "Seamless Integration" section. */
 export const seamlessIntegration = {
   title: "Seamless Integration",
   subtitle: "The four platforms share one account, one set of numbers and one AI engine.",

@@ -1,5 +1,5 @@
 /**
- * Podcast shows (spec §2 "Podcasts", §3 PodcastShow, §9: 3 shows).
+ * Podcast shows (product-rules §2 "Podcasts", §3 PodcastShow, §9: 3 shows).
  * Booking and playlist links are sample URLs; an operator replaces them here.
  */
 export interface PodcastShow {

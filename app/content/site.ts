@@ -11,7 +11,7 @@ export interface SocialLink {
 
 export const site = {
   companyName: "Northbeat Media",
-  /** Footer tagline (spec §2 "Footer"). */
+  /** Footer tagline (product-rules §2 "Footer"). */
   tagline:
     "Empowering indie artists with tools for protection, growth, and monetization in the digital age.",
   /** The single general contact mailbox ({email} in the spec). */

@@ -1,5 +1,5 @@
 /**
- * Web3 overview and topics (spec §2 "Web3 overview", "Web3 topic", §3 Web3Topic,
+ * Web3 overview and topics (product-rules §2 "Web3 overview", "Web3 topic", §3 Web3Topic,
  * §9: 3 topics). Descriptions are HTML written by us (trusted content, never user input).
  */
 
@@ -21,13 +21,13 @@ export const web3Page = {
   subtitle: "Explore our blockchain and tokenization initiatives",
 } as const;
 
-/** Spec §2: the topic page of anything but blockchain shows this. */
+/** product-rules §2: the topic page of anything but blockchain shows this. */
 export const web3ComingSoon = {
   badge: "Coming Soon",
   text: "Content is currently being developed. Check back soon for updates.",
 } as const;
 
-/** Spec §2 "Web3 topic": lines shown before "more..." on /web3/blockchain. */
+/** product-rules §2 "Web3 topic": lines shown before "more..." on /web3/blockchain. */
 export const BLOCKCHAIN_COLLAPSED_LINES = 8;
 
 const blockchainHtml = `
@@ -50,7 +50,7 @@ export const web3Topics: Web3Topic[] = [
   { id: "metadata", title: "Metadata", description: "Coming Soon", icon: "tags", available: false },
 ];
 
-/** Spec §2: the featured asset-tokenization partner of the overview page. */
+/** product-rules §2: the featured asset-tokenization partner of the overview page. */
 export const featuredTokenizationPartner = {
   name: "Meridian Asset Labs",
   logo: "/assets/web3/meridian-asset-labs.svg",

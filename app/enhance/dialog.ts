@@ -22,7 +22,7 @@ export function enhanceDialogs(doc: Document = document): void {
         if (!inside) dialog.close();
         return;
       }
-      // Choosing a link (spec §4 "Podcasts dialog") follows it and closes the dialog.
+      // Choosing a link (product-rules §4 "Podcasts dialog") follows it and closes the dialog.
       if (event.target instanceof Element && event.target.closest("a[href]")) dialog.close();
     });
   }

@@ -14,7 +14,7 @@ import { enhanceTooltips } from "./tooltip";
 
 // Each part on its own: one that throws (an old browser without some API) leaves the others
 // working, as the page itself works without any of them.
-// Spec §1: register /sw.js on load.
+// product-rules §1: register /sw.js on load.
 for (const enhance of [enhanceMenu, enhanceDialogs, enhanceTooltips, enhanceExpandableText, enhanceNotifications, enhanceShortlistCount, registerServiceWorker]) {
   try {
     enhance();

@@ -1,7 +1,7 @@
 import { DEFAULT_EXPANDABLE_LINES, isOverflowing, lineHeightPx } from "~/lib/expandable-text";
 
 /**
- * Spec §4 "Expandable text block" on document pages (ADR 0031, ADR 0083). The server renders
+ * product-rules §4 "Expandable text block" on document pages (ADR 0031, ADR 0083). The server renders
  * the text clamped by CSS and the "more..." button reserved but invisible
  * (app/components/ui/expandable-text.tsx); this measures the text and shows the button only
  * when the text is longer than its lines. A text that fits keeps the invisible row, so nothing

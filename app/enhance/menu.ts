@@ -9,7 +9,7 @@ export interface MenuControl {
 }
 
 /**
- * Spec §2/§4 "Navigation menu", on the server's markup (app/components/layout/): the toggle,
+ * product-rules §2/§4 "Navigation menu", on the server's markup (app/components/layout/): the toggle,
  * the overlay and the panel, run by the rules of app/lib/menu-state.ts. The one implementation
  * for both kinds of page (ADR 0083): document pages call it from app/enhance/document-page.ts,
  * the React header from an effect.
@@ -37,7 +37,7 @@ export function enhanceMenu(doc: Document = document): MenuControl | undefined {
     toggle!.setAttribute("aria-expanded", String(state.open));
     for (const el of [toggle!, panel!, overlay!]) el.dataset.state = name;
     if (state.open && !previous.open) {
-      // Spec §4: no vertical page scrolling while the menu is open; the page behind leaves
+      // product-rules §4: no vertical page scrolling while the menu is open; the page behind leaves
       // the tab order and the accessibility tree.
       unlockScroll = lockScroll(doc.documentElement, doc.body);
       behind = [...doc.querySelectorAll<HTMLElement>("[data-behind-menu]")];

@@ -3,7 +3,7 @@ import { OFFLINE_NOTICE } from "~/lib/offline-notice";
 const HOTKEY_LABEL = "alt+T";
 
 /**
- * Spec §2 "In-app notifications" on document pages (ADR 0083). The only notification these
+ * product-rules §2 "In-app notifications" on document pages (ADR 0083). The only notification these
  * pages raise is the offline notice, and it has to work with no network: so it is built here,
  * not by loading sonner and React when the connection is already gone. Same region as the
  * React pages' toaster: labelled "Notifications" (plus the hotkey, as sonner names it),

@@ -4,7 +4,7 @@ const TOOLTIP_ID = "site-tooltip";
 
 /**
  * Tooltips on document pages (ADR 0083), for every element with `data-tooltip`: shown after
- * the spec §9 delay on hover (at once within the skip delay of the last one), at once on
+ * the product-rules §9 delay on hover (at once within the skip delay of the last one), at once on
  * keyboard focus, hidden on leave, blur, press, scroll and Esc. One listener per event for the
  * whole page, so 162 partner tiles cost nothing to set up. The tooltip element is placed in
  * <main>, so it stays inside a landmark.

@@ -1,12 +1,12 @@
 /**
- * Measuring rules of the expandable text block (spec §4 "Expandable text block", §9).
+ * Measuring rules of the expandable text block (product-rules §4 "Expandable text block", §9).
  * Pure functions so the arithmetic is unit-tested apart from the DOM.
  */
 
-/** Spec §9: collapsed blocks show 3 lines unless told otherwise. */
+/** product-rules §9: collapsed blocks show 3 lines unless told otherwise. */
 export const DEFAULT_EXPANDABLE_LINES = 3;
 
-/** Spec §9: when the line height is unavailable it is taken as 1.2 × the font size. */
+/** product-rules §9: when the line height is unavailable it is taken as 1.2 × the font size. */
 export const FALLBACK_LINE_HEIGHT_FACTOR = 1.2;
 
 /**

@@ -6,7 +6,7 @@ describe("mailtoHref", () => {
     expect(mailtoHref("hello@example.com")).toBe("mailto:hello@example.com");
   });
 
-  it("adds the subject (spec §2 Innovation: subject \"Ideas\")", () => {
+  it("adds the subject (product-rules §2 Innovation: subject \"Ideas\")", () => {
     expect(mailtoHref("hello@example.com", { subject: "Ideas" })).toBe("mailto:hello@example.com?subject=Ideas");
   });
 

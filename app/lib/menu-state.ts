@@ -1,5 +1,5 @@
 /**
- * State of the slide-down navigation menu (spec §4 "Navigation menu"): closed or open.
+ * State of the slide-down navigation menu (product-rules §4 "Navigation menu"): closed or open.
  * Kept as a plain reducer so the rules are unit-tested apart from React and the DOM.
  */
 export interface MenuState {
@@ -40,7 +40,7 @@ interface OverflowStyle {
 }
 
 /**
- * Spec §4: while the menu is open, vertical page scrolling is disabled; it is restored on
+ * product-rules §4: while the menu is open, vertical page scrolling is disabled; it is restored on
  * close. Locks <html> and <body> and returns a function that puts back exactly what was there
  * (so a page that set its own overflow keeps it).
  */
@@ -54,7 +54,7 @@ export function lockScroll(root: { style: OverflowStyle }, body: { style: Overfl
   };
 }
 
-/** Spec §2: the link whose path equals the current path is highlighted. */
+/** product-rules §2: the link whose path equals the current path is highlighted. */
 export function isCurrentPath(href: string, pathname: string): boolean {
   const normalize = (p: string) => (p.length > 1 ? p.replace(/\/+$/, "") : p);
   return normalize(href) === normalize(pathname);

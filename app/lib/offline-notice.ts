@@ -1,6 +1,6 @@
 /**
  * The notice shown when the connection drops: visited pages stay readable through the
- * service worker (spec §1), anything else waits for the network. Shared by the React toaster
+ * service worker (product-rules §1), anything else waits for the network. Shared by the React toaster
  * (app/components/layout/notifications.tsx) and the document pages (app/enhance/notifications.ts).
  */
 export const OFFLINE_NOTICE = {

@@ -1,5 +1,5 @@
 /**
- * Spec §1 and §8: the site registers a background service worker at /sw.js on load, and a
+ * product-rules §1 and §8: the site registers a background service worker at /sw.js on load, and a
  * failed registration is only logged. The worker itself is server/service-worker.ts.
  */
 export function registerServiceWorker(

@@ -44,7 +44,7 @@ export function seo(page: PageSeo, matches: Parameters<typeof siteUrlFrom>[0]): 
 }
 
 /**
- * Tags of the 404 page (spec §2): its own title, no canonical link (an error page is not a page
+ * Tags of the 404 page (product-rules §2): its own title, no canonical link (an error page is not a page
  * to point canonical links at) and `noindex`. Shared by the catch-all route and the routes whose
  * URL names something unknown (an item page's id, issue #11).
  */

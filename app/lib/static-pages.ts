@@ -27,7 +27,7 @@ export const STATIC_PAGE_PATHS = [
 
 export const DYNAMIC_PAGE_PATHS = ["/catalog", "/contact"] as const;
 
-/** Every page of spec §2 with a fixed path: the sitemap, the SEO tests and the Lighthouse bench. */
+/** Every page of product-rules §2 with a fixed path: the sitemap, the SEO tests and the Lighthouse bench. */
 export const SITE_PAGE_PATHS: readonly string[] = [...STATIC_PAGE_PATHS, ...DYNAMIC_PAGE_PATHS];
 
 export function isStaticPage(path: string): boolean {

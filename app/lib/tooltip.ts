@@ -1,4 +1,4 @@
-// Spec §9: tooltips appear after 700 ms, skip-delay 300 ms, offset 4 px.
+// product-rules §9: tooltips appear after 700 ms, skip-delay 300 ms, offset 4 px.
 export const TOOLTIP_DELAY_MS = 700;
 export const TOOLTIP_SKIP_DELAY_MS = 300;
 export const TOOLTIP_OFFSET_PX = 4;

@@ -25,10 +25,10 @@ function DeferredNotifications() {
   ) : null;
 }
 
-/** Spec §2 "Common layout (every page)". */
+/** product-rules §2 "Common layout (every page)". */
 export default function SiteLayout() {
   return (
-    // No TooltipProvider here: each tooltip user mounts its own (same spec §9 delays), so pages
+    // No TooltipProvider here: each tooltip user mounts its own (same product-rules §9 delays), so pages
     // without tooltips don't download Radix Tooltip and its positioning code.
     <>
       <a href="#main" className="skip-link">

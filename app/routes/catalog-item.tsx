@@ -15,7 +15,7 @@ import { site } from "~/content/site";
  * Item pages (issue #11, DESIGN.md §3b): `/catalog/albums/{id}`, `/catalog/singles/{id}`,
  * `/catalog/films/{film_id}`, each with an optional `/{slug}`. Any slug, right, wrong or
  * missing, answers the page, whose canonical link names the right one (ADR 0096). An unknown
- * id (or kind) answers the 404 page with status 404, logged as spec §2 asks.
+ * id (or kind) answers the 404 page with status 404, logged as product-rules §2 asks.
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { catalog, analysis } = services(context);

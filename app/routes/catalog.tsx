@@ -12,14 +12,14 @@ import { catalogHref, parseCatalogState } from "~/lib/catalog/url-state";
 import { seo } from "~/lib/seo";
 
 /**
- * /catalog (spec §2 "Catalog"). Every view is a URL (DESIGN.md §3 deviation 5): the loader
+ * /catalog (product-rules §2 "Catalog"). Every view is a URL (DESIGN.md §3 deviation 5): the loader
  * parses the state, asks the in-memory index for one page of cards, and returns only that
  * page, the filter options and the open item's details — never the catalog.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { catalog, config, analysis, logger } = services(context);
   const state = parseCatalogState(new URL(request.url).searchParams);
-  // Spec §2: the Channels tab is disabled unless the operator enables it.
+  // product-rules §2: the Channels tab is disabled unless the operator enables it.
   if (state.type === "channels" && !config.CATALOG_CHANNELS_ENABLED) throw redirect("/catalog");
   // issue #19: a reference file's `like=` view reads its fingerprint from the references' store
   const reference =

@@ -19,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data(
     {
       tab,
-      // The catalog links here with &tracks=… (spec §2, issue #4).
+      // The catalog links here with &tracks=… (product-rules §2, issue #4).
       tracks: (url.searchParams.get("tracks") ?? "").slice(0, MAX_LENGTH.tracks),
       // A fresh idempotency key per render and form: a double submit stores one lead.
       keys: { contact: crypto.randomUUID(), licensing: crypto.randomUUID() },

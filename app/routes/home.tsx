@@ -28,7 +28,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     matches,
   );
 
-/** Spec §2 Home: up to 6 featured albums, from the catalog index (one small list, not the catalog). */
+/** product-rules §2 Home: up to 6 featured albums, from the catalog index (one small list, not the catalog). */
 export function loader({ context }: Route.LoaderArgs) {
   return { featuredAlbums: catalogIndexFor(services(context).catalog).featuredAlbums(6) };
 }
@@ -91,7 +91,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
         </dl>
       </section>
 
-      {/* Spec §2 Home / §9: up to 6 featured albums (catalog team). */}
+      {/* product-rules §2 Home / §9: up to 6 featured albums (catalog team). */}
       <FeaturedAlbums albums={loaderData.featuredAlbums} />
 
       <section aria-labelledby="ecosystem-title" className="mx-auto max-w-6xl px-5 py-16 sm:px-8 sm:py-24">

@@ -10,7 +10,7 @@ export const handle = documentPage;
 export const clientMiddleware = [loadAsDocument];
 
 /**
- * Spec §2 "404 page" and §8: any path outside the route table (including the footer's
+ * product-rules §2 "404 page" and §8: any path outside the route table (including the footer's
  * /team, DESIGN.md §3; /privacy and /terms are pages since issue #16) shows the 404 page with HTTP status 404, and the
  * attempted path is logged as an error.
  */

@@ -15,7 +15,7 @@ export const clientMiddleware = [loadAsDocument];
 
 export function loader({ params }: Route.LoaderArgs) {
   const directory = findPartnerDirectory(params.category);
-  // Spec §8: an unknown partner category shows "Category Not Found". It answers 404 so
+  // product-rules §8: an unknown partner category shows "Category Not Found". It answers 404 so
   // crawlers and monitors see a missing page, while the visitor still gets the layout.
   if (!directory) return data({ found: false as const, category: params.category }, { status: 404 });
   return {

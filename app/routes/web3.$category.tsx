@@ -15,7 +15,7 @@ export const clientMiddleware = [loadAsDocument];
 const icons = { blocks: Blocks, coins: Coins, tags: Tags } as const;
 
 export function loader({ params }: Route.LoaderArgs) {
-  // Spec §2: any other value still renders the page, titled "Web3" with the coming-soon
+  // product-rules §2: any other value still renders the page, titled "Web3" with the coming-soon
   // text. It answers 404 (ADR 0033) so an invented URL is not indexed as a real page.
   if (!findWeb3Topic(params.category)) return data({ known: false }, { status: 404 });
   return { known: true };

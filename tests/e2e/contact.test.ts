@@ -56,7 +56,7 @@ describe("/contact", () => {
   });
   afterAll(() => browser?.close());
 
-  it("shows the header, the four mail cards and the two tabs (spec §2)", async () => {
+  it("shows the header, the four mail cards and the two tabs (product-rules §2)", async () => {
     const page = await newPage(browser);
     await gotoHydrated(page, "/contact");
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Get In Touch");

@@ -229,7 +229,7 @@ describe("partners", () => {
             };
           }),
         );
-        // spec §9: about 90 music and about 160 film partners
+        // product-rules §9: about 90 music and about 160 film partners
         expect(tiles.length).toBe(partners.length);
         expect(tiles.length).toBeGreaterThanOrEqual(category === "music" ? 85 : 150);
         expect(tiles.length).toBeLessThanOrEqual(category === "music" ? 95 : 170);

@@ -153,7 +153,7 @@ describe("album page", () => {
 });
 
 describe("single page", () => {
-  it("has its title, canonical link and MusicRecording JSON-LD with the ISRC, and the release details of spec §2", async () => {
+  it("has its title, canonical link and MusicRecording JSON-LD with the ISRC, and the release details of product-rules §2", async () => {
     const page = await fetchPage(`/catalog/singles/${single.id}`);
     const canonical = `${origin()}/catalog/singles/${single.id}/${slugify(single.title)}`;
     expect(page.status).toBe(200);

@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, screenshot, url } from "./support/browser.ts";
 
-// Spec §2 "Navigation menu", in order.
+// product-rules §2 "Navigation menu", in order.
 const MENU = [
   ["Home", "/"],
   ["Catalog", "/catalog"],
@@ -86,7 +86,7 @@ describe("navigation menu", () => {
     );
     expect(items).toEqual(MENU.map(([name, href]) => [name, href]));
 
-    // Spec §2: the link whose path equals the current path is highlighted.
+    // product-rules §2: the link whose path equals the current path is highlighted.
     const current = page.locator('#site-menu a[aria-current="page"]');
     expect(await current.count()).toBe(1);
     expect(await current.getAttribute("href")).toBe("/mission");
@@ -165,7 +165,7 @@ describe("navigation menu", () => {
     await page.context().close();
   });
 
-  it("opens over 0.4 s and closes over 0.3 s, with a 0.3 s overlay fade (spec §9)", async () => {
+  it("opens over 0.4 s and closes over 0.3 s, with a 0.3 s overlay fade (product-rules §9)", async () => {
     const page = await newPage(browser);
     await gotoHydrated(page, "/");
     const durations = (selector: string) =>

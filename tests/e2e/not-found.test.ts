@@ -2,7 +2,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, serverLogLines, url } from "./support/browser.ts";
 
-// Spec §2 "404 page": the footer's /team (DESIGN.md §3) and any unknown path. /privacy and
+// product-rules §2 "404 page": the footer's /team (DESIGN.md §3) and any unknown path. /privacy and
 // /terms are pages since issue #16 (deviation 3, tests/e2e/privacy.test.ts).
 const MISSING = ["/team", "/some/unknown/path"];
 

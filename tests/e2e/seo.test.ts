@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { url } from "./support/browser.ts";
 import { SITE_PAGE_PATHS } from "../../app/lib/static-pages.ts";
 
-// Every route of spec §2 (other owners write the page texts; here: every page has its tags).
+// Every route of product-rules §2 (other owners write the page texts; here: every page has its tags).
 const ROUTES = SITE_PAGE_PATHS;
 
 function attr(html: string, pattern: RegExp): string | undefined {

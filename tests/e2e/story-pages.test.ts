@@ -4,7 +4,7 @@ import { boardMembers } from "../../app/content/board.ts";
 import { site } from "../../app/content/site.ts";
 import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, screenshot } from "./support/browser.ts";
 
-// Spec §2: Home, Mission & Vision, The Board, Innovation, AI-Powered Platforms, Investors.
+// product-rules §2: Home, Mission & Vision, The Board, Innovation, AI-Powered Platforms, Investors.
 // Texts below are the spec's, typed out here on purpose: the test must fail if the
 // content drifts from the spec, so it does not read them back from app/content.
 

@@ -1,7 +1,7 @@
 import { startFakeServer, type FakeServer } from "./http-fake.ts";
 
 /**
- * A fake film catalog provider speaking the protocol of spec §7 / DESIGN.md §2:
+ * A fake film catalog provider speaking the protocol of product-rules §7 / DESIGN.md §2:
  * POST login {email,password} → {access_token}; GET dbcatalog and dbdetails with
  * "Access-Key: <token>" → {items}; anything else without a valid token → 401.
  */

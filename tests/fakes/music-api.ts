@@ -1,7 +1,7 @@
 import { startFakeServer, type FakeServer } from "./http-fake.ts";
 
 /**
- * A fake music distribution API speaking the protocol of spec §7 / DESIGN.md §2:
+ * A fake music distribution API speaking the protocol of product-rules §7 / DESIGN.md §2:
  * POST login (form-urlencoded, X-App-Source) → {access_token}; then, with a Bearer token,
  * submissions/all/catalog?status=…, submissions/catalog/all-data/submission_id?submission_id=…,
  * api/Genre/ and api/Genre/Get/SubGenres?GenreName=…; 401 without a valid token.

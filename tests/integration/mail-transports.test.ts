@@ -71,7 +71,7 @@ const LICENSING_TEXT = [
   "",
 ].join("\n");
 
-describe("composing the lead e-mails (spec §7)", () => {
+describe("composing the lead e-mails (product-rules §7)", () => {
   it("writes the contact message to the letter, with the HTML part escaped in <pre>", () => {
     const mail = composeLeadMail(contactLead, addresses);
     expect(mail).toEqual({

@@ -1,4 +1,4 @@
-/** One well-formed, numbered album entry of merged.json (spec §3 "Album"), with one track. */
+/** One well-formed, numbered album entry of merged.json (product-rules §3 "Album"), with one track. */
 export const albumEntry = (i: number) => ({
   name: `Album ${i}`,
   artist: `Artist ${i}`,
@@ -9,7 +9,7 @@ export const albumEntry = (i: number) => ({
   tracks: [{ s3Path: `track-${i}.wav`, Filename: `Track ${i}` }],
 });
 
-/** One submission of the music API's catalog list (spec §3 "Single", raw shape). */
+/** One submission of the music API's catalog list (product-rules §3 "Single", raw shape). */
 export const submissionEntry = (id: string, title: string, artist = "Ana", user = "US100000", status = "DELIVERED") => ({
   submission_id: id,
   release_title: title,
@@ -22,7 +22,7 @@ export const submissionEntry = (id: string, title: string, artist = "Ana", user 
   status,
 });
 
-/** One all-data answer of the music API (spec §3 "Release detail", raw shape). */
+/** One all-data answer of the music API (product-rules §3 "Release detail", raw shape). */
 export const releaseDetailEntry = (id: string, o: { title?: string; genre?: string; sub?: string; date?: string } = {}) => ({
   submissions: { submission_id: id, release_title: o.title ?? `Title ${id}`, label: "", status: "DELIVERED", created_date: "2024-01-01", submitted_date: "2024-01-02" },
   metadata: { album: "Album", genre: o.genre ?? "Pop", sub_genre: o.sub ?? "Indie Pop", parental_advisory: "no", digital_release_date: o.date ?? "2024-01-05", isrc: "", upc: "1", composer: "C", art_work: "a.webp", file: "a.wav" },

@@ -24,7 +24,7 @@ export interface TrackAnalysis {
   keyConfidence: number;
   /** Integrated loudness, EBU R128; null for digital silence. */
   loudnessLufs: number | null;
-  /** Bars of 0.1 s over the preview clip (the first 10 s, spec §9 via docs/product-rules.md), 0..1. */
+  /** Bars of 0.1 s over the preview clip (the first 10 s, product-rules §9 via docs/product-rules.md), 0..1. */
   previewPeaks: number[];
   /** Up to 200 bars over the whole track, 0..1. */
   overviewPeaks: number[];

@@ -1,7 +1,7 @@
 import { UpstreamError } from "./errors.ts";
 
 /**
- * Spec §7 "General request behaviour", on the server with Node's fetch:
+ * product-rules §7 "General request behaviour", on the server with Node's fetch:
  * - Accept: application/json; Content-Type: application/json for a JSON body, form bodies are
  *   form-urlencoded; "Authorization: Bearer {token}" when a call needs it;
  * - caches bypassed, redirects followed;
@@ -141,7 +141,7 @@ function parseBody(res: Response, bytes: Buffer): { parsed: unknown; malformed: 
 
 const isJsonResponse = (res: Response) => /[/+]json\b/i.test(res.headers.get("content-type") ?? "");
 
-/** A non-OK status raises the response's message, or "Request failed" (spec §7). */
+/** A non-OK status raises the response's message, or "Request failed" (product-rules §7). */
 function statusError(res: Response, source: string, parsed: unknown, malformed: boolean): UpstreamError {
   const message =
     !malformed && parsed && typeof parsed === "object" && typeof (parsed as { message?: unknown }).message === "string"
@@ -276,7 +276,7 @@ function withoutHeader(headers: Record<string, string>, name: string): Record<st
   return Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== name));
 }
 
-/** Joins a base URL and a spec §7 path ("login", "api/Genre/", …) as a directory-relative URL. */
+/** Joins a base URL and a product-rules §7 path ("login", "api/Genre/", …) as a directory-relative URL. */
 export function apiUrl(base: string, path: string, query?: Record<string, string>): string {
   const url = new URL(path, base.endsWith("/") ? base : `${base}/`);
   for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, v);

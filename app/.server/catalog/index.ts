@@ -90,9 +90,9 @@ export interface CatalogIndex {
   film(id: string): FilmCardData | null;
   /** the item pages, for the sitemap (issue #11) */
   itemPages(): ItemPageList;
-  /** spec §2 Home: up to 6 featured albums */
+  /** product-rules §2 Home: up to 6 featured albums */
   featuredAlbums(limit?: number): AlbumCardData[];
-  /** the singles genre list (spec §7 api/Genre/) */
+  /** the singles genre list (product-rules §7 api/Genre/) */
   singlesGenres(): string[];
   /** image of any item for the sheet (larger thumbnails) */
   image(key: string, kind: "music" | "film", max?: 320 | 640 | 960): CardImage | null;
@@ -247,7 +247,7 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
     id: f.film_id,
     title: f.title,
     format: f.format ?? "",
-    // spec §2 Film card: the first available of portrait, landscape or artwork
+    // product-rules §2 Film card: the first available of portrait, landscape or artwork
     image: image(f.portrait || f.landscape || f.artwork?.find(Boolean), "film", max),
   });
   const singleCard = (s: Single): SingleCardData => ({
@@ -344,7 +344,7 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
           return words.length && !ranked ? { ...result, provisional: true } : result;
         }
         case "films": {
-          // spec §5: films are not filtered (the search field still applies)
+          // product-rules §5: films are not filtered (the search field still applies)
           const positions = words.length
             ? remember(b.cache, `f|${words.join(" ")}`, () => collect(b.films.length, null, (i) => matchesSearch(b.filmSearch[i], words)))
             : null;
@@ -371,7 +371,7 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
           // from these cards; the page stays as asked, for that index to clamp.
           return { total: 0, page: state.page, pageCount: 0, items: [] };
         default:
-          // Compilations are "Coming Soon!" (spec §2): no items.
+          // Compilations are "Coming Soon!" (product-rules §2): no items.
           return { total: 0, page: 1, pageCount: 0, items: [] };
       }
     },

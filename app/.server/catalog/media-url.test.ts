@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mediaUrl } from "./media-url.ts";
 
-describe("mediaUrl (spec §7 Media: {host}/{url-encoded key})", () => {
+describe("mediaUrl (product-rules §7 Media: {host}/{url-encoded key})", () => {
   it("joins the base and the encoded key", () => {
     expect(mediaUrl("cover-01.webp", "/media")).toBe("/media/cover-01.webp");
     expect(mediaUrl("albums/My Song #1.mp3", "https://cdn.example.com/music/")).toBe(

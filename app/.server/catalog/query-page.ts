@@ -25,7 +25,7 @@ export interface CatalogPageData extends CatalogQueryResult {
   state: CatalogState;
   /** music: the genre filter levels */
   musicLevels: GenreLevel[];
-  /** singles: the genre list (spec §7 api/Genre/) */
+  /** singles: the genre list (product-rules §7 api/Genre/) */
   singlesGenres: string[];
   /**
    * singles: sub-genres of the chosen genre. An array when known at once (cached), a promise
@@ -53,7 +53,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<{ done: true; 
   ]);
 }
 
-/** A single's sheet or page (spec §2 release details); `complete` is false when its release detail could not be fetched. */
+/** A single's sheet or page (product-rules §2 release details); `complete` is false when its release detail could not be fetched. */
 export async function singleDetail(catalog: CatalogService, id: string): Promise<{ data: SingleDetailData | null; complete: boolean }> {
   const index = catalogIndexFor(catalog);
   const single = index.single(id);
@@ -118,7 +118,7 @@ async function loadDetail(
   if (!id) return { data: null, complete: true };
   if (type === "music") return albumDetail(catalog, id, analysis);
   if (type === "singles") return singleDetail(catalog, id);
-  // spec §2: films and channels have no detail view
+  // product-rules §2: films and channels have no detail view
   return { data: null, complete: true };
 }
 

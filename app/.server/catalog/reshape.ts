@@ -3,7 +3,7 @@ import type { Album, Channel, Film } from "../../lib/catalog/types.ts";
 import type { RawAlbum, RawChannel, RawFilm } from "./schemas.ts";
 
 /**
- * Maps validated raw entries to the app's own types (spec §3). Album and channel ids are ours:
+ * Maps validated raw entries to the app's own types (product-rules §3). Album and channel ids are ours:
  * a short hash of what identifies the item, so an id survives re-ordering of the source list
  * and is URL-safe.
  */
@@ -67,7 +67,7 @@ export function reshapeFilm(raw: RawFilm): Film {
   return film;
 }
 
-/** Spec §4 "Films": only films whose film_status is 'completed' are shown. */
+/** product-rules §4 "Films": only films whose film_status is 'completed' are shown. */
 export function isCompletedFilm(film: Pick<Film, "film_status">): boolean {
   return film.film_status === "completed";
 }

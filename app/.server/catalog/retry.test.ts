@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { UpstreamError } from "./errors.ts";
 import { backoffDelay, backoffSchedule, withRetry } from "./retry.ts";
 
-describe("retry with exponential backoff (spec §9 Data fetching)", () => {
+describe("retry with exponential backoff (product-rules §9 Data fetching)", () => {
   it("retries 3 times: 1 s, 2 s, 4 s", () => {
     expect(backoffSchedule()).toEqual([1000, 2000, 4000]);
   });

@@ -2,7 +2,7 @@ import { setTimeout as sleepMs } from "node:timers/promises";
 import { UpstreamError } from "./errors.ts";
 
 /**
- * Spec §9 "Data fetching": reads retry 3 times with exponential backoff capped at 30 s
+ * product-rules §9 "Data fetching": reads retry 3 times with exponential backoff capped at 30 s
  * (DESIGN.md §2). The n-th retry (0-based) waits min(base × 2ⁿ, cap).
  */
 export interface RetryOptions {

@@ -5,7 +5,7 @@ import { albumEntrySchema, genreNames, parseList, rawAlbumSchema, rawChannelSche
 import { sampleAlbums } from "./sample/generate.ts";
 
 describe("parseList", () => {
-  it("discards null entries (spec §3) and drops invalid ones without failing the list", () => {
+  it("discards null entries (product-rules §3) and drops invalid ones without failing the list", () => {
     const raw = [null, { name: "A", artist: "X", tracks: [{ s3Path: "t.wav", Filename: "One" }] }, undefined, { artist: "no name" }, 42];
     const parsed = parseList(raw, rawAlbumSchema, "test");
     expect(parsed.items.map((a) => a.name)).toEqual(["A"]);
@@ -81,7 +81,7 @@ describe("reshape", () => {
   });
 });
 
-describe("genreNames (spec §3 Genre / SubGenre)", () => {
+describe("genreNames (product-rules §3 Genre / SubGenre)", () => {
   it("reads Name from each entry", () => {
     expect(genreNames([{ Name: "Pop" }, { Name: "Jazz" }, { Other: 1 }, null])).toEqual(["Pop", "Jazz"]);
   });

@@ -124,7 +124,7 @@ export const rawFilmSchema = z.looseObject({
 });
 export type RawFilm = z.output<typeof rawFilmSchema>;
 
-/** Spec §3 "Single": the raw submission fields read (plus status, to enforce DELIVERED). */
+/** product-rules §3 "Single": the raw submission fields read (plus status, to enforce DELIVERED). */
 export const rawSubmissionSchema = z.object({
   submission_id: requiredText,
   release_title: text,
@@ -145,7 +145,7 @@ const group = <T extends z.ZodRawShape>(shape: T) =>
     z.object(shape),
   ).catch(() => z.object(shape).parse({}));
 
-/** Spec §3 "Release detail": the all-data response's groups and the fields read. */
+/** product-rules §3 "Release detail": the all-data response's groups and the fields read. */
 export const rawReleaseDetailSchema = z.object({
   submissions: group({
     submission_id: text,
@@ -176,14 +176,14 @@ export type RawReleaseDetail = z.output<typeof rawReleaseDetailSchema>;
 
 export interface ParsedList<T> {
   items: T[];
-  /** null entries, discarded as spec §3 says */
+  /** null entries, discarded as product-rules §3 says */
   nulls: number;
   /** entries that failed validation */
   invalid: number;
 }
 
 /**
- * Validates a list entry by entry: nulls are discarded (spec §3), invalid entries are dropped
+ * Validates a list entry by entry: nulls are discarded (product-rules §3), invalid entries are dropped
  * and counted. Anything that is not a list is a PayloadError.
  */
 export function parseList<T>(
@@ -207,7 +207,7 @@ export function parseList<T>(
   return { items, nulls, invalid };
 }
 
-/** Spec §3 "Genre / SubGenre": a list of {Name}. Returns null when the payload is not a list. */
+/** product-rules §3 "Genre / SubGenre": a list of {Name}. Returns null when the payload is not a list. */
 export function genreNames(raw: unknown): string[] | null {
   if (!Array.isArray(raw)) return null;
   const names: string[] = [];

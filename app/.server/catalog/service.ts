@@ -36,7 +36,7 @@ export interface CatalogSnapshot {
   films: Film[];
   singles: Single[];
   channels: Channel[];
-  /** singles genre list (spec §7 api/Genre/), names only */
+  /** singles genre list (product-rules §7 api/Genre/), names only */
   genres: string[];
   /** increments on every change, so derived indexes know when to rebuild */
   version: number;
@@ -72,7 +72,7 @@ export interface ServedSnapshot extends CatalogSnapshot {
 export interface CatalogService {
   /** The current data. Never waits on an upstream. The same object until the version moves. */
   snapshot(): ServedSnapshot;
-  /** Sub-genres of a singles genre (spec §7 api/Genre/Get/SubGenres), cached. */
+  /** Sub-genres of a singles genre (product-rules §7 api/Genre/Get/SubGenres), cached. */
   subGenres(genre: string): Promise<string[]>;
   /** A single's release detail, fetched once and cached. */
   releaseDetail(submissionId: string): Promise<ReleaseDetail | null>;

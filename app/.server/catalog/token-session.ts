@@ -1,7 +1,7 @@
 import { PayloadError, UpstreamError } from "./errors.ts";
 
 /**
- * The login half both upstream clients share (spec §7, DESIGN.md §2: the film provider's
+ * The login half both upstream clients share (product-rules §7, DESIGN.md §2: the film provider's
  * Access-Key and the music API's Bearer token). The token lives in server memory only
  * (deviation 1). Concurrent calls share one login; a call answered 401 logs in again once
  * (unless a parallel call already did) and is made once more.
@@ -38,7 +38,7 @@ export class TokenSession {
   }
 }
 
-/** A login answer's `access_token`, or spec §8's "Access token is missing". */
+/** A login answer's `access_token`, or product-rules §8's "Access token is missing". */
 export function accessTokenOf(body: unknown, url: string): string {
   const token = body && typeof body === "object" ? (body as { access_token?: unknown }).access_token : undefined;
   if (typeof token !== "string" || !token) throw new PayloadError("Access token is missing", url);

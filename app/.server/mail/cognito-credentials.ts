@@ -10,7 +10,7 @@ import { MailDeliveryError } from "./transport.ts";
 const REFRESH_MARGIN_MS = 5 * 60_000;
 
 /**
- * spec §7 "Credentials": Cognito identity-pool guest credentials (GetId, then
+ * product-rules §7 "Credentials": Cognito identity-pool guest credentials (GetId, then
  * GetCredentialsForIdentity), obtained and refreshed here on the server (deviation 1),
  * never in the browser. The identity id is kept in memory for the life of the process.
  */
@@ -51,7 +51,7 @@ export function cognitoGuestCredentials(opts: {
     }
     const result = await client.send(new GetCredentialsForIdentityCommand({ IdentityId: identityId }));
     const c = result.Credentials;
-    // spec §8: "Credential is missing"
+    // product-rules §8: "Credential is missing"
     if (!c?.AccessKeyId || !c.SecretKey) throw new Error("Credential is missing");
     return {
       accessKeyId: c.AccessKeyId,

@@ -26,7 +26,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
-/** spec §7 "Sending e-mail": the text bodies, to the letter. */
+/** product-rules §7 "Sending e-mail": the text bodies, to the letter. */
 export function leadText(lead: Lead): string {
   if (lead.kind === "contact") {
     const m = lead.data;
@@ -49,7 +49,7 @@ export function leadText(lead: Lead): string {
     `Name: ${r.name}`,
     `Email: ${r.email}`,
     `Company: ${r.company}`,
-    // spec §9: the labels of the enumerations, not the raw values
+    // product-rules §9: the labels of the enumerations, not the raw values
     `Project Type: ${labelOf(projectTypes, r.projectType)}`,
     `Budget: ${labelOf(budgets, r.budget)}`,
     `Timeline: ${labelOf(timelines, r.timeline)}`,
@@ -74,7 +74,7 @@ function licenseTermLines(r: Extract<Lead, { kind: "licensing" }>["data"]): stri
 
 /**
  * The e-mail for one lead: to the contact mailbox, from the no-reply sender, Reply-To the
- * visitor (so staff answer directly), subject and bodies as spec §7, HTML part = the text,
+ * visitor (so staff answer directly), subject and bodies as product-rules §7, HTML part = the text,
  * escaped, inside <pre>.
  */
 export function composeLeadMail(lead: Lead, addresses: { from: string; to: string }): OutgoingMail {

@@ -5,7 +5,7 @@ import type { OutgoingMail } from "../db/outbox.ts";
 import type { Logger } from "../logger.ts";
 import { leadMessageId, MailDeliveryError, type DeliveryContext, type MailTransport } from "./transport.ts";
 
-// spec §9 "Data fetching": "E-mail send: at most 3 attempts, maximum retry delay 20 s,
+// product-rules §9 "Data fetching": "E-mail send: at most 3 attempts, maximum retry delay 20 s,
 // 5-minute clock-skew tolerance".
 export const SES_MAX_ATTEMPTS = 3;
 export const SES_MAX_RETRY_DELAY_MS = 20_000;
@@ -66,7 +66,7 @@ const PERMANENT_SES_ERRORS = new Set([
 ]);
 const THROTTLING_SES_ERRORS = new Set(["Throttling", "ThrottlingException", "LimitExceeded", "TooManyRequests"]);
 
-/** spec §8: SES error codes are now told apart: throttling retried, rejections failed with the reason. */
+/** product-rules §8: SES error codes are now told apart: throttling retried, rejections failed with the reason. */
 export function classifySesError(error: unknown): MailDeliveryError {
   const e = error as { name?: string; Code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
   const raw = e.Code ?? e.name ?? "Error";
@@ -127,7 +127,7 @@ export class SesMailTransport implements MailTransport {
       maxAttempts: SES_MAX_ATTEMPTS,
       retryStrategy: opts.retryStrategy ?? new SesRetryStrategy(),
       // The SigV4 signer corrects its clock from the server's Date header whenever the skew
-      // reaches 5 minutes (AWS's tolerance), then the request is retried: spec §9.
+      // reaches 5 minutes (AWS's tolerance), then the request is retried: product-rules §9.
       systemClockOffset: 0,
     });
   }
@@ -151,7 +151,7 @@ export class SesMailTransport implements MailTransport {
         { abortSignal: AbortSignal.timeout(this.sendTimeoutMs) },
       );
       const messageId = result.MessageId ?? "";
-      // spec §7: "SendEmailResult.MessageId, which is logged" (SendRawEmail answers the same)
+      // product-rules §7: "SendEmailResult.MessageId, which is logged" (SendRawEmail answers the same)
       this.logger?.info({ messageId, transport: "ses" }, "SES accepted the message");
       return { messageId };
     } catch (error) {

@@ -11,7 +11,7 @@ interface NavigationMenuProps {
 }
 
 /**
- * Spec §2/§4 "Navigation menu": slides down from under the header over a dim overlay.
+ * product-rules §2/§4 "Navigation menu": slides down from under the header over a dim overlay.
  * The panel stays in the DOM while closed (so it can animate), hidden with
  * `visibility: hidden`, which also takes its links out of the tab order. Timings (0.4 s open,
  * 0.3 s close and overlay) are CSS transitions in app.css; reduced motion turns them off.

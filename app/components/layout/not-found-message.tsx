@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 
-/** Spec §2 "404 page": "404", "Oops! Page not found" and "Return to Home" (any unknown path or item). */
+/** product-rules §2 "404 page": "404", "Oops! Page not found" and "Return to Home" (any unknown path or item). */
 export function NotFoundMessage() {
   return (
     <section className="mx-auto flex min-h-[calc(100dvh-var(--header-height)-12rem)] max-w-2xl flex-col items-center justify-center px-4 py-24 text-center">

@@ -4,7 +4,7 @@ import { OFFLINE_NOTICE } from "~/lib/offline-notice";
 import { notify, TOAST_DURATION_MS, VISIBLE_TOASTS } from "~/lib/toast";
 
 /**
- * Spec §2 "In-app notifications": the sonner area, labelled "Notifications" (sonner appends
+ * product-rules §2 "In-app notifications": the sonner area, labelled "Notifications" (sonner appends
  * the hotkey, so screen readers hear "Notifications alt+T"), focused by Alt+T, following the
  * system light/dark theme. ADR 0011 explains the visible count and the duration.
  */
@@ -28,7 +28,7 @@ const OFFLINE_TOAST_ID = "connection";
 
 /**
  * Tells the visitor when the connection drops: visited pages stay readable through the
- * service worker (spec §1), anything else waits for the network. Dismissed when it is back.
+ * service worker (product-rules §1), anything else waits for the network. Dismissed when it is back.
  */
 function useConnectionToasts() {
   useEffect(() => {

@@ -1,5 +1,5 @@
 /**
- * Spec §2 "A decorative background". Pure CSS (gradients and a faint grid in app.css): no
+ * product-rules §2 "A decorative background". Pure CSS (gradients and a faint grid in app.css): no
  * image request, nothing that competes with the page's LCP element, hidden from assistive
  * technology.
  */

@@ -18,7 +18,7 @@ function FooterLink({ item }: { item: NavigationItem }) {
   );
 }
 
-/** Spec §2 "Footer". */
+/** product-rules §2 "Footer". */
 export function SiteFooter() {
   const year = new Date().getFullYear();
   return (

@@ -10,7 +10,7 @@ import { ShortlistLink } from "./shortlist-link";
 import { SiteLink } from "./site-link";
 
 /**
- * Spec §2 "Common layout": the fixed 80 px header with the logo, "Contact Us" and the menu
+ * product-rules §2 "Common layout": the fixed 80 px header with the logo, "Contact Us" and the menu
  * toggle, plus the slide-down navigation menu it controls.
  */
 export function SiteHeader() {

@@ -5,7 +5,7 @@ import { DEFAULT_EXPANDABLE_LINES } from "~/lib/expandable-text";
 type Content = { text: string; html?: never } | { html: string; text?: never };
 
 export type ExpandableTextProps = Content & {
-  /** Lines shown while collapsed (spec §9: 3 by default, 8 for the blockchain text). */
+  /** Lines shown while collapsed (product-rules §9: 3 by default, 8 for the blockchain text). */
   lines?: number;
   className?: string;
   /** Classes for the text box itself (font size, colour, prose styles). */
@@ -13,7 +13,7 @@ export type ExpandableTextProps = Content & {
 };
 
 /**
- * Spec §4 "Expandable text block": collapsed to `lines` lines with "..." and a "more..."
+ * product-rules §4 "Expandable text block": collapsed to `lines` lines with "..." and a "more..."
  * control when the content is longer; expanded it shows "less". Re-measured on resize.
  *
  * ADR 0031, ADR 0083. Used on document pages: this renders the markup, and

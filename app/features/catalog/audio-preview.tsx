@@ -10,7 +10,7 @@ import {
 } from "~/lib/catalog/preview";
 import { WAVEFORM_HEIGHT, WAVEFORM_WIDTH, waveformPath } from "~/lib/catalog/waveform";
 
-/** Spec §4: only one preview plays at a time, across every player on the page. */
+/** product-rules §4: only one preview plays at a time, across every player on the page. */
 const coordinator = createPreviewCoordinator();
 
 const blockContextMenu = (event: React.MouseEvent) => event.preventDefault();
@@ -47,7 +47,7 @@ function Waveform({ peaks, progress }: { peaks: readonly number[]; progress: num
 const reducedMotion = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /**
- * Spec §4 "Audio preview": a 10-second preview. Play always starts at 0 and the preview stops
+ * product-rules §4 "Audio preview": a 10-second preview. Play always starts at 0 and the preview stops
  * by itself at 10 s; the button toggles pause. Progress = current time ÷ 10 s. The
  * right-click menu on the audio is blocked (it would offer "Save audio as…").
  */

@@ -9,7 +9,7 @@ import { ShortlistButton } from "~/features/shortlist";
 import { albumShortlistEntry, singleShortlistEntry } from "~/lib/shortlist/catalog-entries";
 import { LocalUpdatedDate } from "./local-date";
 
-/** Spec §8: a film image that fails to load shows a placeholder image (also when none exists). */
+/** product-rules §8: a film image that fails to load shows a placeholder image (also when none exists). */
 export const FILM_PLACEHOLDER =
   "data:image/svg+xml," +
   encodeURIComponent(
@@ -164,7 +164,7 @@ export function SingleCard({ single, href, loading, shortlist = false }: { singl
   );
 }
 
-/** Spec §2 Film card; it links to the film's page (issue #11, docs/spec-deviations.md: the spec has no film detail view). */
+/** product-rules §2 Film card; it links to the film's page (issue #11, docs/spec-deviations.md: the spec has no film detail view). */
 export function FilmCard({ film, href, loading = "lazy" }: { film: FilmCardData; href: string; loading?: ImageLoading }) {
   const { ref, failed, onError } = useImageFailure(film.image?.src);
   const usePlaceholder = !film.image || failed;

@@ -39,7 +39,7 @@ const sameExceptItem = (a: CatalogState, b: CatalogState) => catalogHref({ ...a,
 
 /**
  * What a client navigation is about to show, so the page can say "Loading {noun}..." and
- * show the singles skeletons while the loader runs (spec §2 "List area", "Singles"). Opening
+ * show the singles skeletons while the loader runs (product-rules §2 "List area", "Singles"). Opening
  * or closing a sheet is not a list load. Without JavaScript every control is a plain link or
  * GET form and these states never appear.
  */
@@ -162,7 +162,7 @@ export function CatalogPage(props: CatalogPageProps) {
               {state.view === "channels" ? <ChannelFilters state={state} /> : null}
             </section>
           ) : shownType === "singles" ? (
-            // Switching to Singles: the genre list is on its way (spec §2: 5 skeleton badges).
+            // Switching to Singles: the genre list is on its way (product-rules §2: 5 skeleton badges).
             <section aria-label="Filters" className="mt-5">
               <SinglesFilters
                 state={pending?.view === "singles" ? pending : (defaultCatalogState("singles") as Extract<CatalogState, { view: "singles" }>)}

@@ -140,7 +140,7 @@ function AlbumSheetBody({ album, from }: { album: AlbumDetailData; from: string 
   );
 }
 
-/** Spec §2 album sheet "Tracks" (also on the album's page, where it is an h2). */
+/** product-rules §2 album sheet "Tracks" (also on the album's page, where it is an h2). */
 export function AlbumTracks({ album, headingLevel = 3 }: { album: AlbumDetailData; headingLevel?: 2 | 3 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
@@ -212,7 +212,7 @@ function SingleSheetBody({ single, from }: { single: SingleDetailData; from: str
   );
 }
 
-/** Spec §2 Single sheet "release details" (also on the single's page). */
+/** product-rules §2 Single sheet "release details" (also on the single's page). */
 export function ReleaseDetails({ single, headingLevel = 3 }: { single: SingleDetailData; headingLevel?: 2 | 3 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (

@@ -5,7 +5,7 @@ import { catalogHref, defaultCatalogState, withItem } from "~/lib/catalog/url-st
 import { AlbumCard } from "./cards";
 
 /**
- * Spec §2 Home: up to 6 featured albums are selected (and, in the spec, never shown). We show
+ * product-rules §2 Home: up to 6 featured albums are selected (and, in the spec, never shown). We show
  * them; each opens its sheet in the catalog.
  */
 export function FeaturedAlbums({ albums }: { albums: AlbumCardData[] }) {

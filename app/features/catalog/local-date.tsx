@@ -4,7 +4,7 @@ import { formatUpdated } from "~/lib/catalog/format";
 const noSubscription = () => () => {};
 
 /**
- * Spec §2 Channel card: "Updated {local date}". The server cannot know the visitor's locale
+ * product-rules §2 Channel card: "Updated {local date}". The server cannot know the visitor's locale
  * or time zone, so it renders an en-US UTC date; right after hydration the browser renders
  * the local one (useSyncExternalStore's server snapshot avoids a hydration mismatch).
  */

@@ -6,7 +6,7 @@ import { paginationWindow } from "~/lib/catalog/pagination";
 const item = "inline-flex min-h-10 min-w-10 items-center justify-center rounded-full px-3 text-sm font-semibold tabular-nums";
 
 /**
- * Spec §2 "Pagination": page 1, the last page and current ± 2 with "…" for gaps; Prev and
+ * product-rules §2 "Pagination": page 1, the last page and current ± 2 with "…" for gaps; Prev and
  * Next disabled at the ends; hidden at 1 page or fewer. Every page is a plain link.
  */
 export function Pagination({ page, pageCount, hrefFor }: { page: number; pageCount: number; hrefFor: (page: number) => string }) {

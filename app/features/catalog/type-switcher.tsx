@@ -6,9 +6,9 @@ import type { CatalogType } from "~/lib/catalog/types";
 import { catalogHref, withType } from "~/lib/catalog/url-state";
 
 /**
- * Spec §2 "Content-type switcher": Music, Films, Singles, Channels, Compilations; Channels
+ * product-rules §2 "Content-type switcher": Music, Films, Singles, Channels, Compilations; Channels
  * and Compilations disabled with a "Soon!" badge (CATALOG_CHANNELS_ENABLED enables
- * Channels). Each enabled tab is a link; changing the type resets the filters (spec §4).
+ * Channels). Each enabled tab is a link; changing the type resets the filters (product-rules §4).
  *
  * A disabled type is a disabled link (issue #11): an <a> with no href, role="link" and
  * aria-disabled="true", so assistive technology announces a link that is unavailable, named

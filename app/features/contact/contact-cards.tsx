@@ -11,7 +11,7 @@ const ICONS: Record<ContactCard["icon"], typeof Mail> = {
 };
 const COLORS = ["#ff7a45", "#e23a7a", "#8b5cf6", "#22c3a6"];
 
-/** spec §2: four cards, each a mail link to the one contact mailbox, subject = subtitle. */
+/** product-rules §2: four cards, each a mail link to the one contact mailbox, subject = subtitle. */
 export function ContactCards() {
   return (
     <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">

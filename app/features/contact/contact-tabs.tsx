@@ -25,7 +25,7 @@ export function tabHref(tab: FormKind, tracks: string): string {
 }
 
 /**
- * spec §2/§4: two tabs, "General Contact" (default) and "Sync Licensing". Radix tabs once
+ * product-rules §2/§4: two tabs, "General Contact" (default) and "Sync Licensing". Radix tabs once
  * hydrated (arrow keys, roles); plain links to ?tab=… that the server honours without
  * JavaScript. The URL follows the tab either way, so a tab can be shared.
  */

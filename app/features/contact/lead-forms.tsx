@@ -213,7 +213,7 @@ function LeadFields({ kind, rows, form, values }: { kind: FormKind; rows: readon
   );
 }
 
-/** spec §2: "General Contact" — form "Send Us a Message". */
+/** product-rules §2: "General Contact" — form "Send Us a Message". */
 export function ContactMessageForm({ idempotencyKey, documentResult, retentionDays }: FormProps) {
   const formRef = useRef<HTMLFormElement>(null);
   const form = useLeadForm("contact", documentResult, formRef);
@@ -234,7 +234,7 @@ export function ContactMessageForm({ idempotencyKey, documentResult, retentionDa
   );
 }
 
-/** spec §2: "Sync Licensing" — form "Sync Licensing Inquiry". */
+/** product-rules §2: "Sync Licensing" — form "Sync Licensing Inquiry". */
 export function LicensingRequestForm({ idempotencyKey, documentResult, retentionDays, tracks }: FormProps & { tracks: string }) {
   const formRef = useRef<HTMLFormElement>(null);
   const form = useLeadForm("licensing", documentResult, formRef);

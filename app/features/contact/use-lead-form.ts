@@ -11,9 +11,9 @@ const successCopy = { contact: contactForm.success, licensing: licensingForm.suc
  * State of one lead form. Progressive enhancement: the same <form> posts to the action
  * without JavaScript (the document comes back with `documentResult`); with JavaScript a
  * fetcher posts it, the form is checked on submit with the shared schema, and the outcome is
- * announced by a toast (spec §8).
+ * announced by a toast (product-rules §8).
  *
- * ADR 0093: no message appears before the first submit (spec §4: "the input is validated" on
+ * ADR 0093: no message appears before the first submit (product-rules §4: "the input is validated" on
  * submission). A message shown when a field loses focus moved the Submit button between the
  * mouse press and release, and the click was lost (issue #11). After the first submit every
  * field is checked again as it changes, so a message comes and goes while typing, never
@@ -30,7 +30,7 @@ export function useLeadForm(
   const [errors, setErrors] = useState<FieldErrors>(initial?.status === "invalid" ? initial.fieldErrors : {});
   // A document post that came back invalid was a first submit too.
   const [submitted, setSubmitted] = useState(initial?.status === "invalid");
-  // Bumped after a success: the form is remounted empty (spec §4: "the form resets").
+  // Bumped after a success: the form is remounted empty (product-rules §4: "the form resets").
   const [generation, setGeneration] = useState(0);
 
   const focusField = useCallback(

@@ -8,7 +8,7 @@ import { cn } from "~/lib/cn";
 const icons = { music: Music, film: Clapperboard, video: MonitorPlay } as const;
 
 /**
- * Spec §2 "Partners overview". The whole card is one link (its title, stretched over the
+ * product-rules §2 "Partners overview". The whole card is one link (its title, stretched over the
  * card), so keyboard users meet one tab stop per card. "Learn More" is the visual
  * affordance of that link; unavailable cards show "Coming Soon" instead (ADR 0032).
  */

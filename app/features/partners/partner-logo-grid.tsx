@@ -1,7 +1,7 @@
 import type { Partner } from "~/content/partners";
 
 /**
- * Spec §2 "Partner directory": each logo opens the partner's site in a new tab and shows
+ * product-rules §2 "Partner directory": each logo opens the partner's site in a new tab and shows
  * the partner's name in a tooltip on hover and on keyboard focus (`data-tooltip`, wired by
  * app/enhance/tooltip.ts: /partners/{category} is a document page, ADR 0083). The logo's alt
  * text is the name, so it is also the link's accessible name.

@@ -12,7 +12,7 @@ interface Props {
 const DIALOG_ID = "get-featured-dialog";
 
 /**
- * Spec §4 "Podcasts dialog": choosing a show opens its booking link in a new tab and closes
+ * product-rules §4 "Podcasts dialog": choosing a show opens its booking link in a new tab and closes
  * the dialog. Each choice is a real link (target=_blank), so it works with Enter, middle-click
  * and assistive tech.
  *

@@ -2,7 +2,7 @@ import { CalendarCheck, ListVideo } from "lucide-react";
 import type { PodcastShow } from "~/content/podcasts";
 import { Button } from "~/components/ui/button";
 
-/** Spec §2 "Podcasts": logo on the show's two-colour gradient, title, description, two links. */
+/** product-rules §2 "Podcasts": logo on the show's two-colour gradient, title, description, two links. */
 export function PodcastCard({ show }: { show: PodcastShow }) {
   const headingId = `podcast-${show.slug}`;
   return (

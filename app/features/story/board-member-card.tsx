@@ -6,7 +6,7 @@ const chipClass =
   "inline-flex min-h-10 items-center gap-2 rounded-full border px-4 text-sm font-semibold transition-colors";
 
 /**
- * The member's professional-network link. Spec §2: "disabled when its value is '#'".
+ * The member's professional-network link. product-rules §2: "disabled when its value is '#'".
  * A disabled link is not a link at all: an <a> without href has no link role, is not
  * focusable and cannot be activated; aria-disabled and the hidden text say why.
  */

@@ -4,7 +4,7 @@ import { ExternalLink } from "./external-link";
 import { IconTile } from "./story-icon";
 import { TrustedHtml } from "./trusted-html";
 
-/** One sister platform (spec §2 "AI-Powered Platforms"): icon, name, statement, features, link. */
+/** One sister platform (product-rules §2 "AI-Powered Platforms"): icon, name, statement, features, link. */
 export function PlatformBlock({ platform }: { platform: Platform }) {
   const headingId = `platform-${platform.id}`;
   return (

@@ -4,7 +4,7 @@ import type { featuredTokenizationPartner } from "~/content/web3";
 
 type FeaturedPartner = typeof featuredTokenizationPartner;
 
-/** Spec §2 "Web3 overview": the featured asset-tokenization partner. */
+/** product-rules §2 "Web3 overview": the featured asset-tokenization partner. */
 export function FeaturedPartner({ partner }: { partner: FeaturedPartner }) {
   return (
     <section

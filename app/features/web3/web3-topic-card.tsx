@@ -9,7 +9,7 @@ import { cn } from "~/lib/cn";
 const icons = { blocks: Blocks, coins: Coins, tags: Tags } as const;
 
 /**
- * Spec §2 "Web3 overview" cards. Available topics link to /web3/{id} with an explicit link
+ * product-rules §2 "Web3 overview" cards. Available topics link to /web3/{id} with an explicit link
  * (the blockchain card holds its own "more..." control and HTML links, so the card cannot
  * be one big link). The unavailable topic shows only its "Coming Soon" badge (ADR 0033).
  */

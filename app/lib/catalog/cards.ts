@@ -77,7 +77,7 @@ export interface AlbumDetailData {
   tracks: TrackData[];
 }
 
-/** Spec §2 "Single card" sheet: the list item plus the release details a visitor sees. */
+/** product-rules §2 "Single card" sheet: the list item plus the release details a visitor sees. */
 export interface SingleDetailData {
   kind: "single";
   id: string;
@@ -105,7 +105,7 @@ export function trackDisplayName(filename: string): string {
   return filename.replace(/\.(mp3|m4a|aac|wav|ogg|oga|opus|flac|webm)$/i, "").trim() || filename;
 }
 
-/** Spec §2 Single sheet: genre shown as "genre / subGenre" (just the genre without one). */
+/** product-rules §2 Single sheet: genre shown as "genre / subGenre" (just the genre without one). */
 export function genreWithSubGenre(genre: string, subGenre: string): string {
   if (genre && subGenre) return `${genre} / ${subGenre}`;
   return genre || subGenre || "-";

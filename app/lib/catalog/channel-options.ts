@@ -1,4 +1,4 @@
-/** Spec §9 "Channel filter options", verbatim. */
+/** product-rules §9 "Channel filter options", verbatim. */
 export const CHANNEL_CATEGORIES = ["Music", "Film", "Technology", "Gaming", "Education", "Lifestyle", "News", "Sports"] as const;
 export const CHANNEL_COUNTRIES = ["USA", "UK", "Canada", "Germany", "France", "Japan", "Australia", "Brazil"] as const;
 export const CHANNEL_LANGUAGES = ["English", "Spanish", "French", "German", "Japanese", "Portuguese", "Italian"] as const;

@@ -26,14 +26,14 @@ const channels = (over: Partial<ChannelsState> = {}): ChannelsState => ({ ...(de
 
 const full = albums({ genre: "Children", subGenres: ["Religion", "Christian Holidays", "Christmas"], q: "lullaby" });
 
-describe("content type (spec §4)", () => {
+describe("content type (product-rules §4)", () => {
   it("changing the type resets all filters to empty", () => {
     expect(withType("channels")).toEqual(channels());
     expect(hasActiveFilters(withType("music"))).toBe(false);
   });
 });
 
-describe("music genre filter (spec §4)", () => {
+describe("music genre filter (product-rules §4)", () => {
   it("choosing a top genre clears the sub-genres", () => {
     expect(chooseTopGenre(full, "Jazz")).toEqual({ ...full, genre: "Jazz", subGenres: [] });
   });
@@ -73,7 +73,7 @@ describe("music genre filter (spec §4)", () => {
   });
 });
 
-describe("singles filter (spec §4)", () => {
+describe("singles filter (product-rules §4)", () => {
   it("choosing a genre clears the rest; clearing it clears the sub-genre", () => {
     const g = chooseSinglesGenre(singles({ genre: "Rock", subGenre: "Indie" }), "Pop");
     expect(g).toEqual(singles({ genre: "Pop" }));
@@ -87,7 +87,7 @@ describe("singles filter (spec §4)", () => {
   });
 });
 
-describe("channel filters (spec §4)", () => {
+describe("channel filters (product-rules §4)", () => {
   it("countries, languages and ranges toggle on and off", () => {
     let s = toggleChannelCountry(channels(), "USA");
     s = toggleChannelCountry(s, "UK");
@@ -115,7 +115,7 @@ describe("track filters (issue #10)", () => {
   });
 });
 
-describe("active filter chips (spec §4)", () => {
+describe("active filter chips (product-rules §4)", () => {
   it("lists one chip per music filter", () => {
     expect(activeChips(full).map((c) => c.label)).toEqual(["Children", "Religion", "Christian Holidays", "Christmas"]);
     expect(activeChips(albums())).toEqual([]);

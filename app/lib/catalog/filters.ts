@@ -5,7 +5,7 @@ import { lengthLabel, tempoLabel } from "./track-filters.ts";
 import { defaultTrackSort } from "./track-params.ts";
 
 /**
- * The filter state transitions of spec §4 ("Catalog content type", "Music genre filter",
+ * The filter state transitions of product-rules §4 ("Catalog content type", "Music genre filter",
  * "Singles filter", "Channel filters", "Active filter chips") and of the track view (issue
  * #10). Pure: each returns the next state of the same view; the caller resets the page
  * (url-state.ts withFilters).
@@ -118,7 +118,7 @@ function genreChips(genre: string, subGenres: readonly string[]): FilterChip[] {
   return chips;
 }
 
-/** Spec §4 "Active filter chips": one removable chip per active filter. */
+/** product-rules §4 "Active filter chips": one removable chip per active filter. */
 export function activeChips(state: CatalogState): FilterChip[] {
   switch (state.view) {
     case "albums":
@@ -149,7 +149,7 @@ const without = (list: readonly string[], value: string) => list.filter((v) => v
 
 /**
  * Each chip removes its own filter; removing the genre chip clears everything the genre
- * governs (spec §4: in the album and singles views that is every filter; the track view keeps
+ * governs (product-rules §4: in the album and singles views that is every filter; the track view keeps
  * its tempo, length and keys, as choosing a genre does). A sub-genre chip behaves like "All"
  * at its level (deeper levels depend on it).
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatCount, formatDuration, formatReleaseDate, formatSubscribers, formatUpdated, isoDuration } from "./format.ts";
 
-describe("formatSubscribers (spec §9)", () => {
+describe("formatSubscribers (product-rules §9)", () => {
   it("shows millions as x.xM", () => {
     expect(formatSubscribers(1_000_000)).toBe("1.0M");
     expect(formatSubscribers(2_450_000)).toBe("2.5M");
@@ -22,7 +22,7 @@ describe("formatSubscribers (spec §9)", () => {
   });
 });
 
-describe("formatReleaseDate (spec §2 Single card)", () => {
+describe("formatReleaseDate (product-rules §2 Single card)", () => {
   it("formats like Jan 5, 2024", () => {
     expect(formatReleaseDate("2024-01-05")).toBe("Jan 5, 2024");
     expect(formatReleaseDate("2023-12-31T23:30:00Z")).toBe("Dec 31, 2023");
@@ -36,7 +36,7 @@ describe("formatReleaseDate (spec §2 Single card)", () => {
   });
 });
 
-describe("formatUpdated (spec §2 Channel card)", () => {
+describe("formatUpdated (product-rules §2 Channel card)", () => {
   it("prefixes the local date with Updated", () => {
     expect(formatUpdated("2024-06-15T10:00:00Z", "en-US", "UTC")).toBe("Updated 6/15/2024");
     expect(formatUpdated("2024-06-15T10:00:00Z", "de-DE", "UTC")).toBe("Updated 15.6.2024");

@@ -1,5 +1,5 @@
 /**
- * Spec §9 "Catalog": subscriber counts of 1,000,000 or more as "x.xM", of 1,000 or more as
+ * product-rules §9 "Catalog": subscriber counts of 1,000,000 or more as "x.xM", of 1,000 or more as
  * "x.xK", smaller counts as they are.
  */
 export function formatSubscribers(count: number): string {
@@ -23,7 +23,7 @@ function parseDate(value: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** Spec §2 "Single card": a release date formatted like "Jan 5, 2024"; "" when unparseable. */
+/** product-rules §2 "Single card": a release date formatted like "Jan 5, 2024"; "" when unparseable. */
 export function formatReleaseDate(value: string): string {
   const date = parseDate(value);
   if (!date) return "";
@@ -31,7 +31,7 @@ export function formatReleaseDate(value: string): string {
 }
 
 /**
- * Spec §2 "Channel card": "Updated {local date}". The server renders a fixed-locale UTC date;
+ * product-rules §2 "Channel card": "Updated {local date}". The server renders a fixed-locale UTC date;
  * the browser re-renders it in the visitor's locale and time zone after hydration.
  */
 export function formatUpdated(value: string, locale?: string, timeZone?: string): string {

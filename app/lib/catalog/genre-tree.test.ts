@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { canonicalTopGenre, genreLevels, MAX_SUB_LEVELS, MUSIC_GENRE_TREE, staticChildren, TOP_GENRES } from "./genre-tree.ts";
 
-describe("music genre tree (spec §9)", () => {
+describe("music genre tree (product-rules §9)", () => {
   it("has the spec's top genres in order", () => {
     expect(TOP_GENRES).toEqual([
       "Children", "Teens", "Occasion", "Gospel", "Asian", "African", "Latin", "French", "Italian",

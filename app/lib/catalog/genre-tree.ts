@@ -1,6 +1,6 @@
 /**
- * Spec §9 "Music genre tree (top level: children)", verbatim, and the level structure of the
- * music genre filter (spec §2 "Filters by type — Music": up to three sub-genre levels, each
+ * product-rules §9 "Music genre tree (top level: children)", verbatim, and the level structure of the
+ * music genre filter (product-rules §2 "Filters by type — Music": up to three sub-genre levels, each
  * with an "All" choice).
  *
  * The static tree is at most two levels deep under a top genre (Children → Religion →
@@ -72,7 +72,7 @@ export const MUSIC_GENRE_TREE: readonly GenreNode[] = [
   { name: "Brazilian", children: leaves("Bossa Nova & Samba", "Bossa Nova Instrumentals", "Bossa Nova Vocals") },
 ];
 
-/** Sub-genre levels below the top genre (spec §2: "up to three sub-genre levels"). */
+/** Sub-genre levels below the top genre (product-rules §2: "up to three sub-genre levels"). */
 export const MAX_SUB_LEVELS = 3;
 
 export const TOP_GENRES: readonly string[] = MUSIC_GENRE_TREE.map((n) => n.name);

@@ -26,7 +26,7 @@ const channelFilters = (over: Partial<Pick<ChannelsState, "category" | "countrie
 const singleFilters = (genre = "", subGenre = ""): Pick<SinglesState, "genre" | "subGenre"> => ({ genre, subGenre });
 const album = (name: string, ...keywords: string[]) => ({ name, keywords });
 
-describe("music matching (spec §5)", () => {
+describe("music matching (product-rules §5)", () => {
   it("lower-cases and trims terms", () => {
     expect(normalizeTerms(["  House ", "EDM House", " "])).toEqual(["house", "edm house"]);
     expect(musicTerms(path(" Jazz ", "Oldies Jazz"))).toEqual(["jazz", "oldies jazz"]);
@@ -77,7 +77,7 @@ describe("music matching (spec §5)", () => {
   });
 });
 
-describe("channel matching (spec §5, deviation 4 for ranges)", () => {
+describe("channel matching (product-rules §5, deviation 4 for ranges)", () => {
   const channel = {
     name: "Beat Lab",
     description: "Synth tutorials",

@@ -1,10 +1,10 @@
 import type { Album, Channel, ChannelsState, GenrePath, Single, SinglesState } from "./types.ts";
 import { subscriberRangeBounds } from "./channel-options.ts";
 
-/** Spec §5: for these top genres the second term is looked for in the album name. */
+/** product-rules §5: for these top genres the second term is looked for in the album name. */
 export const NAME_MATCHED_GENRES: ReadonlySet<string> = new Set(["african", "asian", "latin"]);
 
-/** Spec §5: filter terms are lower-cased and trimmed. Empty terms are dropped. */
+/** product-rules §5: filter terms are lower-cased and trimmed. Empty terms are dropped. */
 export function normalizeTerms(terms: readonly string[]): string[] {
   return terms.map((t) => t.trim().toLowerCase()).filter(Boolean);
 }
@@ -16,7 +16,7 @@ export function musicTerms(path: { readonly genre: string; readonly subGenres: r
 }
 
 /**
- * Spec §5 "Music albums", on pre-lower-cased fields (the index keeps them, so a query does
+ * product-rules §5 "Music albums", on pre-lower-cased fields (the index keeps them, so a query does
  * not lower-case 250,000 names):
  * - the album's first keyword must equal the first term;
  * - for african, asian and latin the second term must be contained in the album name;
@@ -42,21 +42,21 @@ export function albumMatches(album: Pick<Album, "name" | "keywords">, path: Pick
   return albumTermsMatch(album.name.toLowerCase(), normalizeTerms(album.keywords), musicTerms(path));
 }
 
-/** The channel fields spec §5 searches, lower-cased and joined (one string per channel). */
+/** The channel fields product-rules §5 searches, lower-cased and joined (one string per channel). */
 export function channelHaystack(channel: Pick<Channel, "name" | "description" | "category" | "language" | "country" | "keywords">): string {
   return [channel.name, channel.description, channel.category, channel.language, channel.country, ...channel.keywords]
     .join("\u0000")
     .toLowerCase();
 }
 
-/** Spec §5 "Channels": any term is a case-insensitive substring of the channel's fields. */
+/** product-rules §5 "Channels": any term is a case-insensitive substring of the channel's fields. */
 export function channelMatchesAnyTerm(haystackLower: string, terms: readonly string[]): boolean {
   const normalized = normalizeTerms(terms);
   return normalized.some((t) => haystackLower.includes(t));
 }
 
 /**
- * The channel filters (spec §4 "Channel filters"). Each group (category, countries,
+ * The channel filters (product-rules §4 "Channel filters"). Each group (category, countries,
  * languages) keeps the spec's any-term substring rule inside the group; groups combine with
  * AND, and subscriber ranges compare the subscriber count (DESIGN.md §3 deviation 4: a
  * range label such as "1K-10K" is never a substring of a channel's text).

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { catalogEmoji, catalogNoun, catalogTitle, CATALOG_TABS, isTabEnabled, viewNoun } from "./nouns.ts";
 
-describe("catalog nouns (spec §2)", () => {
+describe("catalog nouns (product-rules §2)", () => {
   it("titles by type", () => {
     expect(catalogTitle("music")).toBe("Music Catalog");
     expect(catalogTitle("film")).toBe("Film Catalog");

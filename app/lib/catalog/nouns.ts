@@ -1,6 +1,6 @@
 import type { CatalogType } from "./types.ts";
 
-/** Spec §2 "Title by type". */
+/** product-rules §2 "Title by type". */
 export function catalogTitle(type: CatalogType): string {
   switch (type) {
     case "music":
@@ -14,7 +14,7 @@ export function catalogTitle(type: CatalogType): string {
   }
 }
 
-/** Spec §2 "List area": the noun of "Showing {count} {noun}" and "No {noun} found". */
+/** product-rules §2 "List area": the noun of "Showing {count} {noun}" and "No {noun} found". */
 export function catalogNoun(type: CatalogType): string {
   switch (type) {
     case "music":
@@ -33,7 +33,7 @@ export function viewNoun(state: { type: CatalogType; view: string }): string {
   return state.view === "tracks" ? "tracks" : catalogNoun(state.type);
 }
 
-/** Spec §2 empty state: an emoji by type. */
+/** product-rules §2 empty state: an emoji by type. */
 export function catalogEmoji(type: CatalogType): string {
   switch (type) {
     case "music":
@@ -52,7 +52,7 @@ export interface CatalogTab {
   label: string;
 }
 
-/** Spec §2 "Content-type switcher", in its order. */
+/** product-rules §2 "Content-type switcher", in its order. */
 export const CATALOG_TABS: readonly CatalogTab[] = [
   { type: "music", label: "Music" },
   { type: "film", label: "Films" },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { clampPage, PAGE_SIZE, pageCountFor, paginationWindow } from "./pagination.ts";
 
-describe("pagination (spec §2, §9)", () => {
+describe("pagination (product-rules §2, §9)", () => {
   it("has 12 items per page", () => {
     expect(PAGE_SIZE).toBe(12);
     expect(pageCountFor(0)).toBe(0);

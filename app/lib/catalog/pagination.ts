@@ -1,4 +1,4 @@
-/** Spec §2 "Pagination" and §9 "Catalog": 12 per page, window of current ± 2 plus first and last. */
+/** product-rules §2 "Pagination" and §9 "Catalog": 12 per page, window of current ± 2 plus first and last. */
 export const PAGE_SIZE = 12;
 export const PAGINATION_RADIUS = 2;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { createPreviewCoordinator, PREVIEW_SECONDS, previewPercent, previewProgress, previewShouldStop } from "./preview.ts";
 
-describe("audio preview (spec §4, §9)", () => {
+describe("audio preview (product-rules §4, §9)", () => {
   it("lasts 10 seconds", () => expect(PREVIEW_SECONDS).toBe(10));
   it("progress is current time ÷ 10 s, within 0…1", () => {
     expect(previewProgress(0)).toBe(0);

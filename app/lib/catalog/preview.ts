@@ -1,4 +1,4 @@
-/** Spec §4 "Audio preview" and §9: previews are 10 seconds long. */
+/** product-rules §4 "Audio preview" and §9: previews are 10 seconds long. */
 export const PREVIEW_SECONDS = 10;
 
 /** Progress = current time ÷ 10 s, kept within 0…1. */

@@ -1,5 +1,5 @@
 /**
- * The catalog's own types (spec §3), shared by the server (sources, sync, index) and the
+ * The catalog's own types (product-rules §3), shared by the server (sources, sync, index) and the
  * browser (cards, sheets). Raw upstream payloads are mapped to these by `reshape*` functions
  * in app/.server/catalog/.
  */
@@ -14,7 +14,7 @@ export interface Track {
   Filename: string;
 }
 
-/** Spec §3 "Album". `id` is ours: a stable id derived at sync time, for the URL. */
+/** product-rules §3 "Album". `id` is ours: a stable id derived at sync time, for the URL. */
 export interface Album {
   id: string;
   name: string;
@@ -28,7 +28,7 @@ export interface Album {
   tracks: Track[];
 }
 
-/** Spec §3 "Film" (only film_status 'completed' are kept). */
+/** product-rules §3 "Film" (only film_status 'completed' are kept). */
 export interface Film {
   film_id: string;
   title: string;
@@ -39,7 +39,7 @@ export interface Film {
   film_status: string;
 }
 
-/** Spec §3 "Channel". `id` is ours. */
+/** product-rules §3 "Channel". `id` is ours. */
 export interface Channel {
   id: string;
   name: string;
@@ -56,7 +56,7 @@ export interface Channel {
 }
 
 /**
- * Spec §3 "Single", built from a delivered submission. subGenre and releaseDate come from
+ * product-rules §3 "Single", built from a delivered submission. subGenre and releaseDate come from
  * the release detail once it has been fetched (DESIGN.md §3, deviation 4).
  */
 export interface Single {
@@ -79,7 +79,7 @@ export interface Single {
   keywords: string[];
 }
 
-/** Spec §3 "Release detail". */
+/** product-rules §3 "Release detail". */
 export interface ReleaseDetail {
   submissionId: string;
   userId: string;
@@ -105,12 +105,12 @@ export interface ReleaseDetail {
 }
 
 /**
- * Spec §3 "Catalog filter state", one variant per view (issue #10). The spec keeps one record
+ * product-rules §3 "Catalog filter state", one variant per view (issue #10). The spec keeps one record
  * for every view and reuses its fields: `genres` holds the channel category, `keywords` the
  * channel languages and `regions` the subscriber ranges. Each view here has its own honestly
  * named fields; the URL parameters are unchanged (url-state.ts parses and writes them).
  *
- * `view` tells the variants apart; `type` is the content-type switcher's tab (spec §2), shared
+ * `view` tells the variants apart; `type` is the content-type switcher's tab (product-rules §2), shared
  * by the music view's two variants (albums and tracks).
  */
 interface CatalogViewCommon {
@@ -171,13 +171,13 @@ export interface ChannelsState extends CatalogViewCommon {
   subscriberRanges: string[];
 }
 
-/** `?type=film`: no filters (spec §2), the search still applies. */
+/** `?type=film`: no filters (product-rules §2), the search still applies. */
 export interface FilmsState extends CatalogViewCommon {
   type: "film";
   view: "films";
 }
 
-/** `?type=compilations`: "Coming Soon!" (spec §2), nothing to filter, search or open. */
+/** `?type=compilations`: "Coming Soon!" (product-rules §2), nothing to filter, search or open. */
 export interface CompilationsState extends CatalogViewCommon {
   type: "compilations";
   view: "compilations";

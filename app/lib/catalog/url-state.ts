@@ -197,7 +197,7 @@ export function withFilters<S extends CatalogState>(state: S, next: S): S {
   return { ...next, page: 1, item: "" };
 }
 
-/** Spec §4: changing the type resets all filters (and the search, page and open sheet). */
+/** product-rules §4: changing the type resets all filters (and the search, page and open sheet). */
 export function withType(type: CatalogType): CatalogState {
   return defaultCatalogState(type);
 }

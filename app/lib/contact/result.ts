@@ -18,7 +18,7 @@ export function referenceText(reference: string): string {
 export type LeadActionResult =
   /** `reference`: the lead's reference number, shown to the visitor and in the receipt (issue #11). */
   | { form: FormKind; status: "success"; reference: string }
-  /** 400: field messages of spec §5, and the values to put back in the form. */
+  /** 400: field messages of product-rules §5, and the values to put back in the form. */
   | { form: FormKind; status: "invalid"; fieldErrors: FieldErrors; values: FormValues }
   /** 400/413: a bot, a stale or tampered form; 429: too many; 503: could not be stored. */
   | {

@@ -25,7 +25,7 @@ const messagesOf = (schema: typeof contactMessageSchema | typeof licensingReques
   return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [String(i.path[0]), i.message]));
 };
 
-describe("general contact schema (spec §5)", () => {
+describe("general contact schema (product-rules §5)", () => {
   it("accepts a valid message and trims it", () => {
     const r = contactMessageSchema.parse({ ...contact, name: "  Ada  " });
     expect(r.name).toBe("Ada");
@@ -79,7 +79,7 @@ describe("general contact schema (spec §5)", () => {
   });
 });
 
-describe("licensing schema (spec §5, §9 enumerations)", () => {
+describe("licensing schema (product-rules §5, §9 enumerations)", () => {
   it("accepts a valid request with or without tracks", () => {
     expect(licensingRequestSchema.parse(licensing).tracks).toBe("");
     const { tracks: _t, ...withoutTracks } = licensing;

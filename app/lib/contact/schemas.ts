@@ -6,7 +6,7 @@ import { budgets, contactFields, licensingFields, media, projectTypes, territori
 z.config({ jitless: true });
 
 // One zod schema per form (DESIGN.md §1 "Validation"), used by the browser on blur and
-// on submit, and by the /contact action. The minimums and their messages are spec §5,
+// on submit, and by the /contact action. The minimums and their messages are product-rules §5,
 // verbatim; the maximums, the single-line rule and the honeypot are ours.
 //
 // Relative `.ts` imports: the server-side leads service type-checks against these types
@@ -62,7 +62,7 @@ function optionalChoice<const T extends readonly [string, ...string[]]>(choices:
   return z.preprocess((v) => (v === "" ? undefined : v), z.enum(choices, { error: message }).optional());
 }
 
-/** spec §5 "General contact form" */
+/** product-rules §5 "General contact form" */
 export const contactMessageSchema = z.object({
   name: singleLine("Name", 2, "Name must be at least 2 characters", MAX_LENGTH.name),
   email,
@@ -70,7 +70,7 @@ export const contactMessageSchema = z.object({
   message: multiLine("Message", 20, "Message must be at least 20 characters", MAX_LENGTH.message),
 });
 
-/** spec §5 "Licensing form"; the selects accept only the values of spec §9. */
+/** product-rules §5 "Licensing form"; the selects accept only the values of product-rules §9. */
 export const licensingRequestSchema = z.object({
   name: singleLine("Name", 2, "Name must be at least 2 characters", MAX_LENGTH.name),
   email,

@@ -29,7 +29,7 @@ export function licensingLine(entry: ShortlistEntry): string {
 
 /**
  * "Request a license for these N items": the licensing tab with Specific Tracks filled in, one
- * line per item. The field holds at most `maxLength` characters (spec §5 plus our cap) and the
+ * line per item. The field holds at most `maxLength` characters (product-rules §5 plus our cap) and the
  * link must stay within the server's URL limit, so whole lines are kept while they fit, and a
  * last line says how many more there are and where the whole list is.
  */

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 
-/** Fills the contact form as a visitor would (labels from spec §2). */
+/** Fills the contact form as a visitor would (labels from product-rules §2). */
 export async function fillContact(page: Page, subject: string, message = "I would like to distribute my new album <b>worldwide</b>.") {
   await page.getByLabel("Full Name", { exact: true }).fill("Ada Lovelace");
   await page.getByLabel("Email Address", { exact: true }).fill("ada@example.org");

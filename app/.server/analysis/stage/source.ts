@@ -9,7 +9,7 @@ import { AnalysisError } from "../analyze.ts";
 
 /**
  * Where a track's audio is, and what identifies its bytes (ADR 0091). A key resolves as the
- * site links it (mediaUrl, spec §7 "Media"): under a relative MEDIA_URL (the default /media)
+ * site links it (mediaUrl, product-rules §7 "Media"): under a relative MEDIA_URL (the default /media)
  * it is a file in DATA_DIR/media, which the server serves; under an absolute MEDIA_URL, or as
  * an absolute key, it is a URL on the media host. The identity is what says "the same audio"
  * without reading it: size and mtime of a file, size and ETag (else Last-Modified) of a URL.

@@ -4,7 +4,7 @@ import { apiUrl, requestJson } from "../http.ts";
 import { withRetry, type RetryOptions } from "../retry.ts";
 
 /**
- * The film catalog provider (spec §7, DESIGN.md §2): `POST login` with JSON {email,password}
+ * The film catalog provider (product-rules §7, DESIGN.md §2): `POST login` with JSON {email,password}
  * → access_token, then `GET dbcatalog` and `GET dbdetails` with the header
  * "Access-Key: {token}", each answering {items:[…]}. The token lives in server memory only
  * (DESIGN.md §3, deviation 1); on a 401 the client logs in again once.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mergeFilmLists } from "./merge.ts";
 
-describe("mergeFilmLists (spec §7 Film catalog provider)", () => {
+describe("mergeFilmLists (product-rules §7 Film catalog provider)", () => {
   it("catalog items override matching detail items field by field", () => {
     const details = [{ film_id: "1", title: "Old", format: "Documentary", portrait: "p.webp", film_status: "draft" }];
     const catalog = [{ film_id: "1", title: "New", film_status: "completed" }];

@@ -1,5 +1,5 @@
 /**
- * Spec §7 "Film catalog provider": the two lists are merged by film_id. A catalog item
+ * product-rules §7 "Film catalog provider": the two lists are merged by film_id. A catalog item
  * overrides the fields of the matching detail item; catalog items with no matching detail are
  * appended. Detail items keep their order; appended items keep the catalog's order.
  */

@@ -4,7 +4,7 @@ import { apiUrl, requestJson } from "../http.ts";
 import { withRetry, type RetryOptions } from "../retry.ts";
 
 /**
- * The music distribution API (spec §7, DESIGN.md §2). `POST login` with a form-urlencoded
+ * The music distribution API (product-rules §7, DESIGN.md §2). `POST login` with a form-urlencoded
  * body {grant_type, username, password, scope, client_id, client_secret} and the header
  * X-App-Source; every other call carries "Authorization: Bearer {token}". The token is reused
  * until a call answers 401, then the client logs in again once. It lives in server memory only.

@@ -15,7 +15,7 @@ const sub = (o: Record<string, unknown>) =>
     ...o,
   });
 
-describe("selectVisibleSingles (spec §4 Singles pipeline)", () => {
+describe("selectVisibleSingles (product-rules §4 Singles pipeline)", () => {
   it("drops excluded test users", () => {
     const list = [sub({ submission_id: "1", user_id: "US123456", release_title: "A" }), sub({ submission_id: "2", release_title: "B" })];
     expect(selectVisibleSingles(list, ["US123456"]).map((s) => s.submission_id)).toEqual(["2"]);
@@ -54,7 +54,7 @@ describe("selectVisibleSingles (spec §4 Singles pipeline)", () => {
   });
 });
 
-describe("reshapeSingle (spec §3 Single)", () => {
+describe("reshapeSingle (product-rules §3 Single)", () => {
   it("maps the submission fields and leaves the rest empty", () => {
     expect(reshapeSingle(sub({ submission_id: 42, release_title: "T", artist_name: "A", genre: "Jazz", artwork: "c.webp", file: "t.wav", lyrics_language: "French" }))).toEqual({
       id: "42",
@@ -105,7 +105,7 @@ const allData = {
   single_metadata: { country_of_recording: "Ghana" },
 };
 
-describe("reshapeReleaseDetail (spec §3 Release detail)", () => {
+describe("reshapeReleaseDetail (product-rules §3 Release detail)", () => {
   const detail = reshapeReleaseDetail(rawReleaseDetailSchema.parse(allData));
 
   it.each([

@@ -2,13 +2,13 @@ import type { ReleaseDetail, Single } from "../../../lib/catalog/types.ts";
 import type { RawReleaseDetail, RawSubmission } from "../schemas.ts";
 
 /**
- * Spec §4 "Singles pipeline", in this order:
+ * product-rules §4 "Singles pipeline", in this order:
  * 1. drop submissions of the excluded test users (MUSIC_API_EXCLUDED_USER_IDS);
  * 2. de-duplicate by submission_id (the first one wins);
  * 3. de-duplicate by release_title + artist_name, ignoring case (the first one wins);
  * 4. sort by release_title, ignoring case (stable for equal titles).
  * Submissions whose status is given and is not DELIVERED are dropped too: only DELIVERED ones
- * are requested (spec §7), so this only guards against an upstream that ignores the query.
+ * are requested (product-rules §7), so this only guards against an upstream that ignores the query.
  */
 export function selectVisibleSingles<T extends RawSubmission>(submissions: T[], excludedUserIds: Iterable<string>): T[] {
   const excluded = new Set(excludedUserIds);
@@ -31,7 +31,7 @@ export function selectVisibleSingles<T extends RawSubmission>(submissions: T[], 
     .map(({ s }) => s);
 }
 
-/** Spec §3 "Single": a catalog list item built from a delivered submission. */
+/** product-rules §3 "Single": a catalog list item built from a delivered submission. */
 export function reshapeSingle(s: RawSubmission): Single {
   return {
     id: s.submission_id,
@@ -43,7 +43,7 @@ export function reshapeSingle(s: RawSubmission): Single {
     artwork: s.artwork,
     audioUrl: s.file,
     language: s.lyrics_language,
-    // spec §3: left empty
+    // product-rules §3: left empty
     duration: "",
     releaseDate: "",
     country: "",
@@ -52,12 +52,12 @@ export function reshapeSingle(s: RawSubmission): Single {
     label: "",
     composer: "",
     publisher: "",
-    // spec §3: a list holding one empty string
+    // product-rules §3: a list holding one empty string
     keywords: [""],
   };
 }
 
-/** Spec §3 "Release detail", row by row from the all-data response. */
+/** product-rules §3 "Release detail", row by row from the all-data response. */
 export function reshapeReleaseDetail(raw: RawReleaseDetail): ReleaseDetail {
   const { submissions, metadata, artist, user, white_label, single_metadata } = raw;
   return {

@@ -32,7 +32,7 @@ describe("sample catalog generator", () => {
     }
   });
 
-  it("albums follow the spec §9 genre tree with lower-case hierarchical keywords", () => {
+  it("albums follow the product-rules §9 genre tree with lower-case hierarchical keywords", () => {
     const leafPaths = new Set(genreLeafPaths().map((p) => p.map((k) => k.toLowerCase()).join(" > ")));
     const albums = [...sampleAlbums(300)];
     for (const album of albums) {
@@ -49,7 +49,7 @@ describe("sample catalog generator", () => {
     expect(featured).toBeLessThan(0.25);
   });
 
-  it("african, asian and latin albums carry their sub-genre in the name (spec §5)", () => {
+  it("african, asian and latin albums carry their sub-genre in the name (product-rules §5)", () => {
     const named = [...sampleAlbums(300)].filter((a) => NAME_MATCHED_GENRES.has(a.keywords[0]));
     expect(named.length).toBeGreaterThan(0);
     for (const album of named) expect(album.name.toLowerCase()).toContain(album.keywords[1]);

@@ -7,7 +7,7 @@ import { FAMILIES } from "./families.ts";
  * The deterministic sample catalog (issue #3 "Sample data"): the same seed gives the same
  * output on every machine. Everything is written in the upstreams' own raw shapes, so the
  * sample goes through the same validation and reshape code as real data.
- * Media keys are flat (no "/"), so `{MEDIA_URL}/{encodeURIComponent(key)}` (spec §7 "Media")
+ * Media keys are flat (no "/"), so `{MEDIA_URL}/{encodeURIComponent(key)}` (product-rules §7 "Media")
  * maps each key to exactly one file under DATA_DIR/media.
  */
 
@@ -110,7 +110,7 @@ export interface SampleAlbum {
  * §9 genre tree are visited round-robin in a seeded order, so a few hundred albums cover every
  * filter choice. Keywords are the lower-cased path [top genre, level-1, level-2] because spec
  * §5 lower-cases the filter terms and compares them for equality. For african, asian and latin
- * the sub-genre is also in the album name, which is what spec §5 matches for them.
+ * the sub-genre is also in the album name, which is what product-rules §5 matches for them.
  */
 export function* sampleAlbums(count: number, seed: number = DEFAULT_SEED, opts: SampleAlbumOptions = {}): Generator<SampleAlbum> {
   const r = createPrng(seed);
@@ -144,11 +144,11 @@ export function* sampleAlbums(count: number, seed: number = DEFAULT_SEED, opts: 
   }
 }
 
-// Spec §9 "Channel filter options".
+// product-rules §9 "Channel filter options".
 export const CHANNEL_CATEGORIES = ["Music", "Film", "Technology", "Gaming", "Education", "Lifestyle", "News", "Sports"];
 export const CHANNEL_COUNTRIES = ["USA", "UK", "Canada", "Germany", "France", "Japan", "Australia", "Brazil"];
 export const CHANNEL_LANGUAGES = ["English", "Spanish", "French", "German", "Japanese", "Portuguese", "Italian"];
-/** [min, max) per spec §9 subscriber range, plus one band below 1K */
+/** [min, max) per product-rules §9 subscriber range, plus one band below 1K */
 const SUBSCRIBER_BANDS: [number, number][] = [
   [1_000, 10_000],
   [10_000, 100_000],
@@ -184,7 +184,7 @@ const FILM_FORMATS = ["Feature Film", "Documentary", "Short Film", "Series", "An
 const NON_COMPLETED_STATUSES = ["pending", "processing", "in_review", "rejected", "draft"];
 
 /**
- * Films in the provider's item shape. About a quarter are not 'completed' (spec §4 "Films"
+ * Films in the provider's item shape. About a quarter are not 'completed' (product-rules §4 "Films"
  * hides them). Image variants cycle so the card's "first available of portrait, landscape,
  * artwork" rule and the placeholder (a missing key, or no image at all) are all exercised.
  */
@@ -223,7 +223,7 @@ export function sampleFilms(count = 40, seed: number = DEFAULT_SEED) {
   });
 }
 
-/** Singles genres (spec §7 api/Genre/) and their sub-genres; Country has none on purpose. */
+/** Singles genres (product-rules §7 api/Genre/) and their sub-genres; Country has none on purpose. */
 export const SAMPLE_SINGLE_GENRES: Record<string, string[]> = {
   Pop: ["Dance Pop", "Indie Pop", "K-Pop", "Synth-pop"],
   "Hip Hop/Rap": ["Trap", "Boom Bap", "Conscious"],
@@ -237,7 +237,7 @@ export const SAMPLE_SINGLE_GENRES: Record<string, string[]> = {
   World: ["Afrobeat", "Bossa Nova"],
 };
 
-/** Spec §4: 16 test users, "US" followed by six digits. */
+/** product-rules §4: 16 test users, "US" followed by six digits. */
 export const SAMPLE_TEST_USER_IDS = Array.from({ length: 16 }, (_, i) => `US${pad(900_001 + i, 6)}`);
 
 const LANGUAGES = ["English", "Spanish", "Instrumental", "French", "Portuguese", "Korean", "Yoruba"];
@@ -258,7 +258,7 @@ export interface SampleMusicApi {
 
 /**
  * Music-API-shaped sample: ~60 submissions including the cases the singles pipeline must
- * handle (spec §4): test users, repeated submission_ids, the same title+artist in another
+ * handle (product-rules §4): test users, repeated submission_ids, the same title+artist in another
  * case, and non-DELIVERED statuses.
  */
 export function sampleMusicApi(count = 60, seed: number = DEFAULT_SEED): SampleMusicApi {
@@ -296,7 +296,7 @@ export function sampleMusicApi(count = 60, seed: number = DEFAULT_SEED): SampleM
     details[id] = {
       submissions: {
         submission_id: id,
-        // stray whitespace, as upstream data has; spec §3 trims it
+        // stray whitespace, as upstream data has; product-rules §3 trims it
         release_title: i % 9 === 0 ? ` ${releaseTitle}  ` : releaseTitle,
         label: ownLabel ? `${r.pick(LAST_NAMES)} Records` : "",
         status,

@@ -1,5 +1,5 @@
 // The sample albums are spread over the leaves of the one genre tree the catalog filter uses
-// (spec §9), so that every choice of the filter has matches.
+// (product-rules §9), so that every choice of the filter has matches.
 import { MUSIC_GENRE_TREE, type GenreNode } from "../../../lib/catalog/genre-tree.ts";
 export { NAME_MATCHED_GENRES } from "../../../lib/catalog/matching.ts";
 export { MUSIC_GENRE_TREE, type GenreNode };

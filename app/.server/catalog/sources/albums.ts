@@ -17,7 +17,7 @@ export interface AlbumsSourceOptions {
 }
 
 /**
- * The album list (ALBUMS_URL, spec §3 "Album"). It is read as a stream and written to a new
+ * The album list (ALBUMS_URL, product-rules §3 "Album"). It is read as a stream and written to a new
  * snapshot file as it is validated, one entry at a time (ADR 0082): at 250,000 albums the
  * whole list in memory — text, parsed tree and validated copy — was over a gigabyte. The
  * table built alongside keeps each album's byte range in that file; the runner's hold-back

@@ -6,7 +6,7 @@ import { captureLogger } from "../../../../tests/fakes/log-capture.ts";
 import { startFakeServer, type FakeServer } from "../../../../tests/fakes/http-fake.ts";
 import { channelsSource } from "./channels.ts";
 
-/** The channels source alone: a file or an http(s) URL (CHANNELS_URL, spec §3 "Channel"). */
+/** The channels source alone: a file or an http(s) URL (CHANNELS_URL, product-rules §3 "Channel"). */
 const channel = (name: string) => ({
   name,
   description: "d",

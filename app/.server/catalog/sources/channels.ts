@@ -5,7 +5,7 @@ import { rawChannelSchema } from "../schemas.ts";
 import { isHttpSource } from "./read.ts";
 import { readJsonIfChanged, UNCHANGED, validList, type RequestOptions, type SyncSource } from "./source.ts";
 
-/** YouTube channels (CHANNELS_URL, or the sample's channels.json; spec §3 "Channel"). */
+/** YouTube channels (CHANNELS_URL, or the sample's channels.json; product-rules §3 "Channel"). */
 export function channelsSource(opts: { location: string; request: RequestOptions; log: Logger }): SyncSource<Channel[]> {
   const { location, request, log } = opts;
   return {

@@ -22,7 +22,7 @@ afterEach(async () => {
 });
 
 describe("the films source", () => {
-  it("a file: only completed films (spec §4 \"Films\"); an unchanged file is not read again", async () => {
+  it("a file: only completed films (product-rules §4 \"Films\"); an unchanged file is not read again", async () => {
     const file = path.join(dir, "films.json");
     fs.writeFileSync(
       file,

@@ -16,10 +16,10 @@ export interface FilmsSourceOptions {
   log: Logger;
 }
 
-/** Films: the film provider's two lists merged (spec §7), or a films file (spec §3 "Film"). */
+/** Films: the film provider's two lists merged (product-rules §7), or a films file (product-rules §3 "Film"). */
 export function filmsSource(opts: FilmsSourceOptions): SyncSource<Film[]> {
   const { location, client, request, log } = opts;
-  // spec §4 "Films": only 'completed' films are shown
+  // product-rules §4 "Films": only 'completed' films are shown
   const toFilms = (raw: unknown): Film[] => validList(log, "films", raw, rawFilmSchema, location).map(reshapeFilm).filter(isCompletedFilm);
   return {
     name: "films",
@@ -28,7 +28,7 @@ export function filmsSource(opts: FilmsSourceOptions): SyncSource<Film[]> {
     empty: () => [],
     async load(ctx) {
       if (client) {
-        // spec §7: both lists, merged by film_id (catalog items win)
+        // product-rules §7: both lists, merged by film_id (catalog items win)
         const catalogItems = await client.catalogItems();
         const detailItems = await client.detailItems();
         return { data: toFilms(mergeFilmLists(filmRecords(catalogItems), filmRecords(detailItems))) };

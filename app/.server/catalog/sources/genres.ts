@@ -5,7 +5,7 @@ import type { MusicLookups } from "./music-lookups.ts";
 import { UNCHANGED, type SyncSource } from "./source.ts";
 
 /**
- * The singles genre list (spec §7 api/Genre/), names only, and the sub-genres of every genre
+ * The singles genre list (product-rules §7 api/Genre/), names only, and the sub-genres of every genre
  * (music-lookups.ts), so the singles filter never waits on the API.
  */
 export function genresSource(opts: { music: MusicSource; lookups: MusicLookups; log: Logger }): SyncSource<string[]> {
@@ -18,7 +18,7 @@ export function genresSource(opts: { music: MusicSource; lookups: MusicLookups; 
     async load(ctx) {
       const names = genreNames(await music.genres());
       if (names === null) {
-        // spec §8: a warning and an empty list; a previous good list is kept (see ADR 0051)
+        // product-rules §8: a warning and an empty list; a previous good list is kept (see ADR 0051)
         log.warn({ location: music.location }, "genre response is not a list");
         return ctx.current ? UNCHANGED : { data: [] };
       }

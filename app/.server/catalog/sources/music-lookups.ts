@@ -24,7 +24,7 @@ export interface MusicLookupsOptions {
 }
 
 /**
- * Release details and sub-genres (spec §7), prefetched by the singles and genres sources
+ * Release details and sub-genres (product-rules §7), prefetched by the singles and genres sources
  * during a sync and kept in memory and in snapshots (`release-details.json`,
  * `sub-genres.json`, ADR 0050), so a single's sheet and the singles filter open without an
  * upstream call. The singles served carry their details (withDetails).
@@ -150,7 +150,7 @@ export class MusicLookups {
     return detail;
   }
 
-  /** One sub-genre call. A response that is not a list: warning, empty list (spec §8). */
+  /** One sub-genre call. A response that is not a list: warning, empty list (product-rules §8). */
   private async loadSubGenres(genre: string, retry?: RetryOptions): Promise<string[]> {
     const raw = await this.opts.music.subGenres(genre, { retry });
     const names = genreNames(raw);

@@ -71,7 +71,7 @@ describe("the singles source", () => {
     expect(await singles.load({ current: list, stamp: undefined })).toMatchObject({ alsoChanged: false });
   });
 
-  it("no singles: the warning of spec §8 and an empty list", async () => {
+  it("no singles: the warning of product-rules §8 and an empty list", async () => {
     write({ audios: [] });
     const { singles } = setup();
     expect(data(await singles.load(first))).toEqual([]);
@@ -104,7 +104,7 @@ describe("the genres source", () => {
     expect((await store.read<Record<string, unknown>>("sub-genres"))?.data).toEqual({ Pop: ["Indie Pop", "Synth-pop"], Country: [] });
   });
 
-  it("an answer that is not a list: a warning; the list served is kept, or [] when there was none (spec §8, ADR 0051)", async () => {
+  it("an answer that is not a list: a warning; the list served is kept, or [] when there was none (product-rules §8, ADR 0051)", async () => {
     write({ genres: { Name: "Pop" } });
     const { genres } = setup();
     expect(await genres.load({ current: ["Pop"], stamp: undefined })).toEqual({ unchanged: true });

@@ -16,7 +16,7 @@ export interface SinglesSourceOptions {
 
 /**
  * Singles: the music API's delivered submissions (or the sample's), test users excluded,
- * de-duplicated and sorted (spec §4 "Singles"), with every missing release detail fetched
+ * de-duplicated and sorted (product-rules §4 "Singles"), with every missing release detail fetched
  * during the sync (music-lookups.ts).
  */
 export function singlesSource(opts: SinglesSourceOptions): SyncSource<Single[]> {
@@ -31,7 +31,7 @@ export function singlesSource(opts: SinglesSourceOptions): SyncSource<Single[]> 
       const items = validList(log, "singles", raw, rawSubmissionSchema, music.location);
       const excluded = [...opts.excludedUserIds, ...(await music.extraExcludedUserIds())];
       const singles = selectVisibleSingles(items, excluded).map(reshapeSingle);
-      // spec §8: "No singles data received from API"
+      // product-rules §8: "No singles data received from API"
       if (!singles.length) log.warn({ location: music.location }, "No singles data received from API");
       // details are merged into the singles served: new ones change them, even if the list did not
       const added = await lookups.prefetchDetails(singles);

@@ -103,7 +103,7 @@ export function checkList(log: Logger, name: string, location: string, list: Lis
   }
 }
 
-/** parseList (entry by entry, spec §3), then checkList. */
+/** parseList (entry by entry, product-rules §3), then checkList. */
 export function validList<T>(log: Logger, name: string, raw: unknown, schema: Parameters<typeof parseList<T>>[1], location: string): T[] {
   const list = parseList(raw, schema, location);
   checkList(log, name, location, { count: list.items.length, nulls: list.nulls, invalid: list.invalid });

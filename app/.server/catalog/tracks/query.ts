@@ -93,7 +93,7 @@ function genreAlbums(ctx: TrackQueryContext, terms: string[]): Uint8Array | null
   if (!bucket) return mask;
   for (let j = 0; j < bucket.length; j++) {
     const a = bucket[j];
-    // the album name is read only for the genres spec §5 matches by name (african, asian, latin)
+    // the album name is read only for the genres product-rules §5 matches by name (african, asian, latin)
     if (albumTermsMatch(terms.length > 1 ? table.albums.name(a).toLowerCase() : "", table.albumKeywords[a], terms)) mask[a] = 1;
   }
   return mask;

@@ -59,7 +59,7 @@ export function trackTitle(track: Track): string {
 
 /**
  * The album's genre path for display: its genre, then each further keyword in the genre
- * tree's spelling where the tree has it (the sample's keywords are lower-cased, spec §5).
+ * tree's spelling where the tree has it (the sample's keywords are lower-cased, product-rules §5).
  */
 export function genrePath(genre: string, keywords: readonly string[]): string {
   const path = [genre || keywords[0] || ""];

@@ -202,7 +202,7 @@ describe("the track index", () => {
     expect(await titles(index, { genre: "Relaxing" })).toEqual(["Deep Sleep", "Ocean Mind Healing"]);
     expect(await titles(index, { genre: "relaxing", subGenres: ["Mind Healing"] })).toEqual(["Deep Sleep", "Ocean Mind Healing"]);
     expect(await titles(index, { genre: "Relaxing", subGenres: ["Nature Sounds"] })).toEqual([]);
-    // African, Asian, Latin: the second term is looked for in the album name (spec §5)
+    // African, Asian, Latin: the second term is looked for in the album name (product-rules §5)
     expect(await titles(index, { genre: "African", subGenres: ["Ghana"] })).toEqual(["Highlife"]);
     expect(await titles(index, { genre: "African", subGenres: ["Mali"] })).toEqual([]);
     expect(await titles(index, { genre: "Jazz", bpm: { min: 100, max: 200 } })).toEqual(["Minded"]);

@@ -2,7 +2,7 @@ import type { GenreLevel } from "~/lib/catalog/genre-tree";
 import type { AlbumsState } from "~/lib/catalog/types";
 import { GenreTreeRows } from "./genre-tree-rows";
 
-/** Spec §2/§4 music (album view) filter: the genre tree. */
+/** product-rules §2/§4 music (album view) filter: the genre tree. */
 export function AlbumFilters({ state, levels }: { state: AlbumsState; levels: GenreLevel[] }) {
   return (
     <div className="flex flex-col gap-3">

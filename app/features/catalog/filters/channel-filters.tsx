@@ -4,7 +4,7 @@ import type { ChannelsState } from "~/lib/catalog/types";
 import { catalogHref, withFilters } from "~/lib/catalog/url-state";
 import { OptionRow } from "./option-row";
 
-/** Spec §2/§4 channel filters: Category single choice; the rest multi-select toggles. */
+/** product-rules §2/§4 channel filters: Category single choice; the rest multi-select toggles. */
 export function ChannelFilters({ state }: { state: ChannelsState }) {
   const href = (next: ChannelsState) => catalogHref(withFilters(state, next));
   const toggles = (label: string, values: readonly string[], selected: string[], toggle: (s: ChannelsState, v: string) => ChannelsState) => (

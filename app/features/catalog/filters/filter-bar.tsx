@@ -8,7 +8,7 @@ import { catalogHref, clearedState, serializeCatalogState, withFilters, withSear
 const chipClass =
   "inline-flex min-h-8 items-center gap-1.5 rounded-full bg-white/10 py-1 pr-2 pl-3 text-sm font-medium hover:bg-white/15";
 
-/** A removable chip (spec §4 "Active filter chips"): a link to the same view without that filter. */
+/** A removable chip (product-rules §4 "Active filter chips"): a link to the same view without that filter. */
 function Chip({ href, label, removeLabel }: { href: string; label: string; removeLabel: string }) {
   return (
     <li>
@@ -20,7 +20,7 @@ function Chip({ href, label, removeLabel }: { href: string; label: string; remov
   );
 }
 
-/** Spec §4: one chip per active filter of any view (activeChips), and one for the search. */
+/** product-rules §4: one chip per active filter of any view (activeChips), and one for the search. */
 export function FilterChips({ state, likeLabel }: { state: CatalogState; likeLabel?: string }) {
   const chips = activeChips(state);
   if (!chips.length && !state.q) return null;
@@ -41,7 +41,7 @@ export function FilterChips({ state, likeLabel }: { state: CatalogState; likeLab
 }
 
 /**
- * Spec §2 "Filter bar": fixed below the 80 px header while scrolling, with the search field,
+ * product-rules §2 "Filter bar": fixed below the 80 px header while scrolling, with the search field,
  * a removable chip per active filter and "Clear Filters". The search is a GET form carrying
  * the current filters, so it works without JavaScript.
  */

@@ -7,7 +7,7 @@ import { OptionRow } from "./option-row";
 const levelLabel = (level: number) => (level === 0 ? "Genre" : level === 1 ? "Sub-genre" : `Sub-genre ${level}`);
 
 /**
- * Spec §2/§4 music genre filter, shared by the album and track views: the genre tree, one
+ * product-rules §2/§4 music genre filter, shared by the album and track views: the genre tree, one
  * row per level, each with "All".
  */
 export function GenreTreeRows<S extends AlbumsState | TracksState>({ state, levels }: { state: S; levels: GenreLevel[] }) {

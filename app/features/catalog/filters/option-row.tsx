@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { cn } from "~/lib/cn";
 
 /**
- * The row every view's filters are made of (spec §2 "Filters by type"): a label and a list of
+ * The row every view's filters are made of (product-rules §2 "Filters by type"): a label and a list of
  * choices, each a plain link to the URL of that choice (DESIGN.md §3 deviation 5), so the
  * filters work without JavaScript.
  */

@@ -33,7 +33,7 @@ function SubGenreMessage({ children }: { children: React.ReactNode }) {
 }
 
 /**
- * Spec §2/§4 singles filter: genres from the genre list (5 skeleton badges while they load),
+ * product-rules §2/§4 singles filter: genres from the genre list (5 skeleton badges while they load),
  * then the chosen genre's sub-genres ("Loading sub-genres...", or "No sub-genres available
  * for this genre.").
  */
