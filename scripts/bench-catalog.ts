@@ -42,6 +42,7 @@ import { startSite } from "./lib/site-process.ts";
 import { openAnalysisStore } from "../app/.server/analysis/stage/open.ts";
 import { createAnalysisLookup } from "../app/.server/analysis/stage/lookup.ts";
 import { createTrackIndex } from "../app/.server/catalog/tracks/track-index.ts";
+import { createCurrentSearch } from "../app/.server/catalog/search/current.ts";
 import { trackQueryOf } from "../app/lib/catalog/url-state.ts";
 import type { TracksState } from "../app/lib/catalog/types.ts";
 import { ALBUM_SEARCHES, seedAnalysis, TRACK_SEARCHES, trackViews } from "./lib/bench-tracks.ts";
@@ -243,7 +244,9 @@ async function benchSize(albums: number): Promise<Row> {
   started = performance.now();
   const service = await startCatalog({ config, logger: createLogger("silent"), refresh: false });
   const syncMs = performance.now() - started;
-  const index = createCatalogIndex(service);
+  // wired as createCatalogIndexes wires them (the album view reads the search the track index builds)
+  const search = createCurrentSearch();
+  const index = createCatalogIndex(service, { search: search.get });
   started = performance.now();
   index.query(parseCatalogState(new URLSearchParams("")));
   const indexBuildMs = performance.now() - started;
@@ -289,7 +292,7 @@ async function benchSize(albums: number): Promise<Row> {
   const beforeTracks = heapUsed();
   started = performance.now();
   // as the server builds it: the first full read of the figures in the build worker (ADR 0100, amended)
-  const trackIndex = createTrackIndex(service, analysis, { analysisStore: config });
+  const trackIndex = createTrackIndex(index, analysis, { analysisStore: config, search });
   await trackIndex.ready();
   const buildWallMs = performance.now() - started;
   const trackStats = trackIndex.stats()!;

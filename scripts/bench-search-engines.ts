@@ -4,7 +4,7 @@
 // the sample catalog's albums (app/.server/catalog/sample/generate.ts, about 10 tracks each):
 // A. MiniSearch with one document per track (title, album, artist, genre fields), as its
 //    documentation builds an index: heap held, build time, query p50/p95;
-// B. the catalog's search (app/.server/catalog/tracks/search.ts): MiniSearch's radix tree over
+// B. the catalog's search (app/.server/catalog/search/): MiniSearch's radix tree over
 //    the distinct words, and CSR postings from words to tracks and albums: the same figures,
 //    with the track table it is built with;
 // and the vocabulary index alone with `--vocabulary` synthetic words (a large real catalog has
@@ -18,8 +18,9 @@ import MiniSearch from "minisearch";
 import SearchableMap from "minisearch/SearchableMap";
 import { AlbumTable } from "../app/.server/catalog/album-table.ts";
 import { sampleAlbums } from "../app/.server/catalog/sample/generate.ts";
-import { buildTrackTable, genrePath, trackTitle } from "../app/.server/catalog/tracks/table.ts";
-import { createTrackSearch } from "../app/.server/catalog/tracks/search.ts";
+import { buildTrackTable, trackTitle } from "../app/.server/catalog/tracks/table.ts";
+import { genrePath } from "../app/.server/catalog/album-columns.ts";
+import { createTrackSearch } from "../app/.server/catalog/search/build.ts";
 import { NO_YIELD } from "../app/.server/catalog/tracks/yielding.ts";
 import type { Album } from "../app/lib/catalog/types.ts";
 

@@ -14,12 +14,12 @@ import { sampleAlbums } from "../app/.server/catalog/sample/generate.ts";
 import { createPrng } from "../app/.server/catalog/sample/prng.ts";
 import { readShippedSampleAnalysis } from "../app/.server/catalog/sample/sample-analysis.ts";
 import { SAMPLE_TRACKS } from "../app/.server/catalog/sample/tracks.ts";
-import { createTrackIndex } from "../app/.server/catalog/tracks/track-index.ts";
+import { createCatalogIndexes } from "../app/.server/catalog/indexes.ts";
 import { NO_YIELD } from "../app/.server/catalog/tracks/yielding.ts";
 import type { CatalogSource } from "../app/.server/catalog/index.ts";
 import { parseConfig } from "../app/.server/config.ts";
 import { createLogger } from "../app/.server/logger.ts";
-import { soundsLikeFor } from "../app/.server/sounds-like/service.ts";
+import { createSoundsLike } from "../app/.server/sounds-like/service.ts";
 import type { Album } from "../app/lib/catalog/types.ts";
 import { KEY_NAMES, type TrackQuery } from "../app/lib/catalog/track-query.ts";
 import { requestGuard } from "../server/request-guard.ts";
@@ -117,7 +117,7 @@ function indexOver(albums: Album[], figure: (key: string) => AnalysisFigures | n
       return { rows: out, next: out.length ? { at: 1, key: String(keys.length) } : cursor };
     },
   };
-  return createTrackIndex(source, lookup, { yielder: () => NO_YIELD, analysisWaitMs: 0 });
+  return createCatalogIndexes(source, lookup, { tracks: { yielder: () => NO_YIELD, analysisWaitMs: 0 } }).tracks;
 }
 
 const Q = (like: string, page = 1): TrackQuery => ({ q: "", genre: "", subGenres: [], bpm: null, duration: null, keys: [], sort: "similarity", page, like });
@@ -216,7 +216,7 @@ for (const size of args.albums.split(",").map(Number).filter((x) => x > 0)) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-similarity-data-"));
   const config = parseConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", REFERENCE_RATE_LIMIT: "100" });
   const logger = createLogger("silent");
-  const service = soundsLikeFor(config, logger);
+  const service = createSoundsLike(config, logger);
   const app = express();
   app.set("trust proxy", "loopback");
   app.use(requestGuard({ bodyLimitBytes: 65536, drainLimitBytes: 1 << 20, urlLimitBytes: 4096, queryParamsLimit: 64 }, { streamed: isSoundsLikeUpload }));

@@ -7,7 +7,7 @@ import { createRequestHandler, RouterContextProvider, type ServerBuild } from "r
 import type { ViteDevServer } from "vite";
 import { trustProxySetting } from "../app/.server/config.ts";
 import type { Logger } from "../app/.server/logger.ts";
-import { createServices, loadConfig } from "../app/.server/services.ts";
+import { appServices, createServices, loadConfig } from "../app/.server/services.ts";
 import {
   requestContext,
   servicesContext,
@@ -17,14 +17,12 @@ import { isStaticPage } from "../app/lib/static-pages.ts";
 import { mediaOrigins, securityHeaders } from "./security.ts";
 import { createPageCache, createPageStore, NONCE_PLACEHOLDER } from "./page-cache.ts";
 import { createCatalogPageCache } from "./catalog-page-cache.ts";
-import { trackIndexFor } from "../app/.server/catalog/tracks/track-index.ts";
 import { createImageHandler } from "./images.ts";
 import { serviceWorkerHandler } from "./service-worker.ts";
 import { answerUnparsableRequests, requestGuard, requestLimits, sendRefusal } from "./request-guard.ts";
 import { reactRouterHandler } from "./react-router-handler.ts";
 import { readinessHandler } from "./readiness.ts";
 import { isSoundsLikeUpload, soundsLikeUpload, type UploadError } from "./sounds-like.ts";
-import { soundsLikeFor } from "../app/.server/sounds-like/service.ts";
 
 export interface StartOptions {
   /** Present in development: Vite serves the client modules and hot-reloads the app. */
@@ -96,13 +94,13 @@ function pageCaches(services: AppServices, renderForCache: (pageUrl: string, ip:
   });
   const catalogPages = createCatalogPageCache({
     store: pages,
-    catalog: services.catalog,
+    catalogIndex: services.catalogIndex,
     render: (url, req) => renderForCache(url, req.ip ?? "", req.log),
     // an open album sheet shows analysis results (issue #9): rendered again when new ones land
     analysisVersion: services.analysis ? () => services.analysis!.version : undefined,
     // the track view also shows the track index's figures, refreshed after the analysis moves
     trackIndexVersion: () => {
-      const stats = trackIndexFor(services.catalog!, services.analysis).stats();
+      const stats = services.tracks.stats();
       return stats ? `${stats.catalogVersion}:${stats.analysisVersion}` : "building";
     },
   });
@@ -200,7 +198,7 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
   }
 
   // issue #19: a reference file's upload, streamed and bounded by UPLOAD_LIMIT_BYTES; a refusal renders the form's page
-  app.use(soundsLikeUpload({ service: () => soundsLikeFor(config, logger, { cluster: config.WEB_CONCURRENCY > 1 }) }));
+  app.use(soundsLikeUpload({ service: () => services.soundsLike }));
 
   app.use(
     reactRouterHandler({
@@ -227,13 +225,14 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
     config,
     roles:
       cluster && !cluster.syncing
-        ? { catalog: true, followCatalog: true, leads: true, worker: false }
-        : { catalog: true, leads: true },
+        ? { catalog: true, followCatalog: true, leads: true, worker: false, soundsLike: true }
+        : { catalog: true, leads: true, soundsLike: true },
+    cluster: Boolean(cluster),
     leads: cluster ? { clusterRateLimit: true } : undefined,
     logBindings: cluster ? { pid: process.pid, worker: cluster.worker } : undefined,
   });
   const { logger } = built;
-  const services: AppServices = { config, logger, catalog: built.catalog!, leads: built.leads!, analysis: built.analysis };
+  const services = appServices(built);
   const app = createApp(services, opts);
 
   const server = await new Promise<Server>((resolve, reject) => {

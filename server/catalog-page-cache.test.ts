@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Request } from "express";
-import { catalogIndexFor, type CatalogSource } from "../app/.server/catalog/index.ts";
+import { createCatalogIndex, type CatalogSource } from "../app/.server/catalog/index.ts";
 import type { CatalogSnapshot } from "../app/.server/catalog/service.ts";
 import type { Album } from "../app/lib/catalog/types.ts";
 import { parseCatalogState } from "../app/lib/catalog/url-state.ts";
@@ -52,9 +52,10 @@ async function catalogSite(opts: Options = {}) {
   const catalog: CatalogSource = { snapshot: () => current, mediaUrl: (key) => `/media/${key}` };
   const renders: string[] = [];
   const store = createPageStore({ maxBytes: opts.maxBytes ?? 32 * 1024 * 1024 });
+  const catalogIndex = createCatalogIndex(catalog);
   const cache = createCatalogPageCache({
     store,
-    catalog,
+    catalogIndex,
     analysisVersion: opts.analysisVersion,
     trackIndexVersion: opts.trackIndexVersion,
     render: async (url: string, _req: Request) => {
@@ -63,7 +64,7 @@ async function catalogSite(opts: Options = {}) {
       opts.during?.();
       const parsed = new URL(url, "http://x");
       const state = parseCatalogState(parsed.searchParams);
-      const result = catalogIndexFor(catalog).query(state);
+      const result = catalogIndex.query(state);
       const names = result.items.map((c) => (c.kind === "album" ? c.name : "")).join(", ");
       const answer = opts.answer?.(url) ?? {};
       const filler = "<p>The same layout around every catalog page, many times over.</p>".repeat(100);

@@ -1,15 +1,17 @@
 import type { NextFunction, Request, Response } from "express";
-import { catalogIndexFor, type CatalogSource } from "../app/.server/catalog/index.ts";
-import { catalogHref, defaultCatalogState, parseCatalogState, serializeCatalogState } from "../app/lib/catalog/url-state.ts";
+import type { CatalogIndex } from "../app/.server/catalog/index.ts";
+import { catalogViewQuery, catalogViewState } from "../app/.server/catalog/query-page.ts";
+import { catalogHref, defaultCatalogState } from "../app/lib/catalog/url-state.ts";
 import { CATALOG_TYPE_OF, catalogReturnHref, parseItemPageKind } from "../app/lib/catalog/item-url.ts";
 import { NONCE_PLACEHOLDER, sendCachedPage, type PageStore } from "./page-cache.ts";
-import { sendResponse } from "./react-router-handler.ts";
+import { sendResponse, singleFetchRoutes } from "./react-router-handler.ts";
 
 /**
  * Issue #8, ADR 0080: a rendered catalog page, its HTML document and its `.data` (React
  * Router single fetch), is reused while the catalog has not changed.
  *
- * The key is the view as the loader sees it: parseCatalogState drops unknown parameters,
+ * The key is the view as the loader sees it, by the loader's own function (catalogViewState,
+ * app/.server/catalog/query-page.ts, issue #17): the route's parser drops unknown parameters,
  * fixes their order, trims, canonicalises genres and options, and the page is clamped to the
  * page count, so `?page=99` on a 3-page list shares the entry of `?page=3`. The search stays
  * as the visitor typed it (trimmed): the search field and its chip show it, so `q=Blue` and
@@ -24,7 +26,8 @@ import { sendResponse } from "./react-router-handler.ts";
  */
 export interface CatalogPageCacheOptions {
   store: PageStore;
-  catalog: CatalogSource;
+  /** the album index: its version tags the entries, and the canonical state clamps pages with it */
+  catalogIndex: Pick<CatalogIndex, "version" | "query">;
   /**
    * Renders a canonical catalog URL (`/catalog?…` or `/catalog.data?…`) with NONCE_PLACEHOLDER
    * as the nonce, the way the React Router handler would.
@@ -53,20 +56,17 @@ export interface CatalogPageCacheOptions {
 const PREFIX = "catalog|";
 const DEFAULT_TTL_MS = 10 * 60_000;
 
-/** The cache key and the canonical URL to render, for a request to /catalog or /catalog.data. */
-export function catalogPageKey(pathname: string, search: URLSearchParams, catalog: CatalogSource): { key: string; url: string; tracks: boolean } {
+/**
+ * The cache key and the canonical URL to render, for a request to /catalog or /catalog.data: the
+ * loader's canonical state (the track view's page is clamped by the track index in the loader,
+ * an async query: `page=99` of 3 is its own entry there, showing page 3), and for `.data` the
+ * loaders it asks for.
+ */
+export function catalogPageKey(pathname: string, search: URLSearchParams, catalogIndex: Pick<CatalogIndex, "query">): { key: string; url: string; tracks: boolean } {
   const data = pathname === "/catalog.data";
-  const state = parseCatalogState(search);
-  // the page shown is clamped to the page count; the index keeps the match list, so this is
-  // a slice of a cached list, and the loader's own query finds it again. The track view's
-  // page is clamped by the track index in the loader (an async query): `page=99` of 3 is its
-  // own entry there, showing page 3.
-  const page = catalogIndexFor(catalog).query(state).page;
-  const query = serializeCatalogState({ ...state, page });
-  // single fetch: `_routes` names the loaders a client navigation asks for
-  const routes = search.get("_routes");
-  if (data && routes) query.set("_routes", [...new Set(routes.split(","))].sort().join(","));
-  const q = query.toString();
+  const state = catalogViewState({ catalogIndex }, search);
+  const routes = data ? singleFetchRoutes(search) : null;
+  const q = [catalogViewQuery(state), routes ? new URLSearchParams({ _routes: routes }).toString() : ""].filter(Boolean).join("&");
   const url = (data ? "/catalog.data" : "/catalog") + (q ? `?${q}` : "");
   return { key: `${PREFIX}${url}`, url, tracks: state.view === "tracks" };
 }
@@ -91,21 +91,20 @@ export function itemPageKey(pathname: string, search: URLSearchParams): { key: s
   const query = new URLSearchParams();
   const back = catalogReturnHref(search.get("from"), kind);
   if (back !== catalogHref(defaultCatalogState(CATALOG_TYPE_OF[kind]))) query.set("from", back);
-  const routes = search.get("_routes");
-  if (data && routes) query.set("_routes", [...new Set(routes.split(","))].sort().join(","));
+  const routes = data ? singleFetchRoutes(search) : null;
+  if (routes) query.set("_routes", routes);
   const q = query.toString();
   const url = `/catalog/${kind}/${encodeURIComponent(id)}${data ? ".data" : ""}${q ? `?${q}` : ""}`;
   return { key: `${PREFIX}${url}`, url, album: kind === "albums" };
 }
 
 export function createCatalogPageCache(opts: CatalogPageCacheOptions) {
-  const { store, catalog } = opts;
+  const { store, catalogIndex } = opts;
   const ttlMs = opts.ttlMs ?? DEFAULT_TTL_MS;
   let seenVersion: number | undefined;
 
   async function handle(req: Request, res: Response, next: NextFunction) {
-    const index = catalogIndexFor(catalog);
-    const version = index.version;
+    const version = catalogIndex.version;
     if (version !== seenVersion) {
       // the catalog changed: every page rendered from the old data goes at once
       if (seenVersion !== undefined) store.clear(PREFIX);
@@ -115,7 +114,7 @@ export function createCatalogPageCache(opts: CatalogPageCacheOptions) {
     const item = itemPageKey(target.pathname, target.searchParams);
     // another path under /catalog/ is the 404 page: rendered, not cached
     if (!item && target.pathname !== "/catalog" && target.pathname !== "/catalog.data") return next();
-    const view = item ?? catalogPageKey(target.pathname, target.searchParams, catalog);
+    const view = item ?? catalogPageKey(target.pathname, target.searchParams, catalogIndex);
     const { key, url } = view;
     const tracks = "tracks" in view && view.tracks;
     // an open sheet, an album's page and the track view show analysis results: their entries
@@ -123,8 +122,8 @@ export function createCatalogPageCache(opts: CatalogPageCacheOptions) {
     const showsAnalysis = opts.analysisVersion !== undefined && (item ? item.album : tracks || target.searchParams.has("item"));
     const tagNow = () =>
       showsAnalysis
-        ? `${index.version}/${opts.analysisVersion!()}${tracks && opts.trackIndexVersion ? `/${opts.trackIndexVersion()}` : ""}`
-        : index.version;
+        ? `${catalogIndex.version}/${opts.analysisVersion!()}${tracks && opts.trackIndexVersion ? `/${opts.trackIndexVersion()}` : ""}`
+        : catalogIndex.version;
     const tag = tagNow();
     const found = await store.lookup(key, () => opts.render(url, req), {
       ttlMs,

@@ -65,3 +65,14 @@ export async function sendResponse(res: Response, response: globalThis.Response)
     throw error;
   }
 }
+
+/**
+ * The loaders a single-fetch `.data` request asks for (React Router's `_routes` parameter: a
+ * client navigation names the route ids whose loaders it needs), sorted and without repeats, as
+ * a query parameter to keep in a cached `.data` URL; null when the request names none (every
+ * loader). React Router's wire format is read here, next to the handler, and nowhere else.
+ */
+export function singleFetchRoutes(search: URLSearchParams): string | null {
+  const routes = search.get("_routes");
+  return routes ? [...new Set(routes.split(","))].sort().join(",") : null;
+}

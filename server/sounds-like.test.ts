@@ -8,7 +8,7 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../app/.server/config.ts";
 import { createLogger } from "../app/.server/logger.ts";
-import { soundsLikeFor, referenceSeed, type SoundsLikeService } from "../app/.server/sounds-like/service.ts";
+import { createSoundsLike, referenceSeed, type SoundsLikeService } from "../app/.server/sounds-like/service.ts";
 import { drumPattern, encodeWav, encodeWithFfmpeg } from "../app/.server/analysis/testing/synth.ts";
 import { requestGuard } from "./request-guard.ts";
 import { isSoundsLikeUpload, parseSection, soundsLikeUpload } from "./sounds-like.ts";
@@ -26,7 +26,7 @@ let server: http.Server;
 let base: string;
 
 beforeAll(async () => {
-  service = soundsLikeFor(config, logger);
+  service = createSoundsLike(config, logger);
   const app = express();
   app.set("trust proxy", "loopback");
   app.use(requestGuard({ bodyLimitBytes: 64 * 1024, drainLimitBytes: 1024 * 1024, urlLimitBytes: 4096, queryParamsLimit: 64 }, { streamed: isSoundsLikeUpload }));

@@ -4,8 +4,16 @@ import type { Logger } from "./logger.ts";
 import type { CatalogService } from "./catalog/service.ts";
 import type { LeadsService } from "./leads/service.ts";
 import type { AnalysisLookup } from "./analysis/stage/types.ts";
+import type { CatalogIndex } from "./catalog/index.ts";
+import type { TrackIndex } from "./catalog/tracks/track-index.ts";
+import type { CurrentSearch } from "./catalog/search/current.ts";
+import type { Sitemaps } from "./sitemap.ts";
+import type { SoundsLikeService } from "./sounds-like/service.ts";
 
-/** Long-lived services, created once by server/app.ts and shared by every request. */
+/**
+ * Long-lived services, created once by createServices (services.ts) for the web server and
+ * shared by every request; loaders and actions reach them only through `services(context)`.
+ */
 export interface AppServices {
   config: Config;
   logger: Logger;
@@ -13,6 +21,15 @@ export interface AppServices {
   leads: LeadsService;
   /** Track analyses by audio key (issue #9); absent where the process has no catalog role. */
   analysis?: AnalysisLookup;
+  /** the album, film, single and channel views, item pages' data (index.ts) */
+  catalogIndex: CatalogIndex;
+  /** the music track view (issue #10) */
+  tracks: TrackIndex;
+  /** the catalog search in use (issue #10), built by the track index, read by the album view */
+  search: CurrentSearch;
+  sitemaps: Sitemaps;
+  /** search by a reference file (issue #19) */
+  soundsLike: SoundsLikeService;
 }
 
 /** Facts about the current request that loaders and actions may need. */

@@ -2,8 +2,10 @@ import fs from "node:fs";
 import { ConfigError, parseConfig, type Config } from "./config.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { startCatalog, type CatalogDeps, type CatalogService } from "./catalog/service.ts";
-import { catalogIndexFor } from "./catalog/index.ts";
-import { trackIndexFor } from "./catalog/tracks/track-index.ts";
+import { createCatalogIndexes, type CatalogIndexes } from "./catalog/indexes.ts";
+import { siteSitemaps, type Sitemaps } from "./sitemap.ts";
+import { createSoundsLike, type SoundsLikeService } from "./sounds-like/service.ts";
+import type { AppServices } from "./context.ts";
 import { startLeads, type LeadsOptions, type LeadsService } from "./leads/service.ts";
 import { startAnalyzer, type Analyzer, type AnalyzerOptions } from "./analysis/stage/analyzer.ts";
 import { createAnalysisPool, type AnalysisPool } from "./analysis/pool.ts";
@@ -18,7 +20,9 @@ import { errorMessage } from "./catalog/errors.ts";
  * The one composition root (issue #7): the web server and every command (`worker`, `outbox`,
  * `sample`, `catalog`) build their services here, from one parsed configuration, so the
  * wiring cannot drift between them again (it once did: `npm run worker` ignored
- * OUTBOX_LEASE_SECONDS because it had its own copy).
+ * OUTBOX_LEASE_SECONDS because it had its own copy). Every long-lived service is made by a
+ * factory (`create…`/`start…` returning an interface with its `close` or `stop`) and handed
+ * to the services that use it; none is looked up from a module-level registry (ADR 0109).
  */
 
 /**
@@ -62,6 +66,8 @@ export interface ServiceRoles {
    * the results (the `analyzer` command follows and analyses: it sets this).
    */
   analyzer?: boolean;
+  /** Search by a reference file (issue #19): its worker pool, rate limit and store (web server). */
+  soundsLike?: boolean;
 }
 
 export interface ServiceOptions {
@@ -75,6 +81,8 @@ export interface ServiceOptions {
   leads?: LeadsOptions;
   /** Tests hand in a counting pool, a clock, a short lease. */
   analyzer?: Partial<Omit<AnalyzerOptions, "config" | "logger" | "store">>;
+  /** With the soundsLike role: this process is one of a cluster's (its rate limit counts in the primary). */
+  cluster?: boolean;
 }
 
 export interface Services {
@@ -86,6 +94,12 @@ export interface Services {
   analysis: AnalysisService | undefined;
   /** The analysis stage's worker, when this process analyses. */
   analyzer: Analyzer | undefined;
+  /** The album index, the track index and the catalog search (catalog/indexes.ts); with the catalog role. */
+  indexes: CatalogIndexes | undefined;
+  /** sitemap.xml and its files (sitemap.ts); with the catalog role. */
+  sitemaps: Sitemaps | undefined;
+  /** Search by a reference file; with the soundsLike role. */
+  soundsLike: SoundsLikeService | undefined;
   /**
    * Stops the background work (sync, index warmer, delivery worker, analyzer), then closes
    * stores. `deadlineMs` (default SHUTDOWN_TIMEOUT_SECONDS) bounds the wait for the current
@@ -95,106 +109,34 @@ export interface Services {
   close(opts?: { deadlineMs?: number }): Promise<void>;
 }
 
+/** What a request handler reads (context.ts): the web server's services, every one present. */
+export function appServices(built: Services): AppServices {
+  const { config, logger, catalog, leads, analysis, indexes, sitemaps, soundsLike } = built;
+  if (!catalog || !leads || !indexes || !sitemaps || !soundsLike) throw new Error("the web server needs the catalog, leads and soundsLike roles");
+  return { config, logger, catalog, leads, analysis, ...indexes, sitemaps, soundsLike };
+}
+
 export async function createServices(opts: ServiceOptions): Promise<Services> {
   const { config, roles } = opts;
   const base = opts.logger ?? createLogger(config.LOG_LEVEL);
   const logger = opts.logBindings ? base.child(opts.logBindings) : base;
+  const stops: (() => void)[] = [];
 
-  let catalog: CatalogService | undefined;
-  let indexWarmer: NodeJS.Immediate | undefined;
-  let stopWarming: (() => void) | undefined;
-  if (roles.catalog) {
-    catalog = await startCatalog({ config, logger, follow: roles.followCatalog, ...opts.catalog });
-  }
-  if (catalog && roles.catalogIndex !== false) {
-    // The index is rebuilt when the snapshot changes. Build it now and on every change event
-    // (ADR 0084), so a visitor's request never pays for the rebuild (seconds at 250,000
-    // albums). Deferred, so the sync that changed the data is not held up, and changes in one
-    // turn of the event loop cost one rebuild.
-    const catalogIndex = catalogIndexFor(catalog);
-    const warmIndex = () => void catalogIndex.version;
-    warmIndex();
-    stopWarming = catalog.onChange(() => {
-      indexWarmer ??= setImmediate(() => {
-        indexWarmer = undefined;
-        warmIndex();
-      });
-    });
-  }
+  const catalog = roles.catalog ? await startCatalog({ config, logger, follow: roles.followCatalog, ...opts.catalog }) : undefined;
+  const analysis = catalog ? await startAnalysis(opts, logger, catalog) : undefined;
 
-  // Results are read wherever the catalog is served; they are made where the catalog is
-  // synced, or by `npm run analyzer` (roles.analyzer on a follower).
-  let analysis: AnalysisService | undefined;
-  let analyzer: Analyzer | undefined;
-  let removeStage: (() => void) | undefined;
-  let retryTimer: NodeJS.Timeout | undefined;
-  let closed = false;
+  let indexes: CatalogIndexes | undefined;
+  let sitemaps: Sitemaps | undefined;
   if (catalog) {
-    const catalogService = catalog;
-    const analyse = roles.analyzer ?? (!roles.followCatalog && config.ANALYSIS_WORKER);
-    const open = async () => {
-      const store = await openAnalysisStore(config);
-      const service = await createAnalysisLookup(store, { logger });
-      if (!analyse) return { service };
-      // the sample's shipped results, before the stage walks (issue #19: figures at once); only
-      // when the albums are the sample's (ALBUMS_URL unset): other catalogs' audio is not the sample's
-      if (!config.ALBUMS_URL && fs.existsSync(samplePaths(config.DATA_DIR).dir)) {
-        await seedSampleAnalysis(store, samplePaths(config.DATA_DIR).media)
-          .then((n) => n && logger.info({ results: n }, "sample analysis results stored"))
-          .catch((error: unknown) => logger.error({ err: errorMessage(error) }, "could not store the sample analysis results"));
-      }
-      const started = startAnalyzer({ config, logger, store, ...opts.analyzer });
-      // The sample audio is written in a worker thread after start-up (so the first page does
-      // not wait for it): the stage starts once it is there, instead of recording every sample
-      // track as unreadable and retrying a minute later. At once when nothing is being written.
-      void sampleMediaReady(config.DATA_DIR)
-        .catch(() => undefined)
-        .then(() => {
-          if (!closed) removeStage = catalogService.addStage(started.stage);
-        });
-      return { service, analyzer: started };
-    };
-    try {
-      ({ service: analysis, analyzer } = await open());
-    } catch (error) {
-      // The results' database cannot be reached (DATABASE_URL down at start): the site serves
-      // without analysis (sheets show no tempo or key) and tries again every 30 s, as the
-      // outbox opens lazily. A start never fails for it.
-      const unavailable = deferredAnalysis(describeAnalysisStore(config));
-      analysis = unavailable;
-      logger.error({ err: errorMessage(error), retryInSeconds: 30 }, "audio analysis unavailable: its store cannot be opened");
-      const retry = () => {
-        retryTimer = setTimeout(() => {
-          open()
-            .then((opened) => {
-              if (closed) return void opened.analyzer?.stop({ deadlineMs: 0 }).finally(() => opened.service.close());
-              unavailable.attach(opened.service);
-              analyzer = opened.analyzer;
-              logger.info("audio analysis available: its store is open");
-            })
-            .catch(retry);
-        }, 30_000);
-        retryTimer.unref();
-      };
-      retry();
-    }
-  }
-
-  // The track view's index (issue #10) is built in the background at start and after each
-  // catalog change, off the request path (seconds at 2.5 million tracks), with the analysis
-  // results this process reads.
-  let stopTracks: (() => void) | undefined;
-  if (catalog && roles.catalogIndex !== false) {
-    // the first full read of the analysis figures happens in the index's build worker, with its
-    // own connection to the same store; after each build the heap pages V8 freed in this thread
-    // (the sync's and the build's garbage) are returned (ADR 0100, amended)
-    const tracks = trackIndexFor(catalog, analysis, { logger, analysisStore: analysis ? config : undefined, releaseFreedPages: true });
-    void tracks.ready();
-    const unsubscribe = catalog.onChange(() => void tracks.ready());
-    stopTracks = () => {
-      unsubscribe();
-      tracks.stop();
-    };
+    // the first full read of the analysis figures happens in the track index's build worker,
+    // with its own connection to the same store; after each build the heap pages V8 freed in
+    // this thread (the sync's and the build's garbage) are returned (ADR 0100, amended)
+    indexes = createCatalogIndexes(catalog, analysis?.service, {
+      tracks: { logger, analysisStore: analysis?.service ? config : undefined, releaseFreedPages: true },
+    });
+    sitemaps = siteSitemaps(indexes.catalogIndex, config);
+    if (roles.catalogIndex !== false) stops.push(warmIndexes(catalog, indexes));
+    stops.push(indexes.tracks.stop);
   }
 
   let leads: LeadsService | undefined;
@@ -202,6 +144,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     const worker = roles.worker ?? config.OUTBOX_WORKER;
     leads = await startLeads({ config: { ...config, OUTBOX_WORKER: worker }, logger }, opts.leads);
   }
+  const soundsLike = roles.soundsLike ? createSoundsLike(config, logger, { cluster: opts.cluster }) : undefined;
 
   let closing: Promise<void> | undefined;
   return {
@@ -209,21 +152,121 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     logger,
     catalog,
     leads,
-    analysis,
+    analysis: analysis?.service,
+    indexes,
+    sitemaps,
+    soundsLike,
     // a getter: an analyzer started later (the store was down at start) is the one returned
     get analyzer() {
-      return analyzer;
+      return analysis?.analyzer();
     },
     close: (closeOpts) =>
       (closing ??= (async () => {
-        stopWarming?.();
-        stopTracks?.();
-        clearImmediate(indexWarmer);
-        closed = true;
-        clearTimeout(retryTimer);
-        removeStage?.();
-        await Promise.allSettled([catalog?.close(), leads?.close({ deadlineMs: closeOpts?.deadlineMs }), analyzer?.stop({ deadlineMs: closeOpts?.deadlineMs })]);
-        await analysis?.close();
+        for (const stop of stops) stop();
+        analysis?.stop();
+        await Promise.allSettled([
+          catalog?.close(),
+          leads?.close({ deadlineMs: closeOpts?.deadlineMs }),
+          analysis?.analyzer()?.stop({ deadlineMs: closeOpts?.deadlineMs }),
+          soundsLike?.close(),
+        ]);
+        await analysis?.service.close();
       })()),
+  };
+}
+
+/**
+ * Keeps the indexes warm: the album index is rebuilt when the snapshot changes, and the track
+ * index in the background. Build them now and on every change event (ADR 0084), so a visitor's
+ * request never pays for the rebuild (seconds at 250,000 albums). Deferred, so the sync that
+ * changed the data is not held up, and changes in one turn of the event loop cost one rebuild.
+ * Returns the stop.
+ */
+function warmIndexes(catalog: CatalogService, { catalogIndex, tracks }: CatalogIndexes): () => void {
+  let warmer: NodeJS.Immediate | undefined;
+  const warm = () => {
+    void catalogIndex.version;
+    void tracks.ready();
+  };
+  warm();
+  const unsubscribe = catalog.onChange(() => {
+    warmer ??= setImmediate(() => {
+      warmer = undefined;
+      warm();
+    });
+  });
+  return () => {
+    unsubscribe();
+    clearImmediate(warmer);
+  };
+}
+
+/**
+ * The analysis results, read wherever the catalog is served; they are made where the catalog
+ * is synced, or by `npm run analyzer` (roles.analyzer on a follower). When the results'
+ * database cannot be reached at start (DATABASE_URL down), the site serves without analysis
+ * (sheets show no tempo or key) and tries again every 30 s, as the outbox opens lazily: a
+ * start never fails for it.
+ */
+async function startAnalysis(opts: ServiceOptions, logger: Logger, catalog: CatalogService) {
+  const { config, roles } = opts;
+  const analyse = roles.analyzer ?? (!roles.followCatalog && config.ANALYSIS_WORKER);
+  let analyzer: Analyzer | undefined;
+  let removeStage: (() => void) | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const open = async () => {
+    const store = await openAnalysisStore(config);
+    const service = await createAnalysisLookup(store, { logger });
+    if (!analyse) return { service };
+    // the sample's shipped results, before the stage walks (issue #19: figures at once); only
+    // when the albums are the sample's (ALBUMS_URL unset): other catalogs' audio is not the sample's
+    if (!config.ALBUMS_URL && fs.existsSync(samplePaths(config.DATA_DIR).dir)) {
+      await seedSampleAnalysis(store, samplePaths(config.DATA_DIR).media)
+        .then((n) => n && logger.info({ results: n }, "sample analysis results stored"))
+        .catch((error: unknown) => logger.error({ err: errorMessage(error) }, "could not store the sample analysis results"));
+    }
+    const started = startAnalyzer({ config, logger, store, ...opts.analyzer });
+    // The sample audio is written in a worker thread after start-up (so the first page does
+    // not wait for it): the stage starts once it is there, instead of recording every sample
+    // track as unreadable and retrying a minute later. At once when nothing is being written.
+    void sampleMediaReady(config.DATA_DIR)
+      .catch(() => undefined)
+      .then(() => {
+        if (!closed) removeStage = catalog.addStage(started.stage);
+      });
+    return { service, analyzer: started };
+  };
+  let service: AnalysisService;
+  try {
+    ({ service, analyzer } = await open());
+  } catch (error) {
+    const unavailable = deferredAnalysis(describeAnalysisStore(config));
+    service = unavailable;
+    logger.error({ err: errorMessage(error), retryInSeconds: 30 }, "audio analysis unavailable: its store cannot be opened");
+    const retry = () => {
+      retryTimer = setTimeout(() => {
+        open()
+          .then((opened) => {
+            if (closed) return void opened.analyzer?.stop({ deadlineMs: 0 }).finally(() => opened.service.close());
+            unavailable.attach(opened.service);
+            analyzer = opened.analyzer;
+            logger.info("audio analysis available: its store is open");
+          })
+          .catch(retry);
+      }, 30_000);
+      retryTimer.unref();
+    };
+    retry();
+  }
+  return {
+    service,
+    analyzer: () => analyzer,
+    /** no further retry or stage start; the caller stops the analyzer and closes the service */
+    stop() {
+      closed = true;
+      clearTimeout(retryTimer);
+      removeStage?.();
+    },
   };
 }

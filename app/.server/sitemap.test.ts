@@ -1,7 +1,7 @@
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { CatalogSnapshot } from "./catalog/service.ts";
-import type { CatalogSource } from "./catalog/index.ts";
+import { createCatalogIndex, type CatalogSource } from "./catalog/index.ts";
 import { createSitemaps, sitemapResponse } from "./sitemap.ts";
 import type { Album, Film, Single } from "../lib/catalog/types.ts";
 import { reshapeSingle } from "./catalog/music-api/singles.ts";
@@ -31,7 +31,7 @@ function catalogOf(counts: { albums: number; singles: number; films: number }, v
     version,
     updatedAt: "2026-11-20T10:00:00.000Z",
   };
-  const source: CatalogSource = { snapshot: () => snap, mediaUrl: (key) => `/media/${key}` };
+  const source = createCatalogIndex({ snapshot: () => snap, mediaUrl: (key) => `/media/${key}` } satisfies CatalogSource);
   return { source, replace: (next: CatalogSnapshot) => (snap = next), snap: () => snap };
 }
 

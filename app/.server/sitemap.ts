@@ -1,10 +1,10 @@
 import { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { LRUCache } from "lru-cache";
-import { catalogIndexFor, type CatalogSource } from "./catalog/index.ts";
+import type { CatalogIndex } from "./catalog/index.ts";
 import { itemPagePath } from "../lib/catalog/item-url.ts";
 import { SITE_PAGE_PATHS } from "../lib/static-pages.ts";
-import type { AppServices } from "./context.ts";
+import type { Config } from "./config.ts";
 
 /**
  * sitemap.xml (issue #11, ADR 0097): every page of product-rules §2 with a fixed path, then every item
@@ -58,7 +58,8 @@ function gzipPieces(pieces: Iterable<string>): Promise<Buffer> {
   });
 }
 
-export function createSitemaps(catalog: CatalogSource, opts: SitemapOptions) {
+/** The sitemaps of the album index's item pages; one set per site, built in createServices. */
+export function createSitemaps(index: Pick<CatalogIndex, "itemPages" | "version" | "updatedAt">, opts: SitemapOptions) {
   const maxUrls = opts.maxUrls ?? SITEMAP_MAX_URLS;
   const origin = opts.siteUrl.replace(/\/+$/, "");
   const cache = new LRUCache<string, SitemapDocument>({ maxSize: opts.maxCacheBytes, sizeCalculation: (d) => d.gzip.length + 64 });
@@ -66,7 +67,6 @@ export function createSitemaps(catalog: CatalogSource, opts: SitemapOptions) {
   const building = new Map<string, Promise<SitemapDocument>>();
 
   const layout = () => {
-    const index = catalogIndexFor(catalog);
     const items = index.itemPages();
     const total = opts.pagePaths.length + items.length;
     return { index, items, total, files: Math.max(1, Math.ceil(total / maxUrls)) };
@@ -110,7 +110,7 @@ export function createSitemaps(catalog: CatalogSource, opts: SitemapOptions) {
         .then((gzip) => {
           const doc = { gzip, version };
           // kept only while it is the current catalog's (a sync during the build makes it stale)
-          if (catalogIndexFor(catalog).version === version) cache.set(key, doc);
+          if (index.version === version) cache.set(key, doc);
           return doc;
         })
         .finally(() => building.delete(key));
@@ -144,18 +144,9 @@ export function createSitemaps(catalog: CatalogSource, opts: SitemapOptions) {
 
 export type Sitemaps = ReturnType<typeof createSitemaps>;
 
-const sitemaps = new WeakMap<object, Sitemaps>();
-
-/** The one set of sitemaps of a catalog service, shared by the sitemap routes. */
-export function sitemapsFor(catalog: CatalogSource, opts: SitemapOptions): Sitemaps {
-  let s = sitemaps.get(catalog);
-  if (!s) sitemaps.set(catalog, (s = createSitemaps(catalog, opts)));
-  return s;
-}
-
 /** The site's sitemaps: its fixed-path pages and item pages, at SITE_URL, bounded by SITEMAP_CACHE_MAX_BYTES. */
-export function siteSitemaps({ catalog, config }: Pick<AppServices, "catalog" | "config">): Sitemaps {
-  return sitemapsFor(catalog, { siteUrl: config.SITE_URL, pagePaths: SITE_PAGE_PATHS, maxCacheBytes: config.SITEMAP_CACHE_MAX_BYTES });
+export function siteSitemaps(index: Pick<CatalogIndex, "itemPages" | "version" | "updatedAt">, config: Pick<Config, "SITE_URL" | "SITEMAP_CACHE_MAX_BYTES">): Sitemaps {
+  return createSitemaps(index, { siteUrl: config.SITE_URL, pagePaths: SITE_PAGE_PATHS, maxCacheBytes: config.SITEMAP_CACHE_MAX_BYTES });
 }
 
 /**

@@ -18,9 +18,8 @@ import { site } from "~/content/site";
  * id (or kind) answers the 404 page with status 404, logged as product-rules §2 asks.
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const { catalog, analysis } = services(context);
   const kind = parseItemPageKind(params.kind);
-  const found = kind ? await loadItemPage(catalog, kind, params.id, analysis) : null;
+  const found = kind ? await loadItemPage(services(context), kind, params.id) : null;
   const url = new URL(request.url);
   if (!kind || !found) {
     requestInfo(context).log.error({ path: url.pathname }, "404 Error: User attempted to access non-existent route");

@@ -1,32 +1,34 @@
 import { data, redirect, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/catalog";
 import { services } from "~/.server/context";
-import { loadCatalogPage } from "~/.server/catalog/query-page";
-import { referenceSeed, soundsLikeFor } from "~/.server/sounds-like/service";
+import { catalogViewState, loadCatalogPage } from "~/.server/catalog/query-page";
+import { referenceSeed } from "~/.server/sounds-like/service";
 import { CatalogPage } from "~/features/catalog/catalog-page";
 import { JsonLd } from "~/components/seo/json-ld";
 import { albumJsonLd, catalogItemList } from "~/features/catalog/json-ld";
 import { itemPagePath } from "~/lib/catalog/item-url";
 import { catalogTitle } from "~/lib/catalog/nouns";
-import { catalogHref, parseCatalogState } from "~/lib/catalog/url-state";
+import { catalogHref } from "~/lib/catalog/url-state";
 import { seo } from "~/lib/seo";
 
 /**
  * /catalog (product-rules §2 "Catalog"). Every view is a URL (DESIGN.md §3 deviation 5): the loader
- * parses the state, asks the in-memory index for one page of cards, and returns only that
+ * reads the URL's canonical state (catalogViewState: the one parser, which the page cache's key
+ * is made from too), asks the in-memory indexes for one page of cards, and returns only that
  * page, the filter options and the open item's details — never the catalog.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { catalog, config, analysis, logger } = services(context);
-  const state = parseCatalogState(new URL(request.url).searchParams);
+  const all = services(context);
+  const { config, soundsLike } = all;
+  const state = catalogViewState(all, new URL(request.url).searchParams);
   // product-rules §2: the Channels tab is disabled unless the operator enables it.
   if (state.type === "channels" && !config.CATALOG_CHANNELS_ENABLED) throw redirect("/catalog");
   // issue #19: a reference file's `like=` view reads its fingerprint from the references' store
   const reference =
     state.view === "tracks" && state.like.startsWith("ref-")
-      ? await referenceSeed(soundsLikeFor(config, logger), state.like).catch(() => ({ id: state.like, status: "unknown" as const }))
+      ? await referenceSeed(soundsLike, state.like).catch(() => ({ id: state.like, status: "unknown" as const }))
       : undefined;
-  const { complete, ...page } = await loadCatalogPage(catalog, state, analysis, reference);
+  const { complete, ...page } = await loadCatalogPage(all, state, reference);
   const payload = { ...page, channelsEnabled: config.CATALOG_CHANNELS_ENABLED };
   // A page with data still missing (a slow upstream) is not kept by the page cache (ADR 0080).
   return complete ? payload : data(payload, { headers: { "Cache-Control": "no-store" } });

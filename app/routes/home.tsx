@@ -6,7 +6,6 @@ import { homeEcosystem, homeHero, homeStats } from "~/content/home";
 import { platforms } from "~/content/platforms";
 import { site } from "~/content/site";
 import { services } from "~/.server/context";
-import { catalogIndexFor } from "~/.server/catalog/index";
 import { FeaturedAlbums } from "~/features/catalog/featured-albums";
 import { IconTile } from "~/features/story/story-icon";
 import { TrustedHtml } from "~/features/story/trusted-html";
@@ -30,7 +29,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 /** product-rules §2 Home: up to 6 featured albums, from the catalog index (one small list, not the catalog). */
 export function loader({ context }: Route.LoaderArgs) {
-  return { featuredAlbums: catalogIndexFor(services(context).catalog).featuredAlbums(6) };
+  return { featuredAlbums: services(context).catalogIndex.featuredAlbums(6) };
 }
 
 export default function HomePage({ loaderData }: Route.ComponentProps) {

@@ -13,13 +13,13 @@ import { seo } from "~/lib/seo";
  * and malformed ones dropped and counted for a note.
  */
 export function loader({ request, context }: Route.LoaderArgs) {
-  const { catalog, config } = services(context);
+  const { catalogIndex, config } = services(context);
   const param = new URL(request.url).searchParams.get("items");
   // the licensing link must fit the Specific Tracks field and the server's URL limit (less a margin for the host)
   const limits = { maxLength: MAX_LENGTH.tracks, maxUrlBytes: config.URL_LIMIT_BYTES - 96 };
   if (param === null) return { shared: null, limits };
   const { ids, dropped, overflow } = parseShortlistIds(param);
-  const { entries, unknown } = resolveShortlist(catalog, ids);
+  const { entries, unknown } = resolveShortlist(catalogIndex, ids);
   return { shared: { entries, missing: dropped + unknown, overflow: overflow > 0 }, limits };
 }
 

@@ -11,7 +11,7 @@ import { catalogWith, countingPool, walkAndDrain, writeBeat } from "../support/a
 import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
 import { expectFiguresRead } from "../../app/.server/analysis/testing/figures.ts";
 import { createAnalysisLookup } from "../../app/.server/analysis/stage/lookup.ts";
-import { createTrackIndex } from "../../app/.server/catalog/tracks/track-index.ts";
+import { createCatalogIndexes } from "../../app/.server/catalog/indexes.ts";
 import { NO_YIELD } from "../../app/.server/catalog/tracks/yielding.ts";
 import type { CatalogSnapshot } from "../../app/.server/catalog/service.ts";
 
@@ -120,7 +120,7 @@ describe("analysis on PostgreSQL", () => {
         version: 1,
         updatedAt: "2026-11-23T00:00:00Z",
       };
-      const index = createTrackIndex({ snapshot: () => snapshot, mediaUrl: (key) => `/media/${key}` }, counted, { yielder: () => NO_YIELD, analysisStore: config, logger });
+      const index = createCatalogIndexes({ snapshot: () => snapshot, mediaUrl: (key) => `/media/${key}` }, counted, { tracks: { yielder: () => NO_YIELD, analysisStore: config, logger } }).tracks;
       await index.ready();
       expect(readHere).toBe(0);
       expect(index.stats()).toMatchObject({ tracks: 3, analysed: 2 });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { catalogIndexFor } from "../../app/.server/catalog/index.ts";
+import { createCatalogIndex } from "../../app/.server/catalog/index.ts";
 import { samplePaths } from "../../app/.server/catalog/sample/ensure.ts";
 import { startCatalog, type CatalogDeps, type CatalogService } from "../../app/.server/catalog/service.ts";
 import { parseConfig } from "../../app/.server/config.ts";
@@ -81,7 +81,7 @@ const follower = (config: ReturnType<typeof parseConfig>) => start(config, { fol
 
 /** Album names a visitor sees on /catalog, every page. */
 const shownAlbums = (s: CatalogService) => {
-  const index = catalogIndexFor(s);
+  const index = createCatalogIndex(s);
   const names: string[] = [];
   const pages = index.query(defaultCatalogState()).pageCount;
   for (let page = 1; page <= pages; page++) {

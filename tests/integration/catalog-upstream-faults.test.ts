@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { catalogIndexFor } from "../../app/.server/catalog/index.ts";
+import { createCatalogIndex } from "../../app/.server/catalog/index.ts";
 import { startCatalog, type CatalogDeps, type CatalogService } from "../../app/.server/catalog/service.ts";
 import { parseConfig } from "../../app/.server/config.ts";
 import { defaultCatalogState } from "../../app/lib/catalog/url-state.ts";
@@ -56,7 +56,7 @@ const start = async (env: Record<string, string> = {}, deps: Partial<CatalogDeps
 
 /** What a visitor sees on /catalog: the album cards of every page. */
 const shownAlbums = (s: CatalogService) => {
-  const index = catalogIndexFor(s);
+  const index = createCatalogIndex(s);
   const first = index.query(defaultCatalogState());
   const names: string[] = [];
   for (let page = 1; page <= first.pageCount; page++) {

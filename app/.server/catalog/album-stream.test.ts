@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { captureLogger } from "../../../tests/fakes/log-capture.ts";
 import { albumEntry } from "../../../tests/support/catalog-fixtures.ts";
 import { parseConfig } from "../config.ts";
-import { catalogIndexFor } from "./index.ts";
+import { createCatalogIndex } from "./index.ts";
 import { jsonEvents, MalformedJsonError } from "./json-stream.ts";
 import { startCatalog, type CatalogService } from "./service.ts";
 
@@ -56,7 +56,7 @@ describe("the album list read as a stream", () => {
     const { service } = await start();
     expect(shown(service)).toEqual(FIVE.map((a) => a.name));
     const id = service.snapshot().albums.id(2);
-    expect(catalogIndexFor(service).album(id)?.tracks).toEqual([{ name: "Track 3", audioUrl: "/media/track-3.wav" }]);
+    expect(createCatalogIndex(service).album(id)?.tracks).toEqual([{ name: "Track 3", audioUrl: "/media/track-3.wav" }]);
     // the snapshot is the JSON it always was: a restarted server (or an older one) reads it
     const stored = JSON.parse(fs.readFileSync(snapshotFile(), "utf8")) as { data: { name: string }[]; fingerprint: string };
     expect(stored.data.map((a) => a.name)).toEqual(FIVE.map((a) => a.name));
@@ -64,7 +64,7 @@ describe("the album list read as a stream", () => {
     await service.close();
     const again = await start();
     expect(shown(again.service)).toEqual(FIVE.map((a) => a.name));
-    expect(catalogIndexFor(again.service).album(id)?.tracks).toHaveLength(1);
+    expect(createCatalogIndex(again.service).album(id)?.tracks).toHaveLength(1);
   });
 
   it("a truncated file is a logged failure; the last snapshot is served and kept byte for byte", async () => {

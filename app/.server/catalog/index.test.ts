@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { catalogIndexFor, createCatalogIndex, type CatalogSource } from "./index.ts";
+import { createCatalogIndex, type CatalogSource } from "./index.ts";
 import type { CatalogSnapshot } from "./service.ts";
 import type { Album, Channel, Film, Single } from "../../lib/catalog/types.ts";
 import { defaultCatalogState, parseCatalogState } from "../../lib/catalog/url-state.ts";
@@ -175,11 +175,6 @@ describe("catalog index", () => {
     expect(live.query(q("genre=Jazz")).total).toBe(5);
     expect(live.version).toBe(2);
   });
-
-  it("shares one index per service", () => {
-    const s = source(() => snap);
-    expect(catalogIndexFor(s)).toBe(catalogIndexFor(s));
-  });
 });
 
 describe("match cache bound (issue #7)", () => {
@@ -232,6 +227,6 @@ describe("match cache bound (issue #7)", () => {
 
   it("takes the budget from the catalog service (CATALOG_CACHE_MAX_BYTES)", () => {
     const s = { ...source(() => bigSnap), cacheBytes: 12_345 };
-    expect(catalogIndexFor(s).cacheUsage().maxBytes).toBe(12_345);
+    expect(createCatalogIndex(s).cacheUsage().maxBytes).toBe(12_345);
   });
 });

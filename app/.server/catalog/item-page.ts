@@ -1,7 +1,4 @@
-import type { CatalogService } from "./service.ts";
-import { catalogIndexFor } from "./index.ts";
-import { albumDetail, singleDetail } from "./query-page.ts";
-import type { AnalysisLookup } from "../analysis/stage/types.ts";
+import { albumDetail, singleDetail, type CatalogPageServices } from "./query-page.ts";
 import type { AlbumDetailData, FilmCardData, SingleDetailData } from "../../lib/catalog/cards.ts";
 import type { ItemPageKind } from "../../lib/catalog/item-url.ts";
 
@@ -14,17 +11,12 @@ export type ItemPageItem = AlbumDetailData | SingleDetailData | FilmCardData;
  * analysis; `complete` is false when part of it is missing for now (analysis slow to answer,
  * a release detail not fetched), and such a page is not kept by the page cache (ADR 0080).
  */
-export async function loadItemPage(
-  catalog: CatalogService,
-  kind: ItemPageKind,
-  id: string,
-  analysis: AnalysisLookup | undefined,
-): Promise<{ item: ItemPageItem; complete: boolean } | null> {
+export async function loadItemPage(services: CatalogPageServices, kind: ItemPageKind, id: string): Promise<{ item: ItemPageItem; complete: boolean } | null> {
   const found =
     kind === "albums"
-      ? await albumDetail(catalog, id, analysis)
+      ? await albumDetail(services, id)
       : kind === "singles"
-        ? await singleDetail(catalog, id)
-        : { data: catalogIndexFor(catalog).film(id), complete: true };
+        ? await singleDetail(services, id)
+        : { data: services.catalogIndex.film(id), complete: true };
   return found.data ? { item: found.data, complete: found.complete } : null;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TrackAnalysis } from "../analysis/analyze.ts";
 import { albumJsonLd } from "../../features/catalog/json-ld.tsx";
-import { withAnalysis } from "./query-page.ts";
+import { withAnalysis } from "./with-analysis.ts";
 
 const result = (o: Partial<TrackAnalysis>): TrackAnalysis => ({
   durationSeconds: 125.07,

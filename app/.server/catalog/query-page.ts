@@ -1,24 +1,18 @@
-import type { CatalogService } from "./service.ts";
-import { catalogIndexFor, type CatalogQueryResult } from "./index.ts";
-import type { AnalysisLookup } from "../analysis/stage/types.ts";
-import type { TrackAnalysis } from "../analysis/analyze.ts";
-import type { AlbumDetailData, CatalogDetailData, SingleDetailData, TrackData } from "../../lib/catalog/cards.ts";
-import { quantizePeaks } from "../../lib/catalog/waveform.ts";
+import type { CatalogIndex, CatalogQueryResult } from "./index.ts";
+import type { AppServices } from "../context.ts";
+import type { AlbumDetailData, CatalogDetailData, SingleDetailData } from "../../lib/catalog/cards.ts";
 import type { GenreLevel } from "../../lib/catalog/genre-tree.ts";
-import type { CatalogState } from "../../lib/catalog/url-state.ts";
+import { parseCatalogState, serializeCatalogState, trackQueryOf, type CatalogState } from "../../lib/catalog/url-state.ts";
 import type { CatalogType } from "../../lib/catalog/types.ts";
 import type { TrackQueryResult } from "../../lib/catalog/track-query.ts";
-import { trackQueryOf } from "../../lib/catalog/url-state.ts";
-import { trackIndexFor, type ReferenceSeed } from "./tracks/track-index.ts";
+import type { ReferenceSeed } from "./tracks/track-index.ts";
+import { ANALYSIS_WAIT_MS, withAnalysis } from "./with-analysis.ts";
+
+/** What the catalog pages read: the catalog service (slow upstream lookups), the indexes, the analysis results. */
+export type CatalogPageServices = Pick<AppServices, "catalog" | "catalogIndex" | "tracks" | "analysis">;
 
 /** How long a page waits for a singles sub-genre list before streaming it in later. */
 const SUB_GENRES_WAIT_MS = 250;
-/**
- * How long an album sheet waits for its tracks' analysis results (a read from SQLite or
- * PostgreSQL); past it the sheet is sent without them and not cached (issue #9: a page
- * never waits on the analysis).
- */
-export const ANALYSIS_WAIT_MS = 500;
 
 export interface CatalogPageData extends CatalogQueryResult {
   /** the state shown: the URL's, with the page clamped */
@@ -54,8 +48,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<{ done: true; 
 }
 
 /** A single's sheet or page (product-rules §2 release details); `complete` is false when its release detail could not be fetched. */
-export async function singleDetail(catalog: CatalogService, id: string): Promise<{ data: SingleDetailData | null; complete: boolean }> {
-  const index = catalogIndexFor(catalog);
+export async function singleDetail({ catalog, catalogIndex: index }: CatalogPageServices, id: string): Promise<{ data: SingleDetailData | null; complete: boolean }> {
   const single = index.single(id);
   if (!single) return { data: null, complete: true };
   const detail = await catalog.releaseDetail(id).catch(() => null);
@@ -82,21 +75,9 @@ export async function singleDetail(catalog: CatalogService, id: string): Promise
   return { data, complete: detail !== null };
 }
 
-/** What a track row shows of its analysis (cards.ts TrackData): whole seconds and BPM, the key, the preview's bars. */
-export function withAnalysis(track: TrackData, result: TrackAnalysis | undefined): TrackData {
-  if (!result) return track;
-  return {
-    ...track,
-    seconds: Math.round(result.durationSeconds),
-    ...(result.bpm !== null ? { bpm: Math.round(result.bpm) } : {}),
-    ...(result.key ? { key: result.key } : {}),
-    ...(result.previewPeaks.length ? { peaks: quantizePeaks(result.previewPeaks) } : {}),
-  };
-}
-
 /** An album's sheet or page, its tracks with their analysis when it answers within ANALYSIS_WAIT_MS. */
-export async function albumDetail(catalog: CatalogService, id: string, analysis: AnalysisLookup | undefined): Promise<{ data: AlbumDetailData | null; complete: boolean }> {
-  const found = catalogIndexFor(catalog).albumWithKeys(id);
+export async function albumDetail({ catalogIndex, analysis }: CatalogPageServices, id: string): Promise<{ data: AlbumDetailData | null; complete: boolean }> {
+  const found = catalogIndex.albumWithKeys(id);
   if (!found) return { data: null, complete: true };
   if (!analysis || !found.keys.length) return { data: found.album, complete: true };
   const settled = await withTimeout(
@@ -109,15 +90,10 @@ export async function albumDetail(catalog: CatalogService, id: string, analysis:
   return { data: { ...found.album, tracks }, complete: true };
 }
 
-async function loadDetail(
-  catalog: CatalogService,
-  type: CatalogType,
-  id: string,
-  analysis: AnalysisLookup | undefined,
-): Promise<{ data: CatalogDetailData | null; complete: boolean }> {
+async function loadDetail(services: CatalogPageServices, type: CatalogType, id: string): Promise<{ data: CatalogDetailData | null; complete: boolean }> {
   if (!id) return { data: null, complete: true };
-  if (type === "music") return albumDetail(catalog, id, analysis);
-  if (type === "singles") return singleDetail(catalog, id);
+  if (type === "music") return albumDetail(services, id);
+  if (type === "singles") return singleDetail(services, id);
   // product-rules §2: films and channels have no detail view
   return { data: null, complete: true };
 }
@@ -132,11 +108,32 @@ export function rowsComplete(result: TrackQueryResult): boolean {
 }
 
 /**
- * Everything /catalog renders for one URL state: one page of cards, never the catalog. An
- * open album sheet shows its tracks' analysis when `analysis` has results for them.
+ * The catalog state of a URL as /catalog shows it (ADR 0102; issue #17: the one parser): the
+ * route's parser (url-state.ts: unknown parameters dropped, options canonical, lengths capped),
+ * then a page past the end of a card view clamped to its last page, the one place that does
+ * (the index counts the matches; its match list is cached, so this is a slice). The track
+ * view's page is clamped by the track index when it answers (an async query over the figures).
+ * The route's loader and the page cache's key (server/catalog-page-cache.ts) both read it, so
+ * `?page=99` of a 4-page list is the page and the cache entry of `?page=4`.
  */
-export async function loadCatalogPage(catalog: CatalogService, state: CatalogState, analysis?: AnalysisLookup, reference?: ReferenceSeed): Promise<CatalogPageData> {
-  const index = catalogIndexFor(catalog);
+export function catalogViewState({ catalogIndex }: { catalogIndex: Pick<CatalogIndex, "query"> }, search: URLSearchParams): CatalogState {
+  const state = parseCatalogState(search);
+  if (state.view === "tracks" || state.page === 1) return state;
+  const { page } = catalogIndex.query(state);
+  return page === state.page ? state : { ...state, page };
+}
+
+/** The canonical query string of a catalog state (the page cache's key and the URL it renders). */
+export function catalogViewQuery(state: CatalogState): string {
+  return serializeCatalogState(state).toString();
+}
+
+/**
+ * Everything /catalog renders for one URL state (catalogViewState's): one page of cards, never
+ * the catalog. An open album sheet shows its tracks' analysis when `analysis` has results for them.
+ */
+export async function loadCatalogPage(services: CatalogPageServices, state: CatalogState, reference?: ReferenceSeed): Promise<CatalogPageData> {
+  const { catalog, catalogIndex: index } = services;
   const result = index.query(state);
 
   let subGenres: CatalogPageData["subGenres"] = null;
@@ -146,8 +143,8 @@ export async function loadCatalogPage(catalog: CatalogService, state: CatalogSta
     subGenres = settled.done ? settled.value : pending;
   }
 
-  const tracks = state.view === "tracks" ? await trackIndexFor(catalog, analysis).query(trackQueryOf(state), reference) : null;
-  const detail = await loadDetail(catalog, state.type, state.item, analysis);
+  const tracks = state.view === "tracks" ? await services.tracks.query(trackQueryOf(state), reference) : null;
+  const detail = await loadDetail(services, state.type, state.item);
   const shown = tracks ? { total: tracks.total, page: tracks.page, pageCount: tracks.pageCount } : {};
   const { provisional, ...cards } = result;
   return {

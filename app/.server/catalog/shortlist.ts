@@ -1,5 +1,4 @@
-import type { CatalogService } from "./service.ts";
-import { catalogIndexFor } from "./index.ts";
+import type { CatalogIndex } from "./index.ts";
 import { parseTrackShortlistId, type ShortlistEntry } from "../../lib/shortlist/shortlist.ts";
 
 /**
@@ -7,8 +6,7 @@ import { parseTrackShortlistId, type ShortlistEntry } from "../../lib/shortlist/
  * from the current catalog: a track id (`${albumId}:${trackIndex}`) is its album's track, then
  * an album id, then a single id. Ids the catalog no longer has are counted, not shown.
  */
-export function resolveShortlist(catalog: CatalogService, ids: readonly string[]): { entries: ShortlistEntry[]; unknown: number } {
-  const index = catalogIndexFor(catalog);
+export function resolveShortlist(index: CatalogIndex, ids: readonly string[]): { entries: ShortlistEntry[]; unknown: number } {
   const entries: ShortlistEntry[] = [];
   let unknown = 0;
   for (const id of ids) {
@@ -19,7 +17,7 @@ export function resolveShortlist(catalog: CatalogService, ids: readonly string[]
   return { entries, unknown };
 }
 
-function resolveOne(index: ReturnType<typeof catalogIndexFor>, id: string): ShortlistEntry | null {
+function resolveOne(index: CatalogIndex, id: string): ShortlistEntry | null {
   const track = parseTrackShortlistId(id);
   if (track) {
     const album = index.album(track.albumId);

@@ -15,6 +15,7 @@ import type { ReferenceSeed } from "../catalog/tracks/track-index.ts";
  *   answers 503 with Retry-After instead of queueing without bound. Each thread's heap is
  *   capped (REFERENCE_HEAP_MB) and each task ends after REFERENCE_ANALYSIS_TIMEOUT_SECONDS;
  * - the per-client rate limit, on the form rate limit's store (createSubmissionRateLimiter).
+ * Built once by createServices (app/.server/services.ts) in the web server, closed with it.
  */
 
 export const REFERENCE_SLOTS = 1;
@@ -33,11 +34,7 @@ export interface SoundsLikeService {
   close(): Promise<void>;
 }
 
-const services = new WeakMap<Config, SoundsLikeService>();
-
-export function soundsLikeFor(config: Config, logger: Logger, opts: { cluster?: boolean } = {}): SoundsLikeService {
-  let service = services.get(config);
-  if (service) return service;
+export function createSoundsLike(config: Config, logger: Logger, opts: { cluster?: boolean } = {}): SoundsLikeService {
   let store: Promise<Awaited<ReturnType<typeof openAnalysisStore>>> | null = null;
   let references: Promise<ReferenceStore> | null = null;
   const pool = createAnalysisPool({
@@ -56,7 +53,7 @@ export function soundsLikeFor(config: Config, logger: Logger, opts: { cluster?: 
     logger,
     keyPrefix: "references",
   });
-  service = {
+  return {
     config,
     pool,
     limiter,
@@ -67,12 +64,9 @@ export function soundsLikeFor(config: Config, logger: Logger, opts: { cluster?: 
       return references;
     },
     async close() {
-      services.delete(config);
       await Promise.allSettled([pool.close(), limiter.close(), store?.then((s) => s.close())]);
     },
   };
-  services.set(config, service);
-  return service;
 }
 
 /** The seed of a `like=ref-…` view: the stored reference, or why there is none. */

@@ -4,7 +4,7 @@ import { sourceWorkerFile } from "../../worker-file.ts";
 import type { AlbumTable, TrackFile } from "../album-table.ts";
 import type { Track } from "../../../lib/catalog/types.ts";
 import { listedTracks, type TrackColumns } from "./table.ts";
-import type { TitlePostings } from "./search.ts";
+import type { TitlePostings } from "../search/types.ts";
 import type { FiguresArrays } from "./figures.ts";
 import type { FiguresCursor } from "../../analysis/stage/types.ts";
 import type { Config } from "../../config.ts";

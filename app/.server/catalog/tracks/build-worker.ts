@@ -4,7 +4,7 @@ import type { Track } from "../../../lib/catalog/types.ts";
 import { openAnalysisStore } from "../../analysis/stage/open.ts";
 import type { FiguresCursor } from "../../analysis/stage/types.ts";
 import { buildTrackColumns } from "./table.ts";
-import { createTitleIndexer } from "./search.ts";
+import { createTitleIndexer } from "../search/postings.ts";
 import { FiguresBuilder, readFigures, TrackFigures, type FiguresArrays } from "./figures.ts";
 import { NO_YIELD } from "./yielding.ts";
 import { releaseFreedPages } from "./release-pages.ts";

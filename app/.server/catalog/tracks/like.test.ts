@@ -6,7 +6,7 @@ import type { AnalysisFigures, AnalysisLookup } from "../../analysis/stage/types
 import { encodeFingerprint, FIELDS, fingerprintBytes } from "../../analysis/fingerprint.ts";
 import type { CatalogSource } from "../index.ts";
 import type { CatalogSnapshot } from "../service.ts";
-import { createTrackIndex } from "./track-index.ts";
+import { createCatalogIndexes } from "../indexes.ts";
 import { spreadAlbums } from "./like.ts";
 import { createPrng } from "../sample/prng.ts";
 import { NO_YIELD } from "./yielding.ts";
@@ -59,7 +59,7 @@ function lookup(): AnalysisLookup {
 function setup() {
   const snap: CatalogSnapshot = { albums, films: [], singles: [], channels: [], genres: [], version: 1, updatedAt: "2026-11-24T00:00:00Z" };
   const source = { snapshot: () => snap, mediaUrl: (key: string) => `/media/${key}` } as unknown as CatalogSource;
-  return createTrackIndex(source, lookup(), { yielder: () => NO_YIELD });
+  return createCatalogIndexes(source, lookup(), { tracks: { yielder: () => NO_YIELD } }).tracks;
 }
 
 const Q = (over: Partial<TrackQuery> = {}): TrackQuery => ({ q: "", genre: "", subGenres: [], bpm: null, duration: null, keys: [], sort: "similarity", page: 1, like: "al0:0", ...over });

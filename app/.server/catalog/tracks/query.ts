@@ -1,10 +1,12 @@
-import { LRUCache } from "lru-cache";
-import { albumTermsMatch, normalizeTerms } from "../../../lib/catalog/matching.ts";
-import { KEY_NAMES, type NumberRange, type TrackQuery, type TrackSort } from "../../../lib/catalog/track-query.ts";
+import { normalizeTerms } from "../../../lib/catalog/matching.ts";
+import { KEY_NAMES, type TrackQuery, type TrackSort } from "../../../lib/catalog/track-query.ts";
 import { keyIndex, NO_BPM, NO_KEY, NO_SECONDS, PACKED_NO_SECONDS, type TrackFigures } from "./figures.ts";
-import type { TrackTable } from "./table.ts";
 import { Int32Column } from "./columns.ts";
-import { nearestTracks, reorder, type LikeSeedSound } from "./like.ts";
+import type { LikeSeedSound } from "./like.ts";
+import { likePage } from "./like-query.ts";
+import { matchKeys } from "../match-keys.ts";
+import { genreAlbums, inFigureRanges, wholeRange, type Base, type PageMatches, type TrackQueryContext } from "./query-context.ts";
+
 
 /**
  * Answers a TrackQuery over the track table and its figures (issue #10, ADR 0100): the total,
@@ -21,84 +23,6 @@ import { nearestTracks, reorder, type LikeSeedSound } from "./like.ts";
  * served after a refresh.
  */
 
-/** Search hits: track positions (ascending) and a score each (higher is better). */
-export interface SearchHits {
-  tracks: Int32Array;
-  scores: Float32Array;
-}
-
-export interface TrackSearcher {
-  /** the tracks matching every word of `q`, or null when `q` has no word */
-  tracks(q: string): SearchHits | null;
-  /** the normalised form of `q` for cache keys ("" for none) */
-  normalize(q: string): string;
-}
-
-export interface PageMatches {
-  /** tracks matching every filter */
-  total: number;
-  /** the keys of the matches without the key filter, in KEY_NAMES order */
-  keyCounts: { key: string; count: number }[];
-  /** the positions of the page asked, in the order asked */
-  page: Int32Array;
-}
-
-interface Base {
-  tracks: Int32Array;
-  scores: Float32Array | null;
-  keyCounts: { key: string; count: number }[];
-}
-
-type Cached = Base;
-
-const cachedBytes = (value: Cached, key: string) => key.length * 2 + 64 + value.tracks.byteLength + (value.scores?.byteLength ?? 0) + 24 * 32;
-
-export function createTrackCache(maxBytes: number): LRUCache<string, Cached> {
-  return new LRUCache<string, Cached>({ maxSize: maxBytes, sizeCalculation: cachedBytes });
-}
-
-/** The walk's counts per filter: 33 numbers each, so a count bound is enough. */
-export function createCountsCache(): LRUCache<string, Int32Array> {
-  return new LRUCache<string, Int32Array>({ max: 2000 });
-}
-
-/** A range with its ends as whole numbers; null when the range asks nothing, or cannot match (NaN). */
-function wholeRange(range: NumberRange | null): [number, number] | null {
-  if (!range) return null;
-  const lo = range.min === null || !Number.isFinite(range.min) ? -Infinity : range.min;
-  const hi = range.max === null || !Number.isFinite(range.max) ? Infinity : range.max;
-  if (lo === -Infinity && hi === Infinity) return null;
-  return [lo, hi];
-}
-
-const rangeKey = (r: [number, number] | null) => (r ? `${r[0]}-${r[1]}` : "");
-
-export interface TrackQueryContext {
-  table: TrackTable;
-  figures: TrackFigures;
-  search: TrackSearcher;
-  cache: LRUCache<string, Cached>;
-  /** per tempo and length filter: the matches per packed key (index 32: all of them) */
-  counts: LRUCache<string, Int32Array>;
-  /** identifies (table, figures) in cache keys */
-  generation: number;
-}
-
-/** The genre filter's albums as a mask over album positions, or null when no genre is chosen. */
-function genreAlbums(ctx: TrackQueryContext, terms: string[]): Uint8Array | null {
-  if (!terms.length) return null;
-  const { table } = ctx;
-  const mask = new Uint8Array(table.albums.length);
-  const bucket = table.albumBuckets.get(terms[0]);
-  if (!bucket) return mask;
-  for (let j = 0; j < bucket.length; j++) {
-    const a = bucket[j];
-    // the album name is read only for the genres product-rules §5 matches by name (african, asian, latin)
-    if (albumTermsMatch(terms.length > 1 ? table.albums.name(a).toLowerCase() : "", table.albumKeywords[a], terms)) mask[a] = 1;
-  }
-  return mask;
-}
-
 function keyCountsOf(figures: TrackFigures, tracks: Int32Array): { key: string; count: number }[] {
   const counts = new Int32Array(KEY_NAMES.length);
   for (let j = 0; j < tracks.length; j++) {
@@ -112,19 +36,6 @@ function keyList(counts: Int32Array): { key: string; count: number }[] {
   const out: { key: string; count: number }[] = [];
   for (let k = 0; k < counts.length; k++) if (counts[k] > 0) out.push({ key: KEY_NAMES[k], count: counts[k] });
   return out;
-}
-
-/** Whether track `t`'s measured tempo and length fall in the ranges (an unmeasured figure matches no range). */
-function inFigureRanges(figures: TrackFigures, t: number, bpm: [number, number] | null, seconds: [number, number] | null): boolean {
-  if (bpm) {
-    const b = figures.bpm[t];
-    if (b === NO_BPM || b < bpm[0] || b > bpm[1]) return false;
-  }
-  if (seconds) {
-    const s = figures.seconds[t];
-    if (s === NO_SECONDS || s < seconds[0] || s > seconds[1]) return false;
-  }
-  return true;
 }
 
 function base(ctx: TrackQueryContext, q: TrackQuery, cacheKey: string, terms: string[], bpm: [number, number] | null, seconds: [number, number] | null): Base {
@@ -184,7 +95,7 @@ function walk(
   const packed = figures.packed[sort];
   const order = sort === "title" ? table.titleOrder : figures.orders[sort];
   const n = table.count;
-  const countsKey = `${ctx.generation}|counts|${rangeKey(bpm)}|${rangeKey(seconds)}`;
+  const countsKey = matchKeys.trackCounts(ctx.generation, bpm, seconds);
   let known = ctx.counts.get(countsKey) ?? null;
   const totalOf = (counts: Int32Array) => {
     if (!wanted) return counts[32];
@@ -352,7 +263,7 @@ export function matchPage(ctx: TrackQueryContext, q: TrackQuery, start: number, 
   // neither a search nor a genre: the whole catalog in the order asked
   if (!words && !terms.length && sort !== "relevance") return walk(ctx, sort, bpm, seconds, wanted, start, size);
 
-  const baseKey = `${ctx.generation}|${terms.join("\u0001")}|${rangeKey(bpm)}|${rangeKey(seconds)}|${words}`;
+  const baseKey = matchKeys.tracks(ctx.generation, terms, bpm, seconds, words);
   const b = base(ctx, q, baseKey, terms, bpm, seconds);
   let subset = b.tracks;
   let scores = b.scores;
@@ -370,47 +281,4 @@ export function matchPage(ctx: TrackQueryContext, q: TrackQuery, start: number, 
     scores = keptScores ? keptScores.subarray(0, k) : null;
   }
   return { total: subset.length, keyCounts: b.keyCounts, page: pageOf(ctx, subset, scores, sort, start, size) };
-}
-
-interface LikeFilters {
-  terms: string[];
-  bpm: [number, number] | null;
-  seconds: [number, number] | null;
-  words: string;
-  keys: number[];
-  wanted: Uint8Array | null;
-  sort: TrackSort;
-  q: string;
-}
-
-/**
- * A `like=` view's page: the seed's nearest neighbours among the tracks every other filter
- * keeps (like.ts), cached by the seed and the filters as the other lists are.
- */
-function likePage(ctx: TrackQueryContext, f: LikeFilters, seed: LikeSeedSound, start: number, size: number): PageMatches {
-  const cacheKey = `${ctx.generation}|like|${seed.cacheId}|${f.terms.join("\u0001")}|${rangeKey(f.bpm)}|${rangeKey(f.seconds)}|${f.words}|${f.keys.join(",")}|${f.sort}`;
-  let hit = ctx.cache.get(cacheKey);
-  if (!hit) {
-    const { table, figures } = ctx;
-    const albums = genreAlbums(ctx, f.terms);
-    let inSearch: Uint8Array | null = null;
-    if (f.words) {
-      inSearch = new Uint8Array(table.count);
-      const hits = ctx.search.tracks(f.q);
-      if (hits) for (let j = 0; j < hits.tracks.length; j++) inSearch[hits.tracks[j]] = 1;
-    }
-    const { bpm, seconds } = f;
-    const keep =
-      albums || inSearch || bpm || seconds
-        ? (t: number) => {
-            if (albums && albums[table.trackAlbum[t]] === 0) return false;
-            if (inSearch && !inSearch[t]) return false;
-            return inFigureRanges(figures, t, bpm, seconds);
-          }
-        : null;
-    const list = nearestTracks({ table, figures, seed, keep, wanted: f.wanted });
-    hit = { tracks: reorder(list.tracks, f.sort, table, figures), scores: null, keyCounts: list.keyCounts };
-    ctx.cache.set(cacheKey, hit);
-  }
-  return { total: hit.tracks.length, keyCounts: hit.keyCounts, page: hit.tracks.slice(Math.min(start, hit.tracks.length), Math.min(hit.tracks.length, start + size)) };
 }

@@ -1,7 +1,7 @@
 import type { AlbumTable } from "../album-table.ts";
 import type { Track } from "../../../lib/catalog/types.ts";
 import { trackDisplayName } from "../../../lib/catalog/cards.ts";
-import { staticChildren } from "../../../lib/catalog/genre-tree.ts";
+import { buildAlbumColumns, type AlbumColumns } from "../album-columns.ts";
 import { Int32Column, hash64 } from "./columns.ts";
 import type { Yielder } from "./yielding.ts";
 
@@ -15,8 +15,8 @@ import type { Yielder } from "./yielding.ts";
  *   tie-break of every other order;
  * - a 64-bit hash of each track's audio key, sorted, so analysis results (keyed by audio key,
  *   one result for every track that shares the key) find their tracks without the keys.
- * The album-level fields the genre filter reads are shared per distinct keyword path, as the
- * album index keeps them (app/.server/catalog/index.ts).
+ * The album-level fields the genre filter reads are the album index's own columns
+ * (album-columns.ts): one builder, one copy.
  */
 export interface TrackTable {
   readonly albums: AlbumTable;
@@ -57,66 +57,35 @@ export function trackTitle(track: Track): string {
   return trackDisplayName(track.Filename || track.s3Path.split("/").pop() || "");
 }
 
-/**
- * The album's genre path for display: its genre, then each further keyword in the genre
- * tree's spelling where the tree has it (the sample's keywords are lower-cased, product-rules §5).
- */
-export function genrePath(genre: string, keywords: readonly string[]): string {
-  const path = [genre || keywords[0] || ""];
-  for (let i = 1; i < keywords.length; i++) {
-    const word = String(keywords[i]).trim();
-    if (!word) break;
-    const spelled = staticChildren(path)?.find((c) => c.toLowerCase() === word.toLowerCase());
-    path.push(spelled ?? word);
-  }
-  return path.filter(Boolean).join(" / ");
-}
-
 /** A title's sort key: lower-cased, accents dropped, so "Échos" sorts with "echoes". */
 const sortKey = (title: string) => title.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 
 /** The per-track columns of the table: built from the albums' track lists, in the build worker (build-thread.ts). */
 export type TrackColumns = Pick<TrackTable, "albumStart" | "trackAlbum" | "count" | "titleOrder" | "titleRank" | "audioSorted" | "byAudio">;
-/** The per-album columns the genre filter reads: built from the album table alone, in the server's thread. */
-export type AlbumColumns = Pick<TrackTable, "albumKeywords" | "albumGenre" | "albumBuckets">;
-
 /**
  * The whole table in this thread: for tools and tests. The server builds the track columns in
- * a worker thread (build-thread.ts, ADR 0100 amended) and the album columns here.
+ * a worker thread (build-thread.ts, ADR 0100 amended) and takes the album columns from the
+ * album index.
  */
 export async function buildTrackTable(albums: AlbumTable, yielder: Yielder, text?: TableTextSink): Promise<TrackTable> {
   const tracks = await buildTrackColumns(albums.length, (a) => albums.tracks(a), yielder, text && ((t, title) => text.track(t, title)));
-  const perAlbum = await buildAlbumColumns(albums, yielder, text && ((a, name, artist, genre) => text.album(a, name, artist, genre)));
-  return { albums, ...tracks, ...perAlbum };
+  const columns = buildAlbumColumns(albums, 0);
+  if (text) await albumTexts(columns, yielder, text);
+  return trackTable(columns, tracks);
 }
 
-/** The albums' keyword paths, genre paths and first-keyword buckets; `onAlbum` gets each album's texts (the search). */
-export async function buildAlbumColumns(albums: AlbumTable, yielder: Yielder, onAlbum?: TableTextSink["album"]): Promise<AlbumColumns> {
-  const n = albums.length;
-  const albumKeywords = new Array<readonly string[]>(n);
-  const albumGenre = new Array<string>(n);
-  const lowerPaths = new Map<readonly string[], readonly string[]>();
-  const genreOf = new Map<string, string>();
-  const bucketLists = new Map<string, Int32Column>();
-  for (let a = 0; a < n; a++) {
-    const path = albums.keywords(a);
-    let lower = lowerPaths.get(path);
-    if (!lower) lowerPaths.set(path, (lower = path.map((k) => String(k).trim().toLowerCase())));
-    albumKeywords[a] = lower;
-    const genreKey = `${albums.genre(a)}\u0001${path.join("\u0001")}`;
-    let genre = genreOf.get(genreKey);
-    if (genre === undefined) genreOf.set(genreKey, (genre = genrePath(albums.genre(a), path)));
-    albumGenre[a] = genre;
-    const first = lower[0] ?? "";
-    let bucket = bucketLists.get(first);
-    if (!bucket) bucketLists.set(first, (bucket = new Int32Column(64)));
-    bucket.push(a);
-    onAlbum?.(a, albums.name(a), albums.artist(a), genre);
+/** The table of the track columns over the album columns they were built from. */
+export function trackTable(columns: AlbumColumns, tracks: TrackColumns): TrackTable {
+  return { albums: columns.albums, ...tracks, albumKeywords: columns.keywords, albumGenre: columns.genre, albumBuckets: columns.buckets };
+}
+
+/** Each album's name, artist and genre path, for the search (the track titles came from the build worker). */
+export async function albumTexts(columns: AlbumColumns, yielder: Yielder, text: Pick<TableTextSink, "album">): Promise<void> {
+  const { albums } = columns;
+  for (let a = 0; a < albums.length; a++) {
+    text.album(a, albums.name(a), albums.artist(a), columns.genre[a]);
     await yielder.maybeYield();
   }
-  const albumBuckets = new Map<string, Int32Array>();
-  for (const [k, list] of bucketLists) albumBuckets.set(k, list.finish());
-  return { albumKeywords, albumGenre, albumBuckets };
 }
 
 /**

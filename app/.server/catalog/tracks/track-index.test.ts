@@ -5,8 +5,8 @@ import type { TrackAnalysis } from "../../analysis/analyze.ts";
 import type { AnalysisFigures, AnalysisLookup, FiguresCursor } from "../../analysis/stage/types.ts";
 import type { CatalogSource } from "../index.ts";
 import type { CatalogSnapshot } from "../service.ts";
-import { createTrackIndex } from "./track-index.ts";
-import { createCatalogIndex } from "../index.ts";
+import { createCatalogIndexes } from "../indexes.ts";
+import type { TrackIndex } from "./track-index.ts";
 import { parseCatalogState } from "../../../lib/catalog/url-state.ts";
 import { NO_YIELD } from "./yielding.ts";
 import fs from "node:fs";
@@ -130,11 +130,11 @@ function storedResults(): string {
 function setup(albums = ALBUMS) {
   const analysis = fakeAnalysis(RESULTS);
   const catalog = source(albums);
-  const index = createTrackIndex(catalog, analysis, { yielder: () => NO_YIELD, figuresPage: 2 });
-  return { analysis, catalog, index };
+  const { tracks: index, catalogIndex } = createCatalogIndexes(catalog, analysis, { tracks: { yielder: () => NO_YIELD, figuresPage: 2 } });
+  return { analysis, catalog, index, albumIndex: catalogIndex };
 }
 
-const titles = async (index: ReturnType<typeof createTrackIndex>, q: Partial<TrackQuery>) => (await index.query(Q(q))).rows.map((r) => r.title);
+const titles = async (index: TrackIndex, q: Partial<TrackQuery>) => (await index.query(Q(q))).rows.map((r) => r.title);
 
 describe("the track index", () => {
   it("lists every track with audio, in title order, with its album, artist, genre path and figures", async () => {
@@ -262,7 +262,7 @@ describe("the track index", () => {
     const big = Array.from({ length: 2100 }, (_, a) =>
       album(`g${a}`, `Alpha ${a}`, "Z", "Jazz", ["jazz"], Array.from({ length: 10 }, (_, i) => track(`T${String(i * 2100 + a).padStart(5, "0")}`, `g${a}-${i}.mp3`))),
     );
-    const index = createTrackIndex(source(big), undefined, { yielder: () => NO_YIELD });
+    const index = createCatalogIndexes(source(big), undefined, { tracks: { yielder: () => NO_YIELD } }).tracks;
     const result = await index.query(Q({ q: "alpha", sort: "relevance", page: 3 }));
     expect(result.total).toBe(21_000);
     expect(result.rows.map((r) => r.title)).toEqual(Array.from({ length: 12 }, (_, i) => `T${String(24 + i).padStart(5, "0")}`));
@@ -298,7 +298,7 @@ describe("the track index", () => {
   });
 
   it("lists every track unanalysed when the process has no analysis", async () => {
-    const index = createTrackIndex(source(ALBUMS), undefined, { yielder: () => NO_YIELD });
+    const index = createCatalogIndexes(source(ALBUMS), undefined, { tracks: { yielder: () => NO_YIELD } }).tracks;
     const result = await index.query(Q({ sort: "bpm" }));
     expect(result.total).toBe(6);
     expect(result.keyCounts).toEqual([]);
@@ -307,8 +307,7 @@ describe("the track index", () => {
   });
 
   it("gives the album view the same search, best first, keeping the genre filter", async () => {
-    const { index, catalog } = setup();
-    const albums = createCatalogIndex(catalog);
+    const { index, albumIndex: albums } = setup();
     const names = (query: string) => albums.query(parseCatalogState(new URLSearchParams(query))).items.map((card) => ("name" in card ? card.name : ""));
     // until the track index has built the search: the spec's substring rule
     expect(names("q=bosa")).toEqual([]);
@@ -324,8 +323,7 @@ describe("the track index", () => {
   });
 
   it("marks an album search answered by the substring rule as provisional, so the page cache does not keep it", async () => {
-    const { index, catalog } = setup();
-    const albums = createCatalogIndex(catalog);
+    const { index, albumIndex: albums } = setup();
     const query = (q: string) => albums.query(parseCatalogState(new URLSearchParams(q)));
     expect(query("q=nights").provisional).toBe(true);
     expect(query("genre=Jazz").provisional).toBeUndefined();
@@ -337,7 +335,7 @@ describe("the track index", () => {
     const dataDir = storedResults();
     try {
       const analysis = fakeAnalysis(RESULTS);
-      const index = createTrackIndex(source(ALBUMS), analysis, { yielder: () => NO_YIELD, analysisStore: { DATA_DIR: dataDir } });
+      const index = createCatalogIndexes(source(ALBUMS), analysis, { tracks: { yielder: () => NO_YIELD, analysisStore: { DATA_DIR: dataDir } } }).tracks;
       const { index: here } = setup();
       await index.ready();
       // the worker read them: not one page through this thread's lookup
@@ -359,7 +357,7 @@ describe("the track index", () => {
     try {
       const analysis = fakeAnalysis(RESULTS);
       // DATA_DIR is a file: the store cannot be created under it
-      const index = createTrackIndex(source(ALBUMS), analysis, { yielder: () => NO_YIELD, analysisStore: { DATA_DIR: blocker }, logger });
+      const index = createCatalogIndexes(source(ALBUMS), analysis, { tracks: { yielder: () => NO_YIELD, analysisStore: { DATA_DIR: blocker }, logger } }).tracks;
       expect(await titles(index, { sort: "bpm" })).toEqual(["Samba Sunrise", "Highlife", "Ocean Mind Healing", "Minded", "Deep Sleep", "Ocean Drive"]);
       expect(analysis.reads).toBeGreaterThan(0);
       expect(errors).toEqual(["the track index's build worker could not read the analysis figures; reading them here"]);
@@ -371,7 +369,7 @@ describe("the track index", () => {
   it("returns the heap pages freed by a build when asked, and tells the operator how long that paused", async () => {
     const infos: { msg: string; pauseMs: number }[] = [];
     const logger = { info: (o: { pauseMs: number }, msg: string) => infos.push({ msg, pauseMs: o.pauseMs }), error: () => undefined } as unknown as Logger;
-    const index = createTrackIndex(source(ALBUMS), fakeAnalysis(RESULTS), { yielder: () => NO_YIELD, releaseFreedPages: true, logger });
+    const index = createCatalogIndexes(source(ALBUMS), fakeAnalysis(RESULTS), { tracks: { yielder: () => NO_YIELD, releaseFreedPages: true, logger } }).tracks;
     await index.ready();
     expect(infos).toEqual([{ msg: "track index built; freed heap pages returned", pauseMs: expect.any(Number) }]);
     expect(await titles(index, { bpm: { min: 90, max: 125 } })).toEqual(["Highlife", "Ocean Mind Healing", "Samba Sunrise"]);

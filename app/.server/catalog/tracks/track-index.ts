@@ -1,26 +1,27 @@
 /**
  * The music track view's index (issue #10, DESIGN.md §3b; ADR 0100). Usage, from a loader:
  *
- *   import { trackIndexFor } from "~/.server/catalog/tracks/track-index";
- *   const result = await trackIndexFor(catalog, analysis).query(trackQuery);
+ *   const { tracks } = services(context);
+ *   const result = await tracks.query(trackQuery);
  *   // result: TrackQueryResult (app/lib/catalog/track-query.ts): 12 rows of the page asked
  *   // (clamped), total, pageCount, keyCounts
  *
- * `catalog` is the CatalogService, `analysis` the services' AnalysisLookup (undefined when the
- * process has none: every track is then unanalysed). One index per catalog service, shared by
- * every request; it is built in the background after each catalog change (services.ts warms it)
- * and its figures are refreshed in the background when `analysis.version` moves. Until the first
- * build is done a query waits for it; afterwards the previous table answers while the next one
- * is built.
+ * Built once in createServices (app/.server/services.ts) over the album index, whose album
+ * columns it reads, and the services' AnalysisLookup (undefined when the process has none:
+ * every track is then unanalysed). It is built in the background after each catalog change
+ * (services.ts warms it) and its figures are refreshed in the background when
+ * `analysis.version` moves. Until the first build is done a query waits for it; afterwards the
+ * previous table answers while the next one is built. Each build makes the catalog search and
+ * hands it to `search` (search/current.ts), where the album view reads it.
  */
-import type { CatalogSource } from "../index.ts";
+import type { CatalogIndex } from "../index.ts";
 import type { AnalysisLookup } from "../../analysis/stage/types.ts";
 import type { TrackAnalysis } from "../../analysis/analyze.ts";
 import type { Logger } from "../../logger.ts";
 import type { Config } from "../../config.ts";
 import { errorMessage } from "../errors.ts";
-import { ANALYSIS_WAIT_MS, withAnalysis } from "../query-page.ts";
-import { AlbumTable } from "../album-table.ts";
+import { ANALYSIS_WAIT_MS, withAnalysis } from "../with-analysis.ts";
+import type { AlbumTable } from "../album-table.ts";
 import type { Track } from "../../../lib/catalog/types.ts";
 import { clampPage, pageCountFor } from "../../../lib/catalog/pagination.ts";
 import { KEY_NAMES, TRACKS_PER_PAGE, type LikeSeed, type TrackQuery, type TrackQueryResult, type TrackRowData } from "../../../lib/catalog/track-query.ts";
@@ -29,11 +30,14 @@ import { compare, explain, type Sounding } from "../../analysis/similarity.ts";
 import { modelOf, type LikeSeedSound } from "./like.ts";
 import { hash64 } from "./columns.ts";
 import { tracksOfHash } from "./table.ts";
-import { createCountsCache, createTrackCache, matchPage, type TrackQueryContext } from "./query.ts";
-import { buildAlbumColumns, listedTracks, trackTitle, type TrackTable } from "./table.ts";
+import { matchPage } from "./query.ts";
+import { createCountsCache, createTrackCache, type TrackQueryContext } from "./query-context.ts";
+import { albumTexts, listedTracks, trackTable, trackTitle, type TrackTable } from "./table.ts";
 import { buildInWorker } from "./build-thread.ts";
 import { releaseFreedPages } from "./release-pages.ts";
-import { createTrackSearch, publishSearch, type CatalogSearch } from "./search.ts";
+import { createTrackSearch } from "../search/build.ts";
+import type { CatalogSearch } from "../search/types.ts";
+import type { CurrentSearch } from "../search/current.ts";
 import { Slicer, type Yielder } from "./yielding.ts";
 import type { FiguresCursor } from "../../analysis/stage/types.ts";
 
@@ -74,9 +78,14 @@ export interface TrackIndexStats {
   arrayBytes: number;
 }
 
+/** What the track index reads of the album index: the album columns of the current version, media URLs, the cache budget. */
+export type TrackIndexSource = Pick<CatalogIndex, "albumColumns" | "mediaUrl" | "cacheBytes">;
+
 export interface TrackIndexOptions {
-  /** bytes of cached match lists (default: the catalog's CATALOG_CACHE_MAX_BYTES, else 64 MiB) */
+  /** bytes of cached match lists (default: the album index's budget, CATALOG_CACHE_MAX_BYTES) */
   maxCacheBytes?: number;
+  /** where each build's catalog search goes, for the album view (createServices passes the services' one) */
+  search?: CurrentSearch;
   /** figures read per statement from the analysis store (default 5,000) */
   figuresPage?: number;
   /** how long the page's rows wait for their analysis (peaks) before being sent without (default: the album sheet's) */
@@ -97,7 +106,6 @@ export interface TrackIndexOptions {
   logger?: Logger;
 }
 
-const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 /**
  * Each figures refresh reads again the results of the minute before the last one it saw: a
  * result stamped by another process whose clock is a little behind is not missed.
@@ -120,8 +128,8 @@ interface FiguresState {
   ms: number;
 }
 
-export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup | undefined, opts: TrackIndexOptions = {}): TrackIndex {
-  const cache = createTrackCache(opts.maxCacheBytes ?? source.cacheBytes ?? DEFAULT_CACHE_BYTES);
+export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLookup | undefined, opts: TrackIndexOptions = {}): TrackIndex {
+  const cache = createTrackCache(opts.maxCacheBytes ?? source.cacheBytes);
   const counts = createCountsCache();
   const pageSize = opts.figuresPage ?? 5_000;
   const waitMs = opts.analysisWaitMs ?? ANALYSIS_WAIT_MS;
@@ -172,8 +180,8 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
   };
 
   const rebuild = async (): Promise<void> => {
-    const snapshot = source.snapshot();
-    const albums = AlbumTable.of(snapshot.albums);
+    const columns = source.albumColumns();
+    const { albums } = columns;
     const version = analysis?.version ?? 0;
     // a rebuild follows a sync: its garbage in this thread is returned before the worker's grows (the re-sync's peak)
     if (opts.releaseFreedPages && current) releasePages("before");
@@ -185,8 +193,8 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
     const started = performance.now();
     const yielder = makeYielder();
     const searchBuilder = createTrackSearch(built.titles);
-    const perAlbum = await buildAlbumColumns(albums, yielder, (a, name, artist, genre) => searchBuilder.sink.album(a, name, artist, genre));
-    const table: TrackTable = { albums, ...built.columns, ...perAlbum };
+    await albumTexts(columns, yielder, searchBuilder.sink);
+    const table = trackTable(columns, built.columns);
     const search = await searchBuilder.finish(table, yielder);
     const buildMs = built.ms.columns + performance.now() - started - yielder.waitedMs;
     if (built.figuresError) log(new Error(built.figuresError), "the track index's build worker could not read the analysis figures; reading them here");
@@ -195,11 +203,11 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
       : await loadFigures(table, null, version);
     // the previous table and its figures go together; cached lists of the old generation are
     // never read again (their keys carry the generation) and age out of the LRU
-    current = { table, search, catalogVersion: snapshot.version, buildMs };
+    current = { table, search, catalogVersion: columns.version, buildMs };
     figures = nextFigures;
     generation++;
     cache.clear();
-    publishSearch(source, search);
+    opts.search?.set(search);
     // the sync's and this build's garbage in this thread: pages V8 would keep resident
     if (opts.releaseFreedPages && !stopped) releasePages("after");
   };
@@ -223,8 +231,8 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
   /** Starts a rebuild or a refresh when the catalog or the analysis moved; never waits for it. */
   const look = () => {
     if (stopped) return;
-    const snapshot = source.snapshot();
-    if (!building && (!current || current.catalogVersion !== snapshot.version)) {
+    const version = source.albumColumns().version;
+    if (!building && (!current || current.catalogVersion !== version)) {
       building = rebuild()
         .catch((error: unknown) => log(error, "could not build the track index"))
         .finally(() => (building = null));
@@ -251,7 +259,7 @@ export function createTrackIndex(source: CatalogSource, analysis: AnalysisLookup
       return listedTracks(albums.tracks(a));
     } catch {
       // that table was replaced (its file closed, ADR 0082) while the next index is built
-      const table = AlbumTable.of(source.snapshot().albums);
+      const table = source.albumColumns().albums;
       const i = table.indexOf(albums.id(a));
       return i >= 0 ? listedTracks(table.tracks(i)) : null;
     }
@@ -399,13 +407,4 @@ function arrayBytes(t: TrackTable, f: TrackFigures): number {
   arrays.push(f.seconds, f.bpm, f.key, f.prints, f.printed, f.scales, ...Object.values(f.orders), ...Object.values(f.packed));
   for (const a of arrays) bytes += a.byteLength;
   return bytes;
-}
-
-const indexes = new WeakMap<object, TrackIndex>();
-
-/** The one track index of a catalog service (its analysis: the first one passed). */
-export function trackIndexFor(catalog: CatalogSource, analysis: AnalysisLookup | undefined, opts?: TrackIndexOptions): TrackIndex {
-  let index = indexes.get(catalog);
-  if (!index) indexes.set(catalog, (index = createTrackIndex(catalog, analysis, opts)));
-  return index;
 }

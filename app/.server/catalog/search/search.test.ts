@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { orderByScore, queryWords, words } from "./search.ts";
+import { orderByScore } from "./ranking.ts";
+import { queryWords, words } from "./words.ts";
 
 describe("the search's words", () => {
   it("are lower-cased, without accents, split at anything not a letter or digit", () => {

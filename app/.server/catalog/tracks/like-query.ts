@@ -1,0 +1,52 @@
+import type { TrackSort } from "../../../lib/catalog/track-query.ts";
+import { matchKeys } from "../match-keys.ts";
+import { nearestTracks, reorder, type LikeSeedSound } from "./like.ts";
+import { genreAlbums, inFigureRanges, type PageMatches, type TrackQueryContext } from "./query-context.ts";
+
+/**
+ * The `like=` view's query (issue #19, ADR 0104): the seed's nearest neighbours among the tracks
+ * every other filter of the track view keeps, found by like.ts and cached with the view's other
+ * match lists (query.ts).
+ */
+export interface LikeFilters {
+  terms: string[];
+  bpm: [number, number] | null;
+  seconds: [number, number] | null;
+  words: string;
+  keys: number[];
+  wanted: Uint8Array | null;
+  sort: TrackSort;
+  q: string;
+}
+
+/**
+ * A `like=` view's page: the seed's nearest neighbours among the tracks every other filter
+ * keeps (like.ts), cached by the seed and the filters as the other lists are.
+ */
+export function likePage(ctx: TrackQueryContext, f: LikeFilters, seed: LikeSeedSound, start: number, size: number): PageMatches {
+  const cacheKey = matchKeys.like(ctx.generation, seed.cacheId, f);
+  let hit = ctx.cache.get(cacheKey);
+  if (!hit) {
+    const { table, figures } = ctx;
+    const albums = genreAlbums(ctx, f.terms);
+    let inSearch: Uint8Array | null = null;
+    if (f.words) {
+      inSearch = new Uint8Array(table.count);
+      const hits = ctx.search.tracks(f.q);
+      if (hits) for (let j = 0; j < hits.tracks.length; j++) inSearch[hits.tracks[j]] = 1;
+    }
+    const { bpm, seconds } = f;
+    const keep =
+      albums || inSearch || bpm || seconds
+        ? (t: number) => {
+            if (albums && albums[table.trackAlbum[t]] === 0) return false;
+            if (inSearch && !inSearch[t]) return false;
+            return inFigureRanges(figures, t, bpm, seconds);
+          }
+        : null;
+    const list = nearestTracks({ table, figures, seed, keep, wanted: f.wanted });
+    hit = { tracks: reorder(list.tracks, f.sort, table, figures), scores: null, keyCounts: list.keyCounts };
+    ctx.cache.set(cacheKey, hit);
+  }
+  return { total: hit.tracks.length, keyCounts: hit.keyCounts, page: hit.tracks.slice(Math.min(start, hit.tracks.length), Math.min(hit.tracks.length, start + size)) };
+}
