@@ -61,18 +61,6 @@ export class AlbumTable {
     return builder.finish(listTracks(albums.map((a) => a.tracks ?? [])));
   }
 
-  /**
-   * The served table, or one table per in-memory list (fixtures), the same for every reader:
-   * the album index and the track index (issue #10) compare tables to know they read the same
-   * albums at the same positions.
-   */
-  static of(albums: AlbumTable | readonly Album[]): AlbumTable {
-    if (albums instanceof AlbumTable) return albums;
-    let table = wrapped.get(albums);
-    if (!table) wrapped.set(albums, (table = AlbumTable.fromAlbums(albums)));
-    return table;
-  }
-
   id(i: number): string {
     return this.ids[i];
   }
@@ -146,8 +134,6 @@ export class AlbumTable {
     return new AlbumTable({ ...b.columns, featured: Uint8Array.from(b.columns.featured) }, tracks);
   }
 }
-
-const wrapped = new WeakMap<readonly Album[], AlbumTable>();
 
 /** Where a table's track lists are: the snapshot file, or memory for a small list. */
 export interface TrackSource {

@@ -1,17 +1,15 @@
 import type { CatalogSnapshot } from "./service.ts";
 import type { AlbumColumns } from "./album-columns.ts";
-import { buildIndexData, collect, DEFAULT_CACHE_BYTES, EMPTY, remember, type IndexData } from "./index-data.ts";
+import { buildIndexData, DEFAULT_CACHE_BYTES, type IndexData } from "./index-data.ts";
 import { createCardMaker } from "./index-cards.ts";
-import { matchKeys } from "./match-keys.ts";
-import { rankedAlbums } from "./search/ranking.ts";
+import { albumsView, channelsView, derivedLevel, filmsView, singlesView, type CatalogQueryResult } from "./index-views.ts";
 import type { CatalogSearch } from "./search/types.ts";
 import type { Single } from "../../lib/catalog/types.ts";
-import type { AlbumCardData, AlbumDetailData, CardImage, CatalogCardData, FilmCardData, SingleCardData } from "../../lib/catalog/cards.ts";
+import type { AlbumCardData, AlbumDetailData, CardImage, FilmCardData, SingleCardData } from "../../lib/catalog/cards.ts";
 import type { ItemPageKind } from "../../lib/catalog/item-url.ts";
-import { albumTermsMatch, channelMatches, matchesSearch, musicTerms, searchWords, singleMatches } from "../../lib/catalog/matching.ts";
-import { clampPage, PAGE_SIZE, pageCountFor } from "../../lib/catalog/pagination.ts";
+import { searchWords } from "../../lib/catalog/matching.ts";
 import { genreLevels, type GenreLevel } from "../../lib/catalog/genre-tree.ts";
-import type { AlbumsState, CatalogState, ChannelsState, SinglesState } from "../../lib/catalog/types.ts";
+import type { CatalogState } from "../../lib/catalog/url-state.ts";
 
 export { DEFAULT_CACHE_BYTES } from "./index-data.ts";
 
@@ -41,19 +39,7 @@ export interface CatalogIndexOptions {
   search?: () => CatalogSearch | null;
 }
 
-export interface CatalogQueryResult {
-  total: number;
-  /** the page actually shown (the requested one, clamped) */
-  page: number;
-  pageCount: number;
-  items: CatalogCardData[];
-  /**
-   * true when a search was answered by the substring rule because the catalog search is not
-   * built yet for these albums (the seconds after a start or a catalog change): such a page is
-   * sent but not kept by the page cache, or it would serve substring results for its lifetime.
-   */
-  provisional?: boolean;
-}
+export type { CatalogQueryResult } from "./index-views.ts";
 
 /** Every item with a page of its own (issue #11): albums, then singles, then films. */
 export interface ItemPageList {
@@ -98,21 +84,6 @@ export interface CatalogIndex {
   readonly cacheBytes: number;
 }
 
-/** Most options a derived (data-driven) genre level offers. */
-const MAX_DERIVED_OPTIONS = 40;
-
-/** One page of a match list (null: every item), its page clamped to the page count. */
-function pageOf(count: number, positions: Int32Array | null, requested: number, cardAt: (i: number) => CatalogCardData): CatalogQueryResult {
-  const total = positions ? positions.length : count;
-  const pageCount = pageCountFor(total);
-  const p = clampPage(requested, pageCount);
-  const start = (p - 1) * PAGE_SIZE;
-  const end = Math.min(total, start + PAGE_SIZE);
-  const items: CatalogCardData[] = [];
-  for (let k = start; k < end; k++) items.push(cardAt(positions ? positions[k] : k));
-  return { total, page: p, pageCount, items };
-}
-
 export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOptions = {}): CatalogIndex {
   const maxCacheBytes = opts.maxCacheBytes ?? source.cacheBytes ?? DEFAULT_CACHE_BYTES;
   const currentSearch = opts.search ?? (() => null);
@@ -123,71 +94,6 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
     return built;
   };
   const cards = createCardMaker((key, kind) => source.mediaUrl(key, kind));
-
-  /**
-   * Matching positions of the music filter + search, cached per key. null = every album. A
-   * search is the catalog search's (issue #10, ADR 0099: typo-tolerant, prefix-aware, best
-   * first) when `ranked` is given, i.e. once the track index has built it for these albums;
-   * until then, the substring rule.
-   */
-  const musicMatches = (b: IndexData, terms: string[], words: string[], ranked: CatalogSearch | null): Int32Array | null => {
-    if (!terms.length && !words.length) return null;
-    const c = b.columns;
-    return remember(b.cache, matchKeys.albums(terms, words, ranked?.id), () => {
-      if (ranked) return rankedAlbums(ranked, words.join(" "), (i) => albumTermsMatch(c.name[i], c.keywords[i], terms));
-      const candidates = terms.length ? (c.buckets.get(terms[0]) ?? EMPTY) : null;
-      return collect(c.albums.length, candidates, (i) => albumTermsMatch(c.name[i], c.keywords[i], terms) && matchesSearch(c.search[i], words));
-    });
-  };
-
-  const albumsView = (b: IndexData, state: AlbumsState, words: string[]): CatalogQueryResult => {
-    // read once: the search answered with and the provisional flag must agree
-    const search = words.length ? currentSearch() : null;
-    const ranked = search?.albumTable === b.columns.albums ? search : null;
-    const result = pageOf(b.columns.albums.length, musicMatches(b, musicTerms(state), words, ranked), state.page, (i) => cards.album(b.columns.albums, i));
-    return words.length && !ranked ? { ...result, provisional: true } : result;
-  };
-
-  const filmsView = (b: IndexData, page: number, words: string[]): CatalogQueryResult => {
-    // product-rules §5: films are not filtered (the search field still applies)
-    const positions = words.length ? remember(b.cache, matchKeys.films(words), () => collect(b.films.length, null, (i) => matchesSearch(b.filmSearch[i], words))) : null;
-    return pageOf(b.films.length, positions, page, (i) => cards.film(b.films[i]));
-  };
-
-  const singlesView = (b: IndexData, state: SinglesState, words: string[]): CatalogQueryResult => {
-    const active = Boolean(state.genre || state.subGenre || words.length);
-    const positions = active
-      ? remember(b.cache, matchKeys.singles(state.genre, state.subGenre, words), () =>
-          collect(b.singles.length, null, (i) => singleMatches(b.singles[i], state) && matchesSearch(b.singleSearch[i], words)),
-        )
-      : null;
-    return pageOf(b.singles.length, positions, state.page, (i) => cards.single(b.singles[i]));
-  };
-
-  const channelsView = (b: IndexData, state: ChannelsState, words: string[]): CatalogQueryResult => {
-    const positions = remember(b.cache, matchKeys.channels(state, words), () =>
-      collect(b.channels.length, null, (i) => channelMatches(b.channels[i], b.channelHay[i], state) && matchesSearch(b.channelHay[i], words)),
-    );
-    return pageOf(b.channels.length, positions, state.page, (i) => cards.channel(b.channels[i]));
-  };
-
-  /** A music filter level the static tree does not define: the album keywords found at that position among the albums matching the path so far. */
-  const derivedLevel = (path: string[]) => {
-    const b = current();
-    const c = b.columns;
-    return remember(b.cache, matchKeys.genreLevel(path), () => {
-      const terms = path.map((p) => p.trim().toLowerCase());
-      const positions = musicMatches(b, terms, [], null) ?? EMPTY;
-      const depth = path.length;
-      const seen = new Map<string, string>();
-      for (let k = 0; k < positions.length && seen.size < MAX_DERIVED_OPTIONS * 4; k++) {
-        const i = positions[k];
-        const lower = c.keywords[i][depth];
-        if (lower && !seen.has(lower)) seen.set(lower, String(c.albums.keywords(i)[depth]).trim());
-      }
-      return [...seen.values()].sort((x, y) => x.localeCompare(y)).slice(0, MAX_DERIVED_OPTIONS);
-    });
-  };
 
   const albumWithKeys: CatalogIndex["albumWithKeys"] = (id) => {
     const { albums } = current().columns;
@@ -215,13 +121,13 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
       const words = searchWords(state.q);
       switch (state.view) {
         case "albums":
-          return albumsView(b, state, words);
+          return albumsView(b, cards, state, words, words.length ? currentSearch() : null);
         case "films":
-          return filmsView(b, state.page, words);
+          return filmsView(b, cards, state.page, words);
         case "singles":
-          return singlesView(b, state, words);
+          return singlesView(b, cards, state, words);
         case "channels":
-          return channelsView(b, state, words);
+          return channelsView(b, cards, state, words);
         case "tracks":
           // The track view's rows come from the track index (app/.server/catalog/tracks/), not
           // from these cards; the page stays as asked, for that index to clamp.
@@ -232,7 +138,7 @@ export function createCatalogIndex(source: CatalogSource, opts: CatalogIndexOpti
       }
     },
 
-    musicLevels: (genre, subGenres) => genreLevels(genre, subGenres, derivedLevel),
+    musicLevels: (genre, subGenres) => genreLevels(genre, subGenres, (path) => derivedLevel(current(), path)),
     album: (id) => albumWithKeys(id)?.album ?? null,
     albumCard(id) {
       const { albums } = current().columns;

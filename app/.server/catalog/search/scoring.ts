@@ -39,6 +39,28 @@ const maxEdits = (word: string) => (word.length < 4 ? 0 : Math.min(2, Math.round
 
 let searches = 0;
 
+/**
+ * Positions (each once) in ascending order: sorted when they are few, else set in a bitset
+ * and read back word by word (a sixteenth of the catalog or more: no sort; the bitset is
+ * 312 KB at 2.5 million tracks, left zero again as it is read).
+ */
+function ascending(hit: Int32Array, bits: Uint32Array): Int32Array {
+  if (hit.length * 16 < bits.length * 32) return hit.sort();
+  for (let j = 0; j < hit.length; j++) bits[hit[j] >>> 5] |= 1 << (hit[j] & 31);
+  const out = new Int32Array(hit.length);
+  let k = 0;
+  for (let w = 0; w < bits.length; w++) {
+    let x = bits[w];
+    if (x === 0) continue;
+    bits[w] = 0;
+    while (x !== 0) {
+      out[k++] = (w << 5) | (31 - Math.clz32(x & -x));
+      x &= x - 1;
+    }
+  }
+  return out;
+}
+
 interface SearchParts {
   table: TrackTable;
   vocabularyMap: SearchableMap<number>;
@@ -139,28 +161,6 @@ function createScoring(ix: SearchParts) {
   const trackBits = new Uint32Array((T >>> 5) + 1);
   const albumBits = new Uint32Array((A >>> 5) + 1);
 
-  /**
-   * Positions (each once) in ascending order: sorted when they are few, else set in a bitset
-   * and read back word by word (a sixteenth of the catalog or more: no sort; the bitset is
-   * 312 KB at 2.5 million tracks, left zero again as it is read).
-   */
-  const ascending = (hit: Int32Array, bits: Uint32Array): Int32Array => {
-    if (hit.length * 16 < bits.length * 32) return hit.sort();
-    for (let j = 0; j < hit.length; j++) bits[hit[j] >>> 5] |= 1 << (hit[j] & 31);
-    const out = new Int32Array(hit.length);
-    let k = 0;
-    for (let w = 0; w < bits.length; w++) {
-      let x = bits[w];
-      if (x === 0) continue;
-      bits[w] = 0;
-      while (x !== 0) {
-        out[k++] = (w << 5) | (31 - Math.clz32(x & -x));
-        x &= x - 1;
-      }
-    }
-    return out;
-  };
-
   /** A new stamp for the next query word (the scores it sets are the ones stamped with it). */
   const nextStamp = () => {
     stamp++;
@@ -173,7 +173,7 @@ function createScoring(ix: SearchParts) {
   };
 
   const scratchBytes = trackScore.byteLength + trackStamp.byteLength + albumScore.byteLength + albumStamp.byteLength + trackBits.byteLength + albumBits.byteLength;
-  return { T, A, trackScore, trackStamp, albumScore, albumStamp, trackBits, albumBits, expand, scoreAlbums, scoreTitles, reach, ascending, nextStamp, scratchBytes };
+  return { T, A, trackScore, trackStamp, albumScore, albumStamp, trackBits, albumBits, expand, scoreAlbums, scoreTitles, reach, nextStamp, scratchBytes };
 }
 
 export function searchOver(
@@ -185,7 +185,7 @@ export function searchOver(
   vocabBytes: number,
 ): CatalogSearch {
   const ix = { table, vocabularyMap, trackPostings, albumPostings };
-  const { T, A, trackScore, trackStamp, albumScore, albumStamp, trackBits, albumBits, expand, scoreAlbums, scoreTitles, reach, ascending, nextStamp, scratchBytes } = createScoring(ix);
+  const { T, A, trackScore, trackStamp, albumScore, albumStamp, trackBits, albumBits, expand, scoreAlbums, scoreTitles, reach, nextStamp, scratchBytes } = createScoring(ix);
 
   const tracks = (q: string): SearchHits | null => {
     let stamp: number;

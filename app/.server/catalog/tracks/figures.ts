@@ -3,7 +3,7 @@ import { KEY_NAMES } from "../../../lib/catalog/track-query.ts";
 import { hash64 } from "./columns.ts";
 import { countingOrder, tracksOfHash, type TrackColumns } from "./table.ts";
 import { FIELDS, fingerprintBytes } from "../../analysis/fingerprint.ts";
-import { catalogScales } from "../../analysis/similarity.ts";
+import { catalogScales, createModel, type SimilarityModel } from "../../analysis/similarity.ts";
 
 /** Bytes of one track's fingerprint in TrackFigures.prints (fingerprint.ts FIELDS, without the version byte). */
 export const PRINT_BYTES = FIELDS.length;
@@ -72,6 +72,12 @@ export class TrackFigures {
   readonly scales: Float64Array;
   /** how many tracks have a fingerprint */
   readonly fingerprinted: number;
+  private similarityModel: SimilarityModel | undefined;
+
+  /** The distance's field weights for these figures (their catalog spreads, issue #19), made on first use. */
+  get model(): SimilarityModel {
+    return (this.similarityModel ??= createModel(this.scales));
+  }
 
   private constructor(a: FiguresArrays) {
     this.seconds = a.seconds;

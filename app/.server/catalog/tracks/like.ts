@@ -1,4 +1,4 @@
-import { createModel, seedTables, type SimilarityModel, type Sounding } from "../../analysis/similarity.ts";
+import { seedTables, type Sounding } from "../../analysis/similarity.ts";
 import { FIELDS } from "../../analysis/fingerprint.ts";
 
 const FIELD_COUNT = FIELDS.length;
@@ -22,15 +22,6 @@ export interface LikeSeedSound {
   exclude: ReadonlySet<number>;
   /** names the seed in cache keys */
   cacheId: string;
-}
-
-const models = new WeakMap<TrackFigures, SimilarityModel>();
-
-/** The distance's field weights for these figures (their catalog spreads), made once per figures object. */
-export function modelOf(figures: TrackFigures): SimilarityModel {
-  let model = models.get(figures);
-  if (!model) models.set(figures, (model = createModel(figures.scales)));
-  return model;
 }
 
 /** A bounded max-heap of (distance, track): the `size` smallest distances seen. */
@@ -108,7 +99,7 @@ export interface LikeList {
 export function nearestTracks(input: LikeScanInput): LikeList {
   const { table, figures, seed, keep, wanted } = input;
   const limit = input.limit ?? LIKE_LIMIT;
-  const model = modelOf(figures);
+  const model = figures.model;
   const tables = seedTables(seed.sounding);
   // the excluded tracks (the seed and its copies) are dropped after the scan: room for them in the heaps
   const room = limit + seed.exclude.size;

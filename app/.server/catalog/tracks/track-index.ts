@@ -14,40 +14,28 @@
  * previous table answers while the next one is built. Each build makes the catalog search and
  * hands it to `search` (search/current.ts), where the album view reads it.
  */
-import type { CatalogIndex } from "../index.ts";
 import type { AnalysisLookup } from "../../analysis/stage/types.ts";
-import type { TrackAnalysis } from "../../analysis/analyze.ts";
 import type { Logger } from "../../logger.ts";
 import type { Config } from "../../config.ts";
 import { errorMessage } from "../errors.ts";
-import { ANALYSIS_WAIT_MS, withAnalysis } from "../with-analysis.ts";
-import type { AlbumTable } from "../album-table.ts";
-import type { Track } from "../../../lib/catalog/types.ts";
+import { ANALYSIS_WAIT_MS } from "../with-analysis.ts";
 import { clampPage, pageCountFor } from "../../../lib/catalog/pagination.ts";
-import { KEY_NAMES, TRACKS_PER_PAGE, type LikeSeed, type TrackQuery, type TrackQueryResult, type TrackRowData } from "../../../lib/catalog/track-query.ts";
-import { FiguresBuilder, NO_BPM, NO_KEY, NO_SECONDS, PRINT_BYTES, readFigures, TrackFigures } from "./figures.ts";
-import { compare, explain, type Sounding } from "../../analysis/similarity.ts";
-import { modelOf, type LikeSeedSound } from "./like.ts";
-import { hash64 } from "./columns.ts";
-import { tracksOfHash } from "./table.ts";
+import { TRACKS_PER_PAGE, type LikeSeed, type TrackQuery, type TrackQueryResult } from "../../../lib/catalog/track-query.ts";
+import { FiguresBuilder, readFigures, TrackFigures } from "./figures.ts";
+import type { LikeSeedSound } from "./like.ts";
 import { matchPage } from "./query.ts";
 import { createCountsCache, createTrackCache, type TrackQueryContext } from "./query-context.ts";
-import { albumTexts, listedTracks, trackTable, trackTitle, type TrackTable } from "./table.ts";
+import { albumTexts, trackTable, type TrackTable } from "./table.ts";
 import { buildInWorker } from "./build-thread.ts";
 import { releaseFreedPages } from "./release-pages.ts";
 import { createTrackSearch } from "../search/build.ts";
 import type { CatalogSearch } from "../search/types.ts";
 import type { CurrentSearch } from "../search/current.ts";
 import { Slicer, type Yielder } from "./yielding.ts";
+import { resolveSeed, trackRows, type ReferenceSeed, type TrackIndexSource } from "./track-rows.ts";
 import type { FiguresCursor } from "../../analysis/stage/types.ts";
 
-/** A reference file's seed, as the caller read it from the reference store (issue #19 "Search by a reference file"). */
-export interface ReferenceSeed {
-  id: string;
-  status: "ready" | "expired" | "unknown";
-  sounding?: Sounding;
-  label?: string;
-}
+export type { ReferenceSeed, TrackIndexSource } from "./track-rows.ts";
 
 export interface TrackIndex {
   /** One page of the track view; a `like=` view of a reference (`ref-…`) reads its seed from `reference`. */
@@ -77,9 +65,6 @@ export interface TrackIndexStats {
    */
   arrayBytes: number;
 }
-
-/** What the track index reads of the album index: the album columns of the current version, media URLs, the cache budget. */
-export type TrackIndexSource = Pick<CatalogIndex, "albumColumns" | "mediaUrl" | "cacheBytes">;
 
 export interface TrackIndexOptions {
   /** bytes of cached match lists (default: the album index's budget, CATALOG_CACHE_MAX_BYTES) */
@@ -132,7 +117,7 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
   const cache = createTrackCache(opts.maxCacheBytes ?? source.cacheBytes);
   const counts = createCountsCache();
   const pageSize = opts.figuresPage ?? 5_000;
-  const waitMs = opts.analysisWaitMs ?? ANALYSIS_WAIT_MS;
+  const rowDeps = { source, analysis, waitMs: opts.analysisWaitMs ?? ANALYSIS_WAIT_MS };
   let current: Generation | null = null;
   let figures: FiguresState | null = null;
   let building: Promise<void> | null = null;
@@ -146,38 +131,8 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
     if (!stopped) opts.logger?.error({ err: errorMessage(error) }, msg);
   };
   /** The builds' slices; after stop() the next slice ends the build. */
-  const makeYielder = (): Yielder => {
-    const inner = (opts.yielder ?? (() => new Slicer()))();
-    const check = () => {
-      if (stopped) throw new Error("the track index was stopped");
-    };
-    return {
-      maybeYield: async () => (await inner.maybeYield(), check()),
-      yield: async () => (await inner.yield(), check()),
-      get waitedMs() {
-        return inner.waitedMs;
-      },
-    };
-  };
-
-  /**
-   * The figures for `table`: every stored result when `previous` is of another table (or
-   * none), else `previous` and what changed since its cursor. Page by page, each applied as it
-   * comes; the figures in use are untouched until the new ones are whole.
-   */
-  const loadFigures = async (table: TrackTable, previous: FiguresState | null, version: number): Promise<FiguresState> => {
-    const started = performance.now();
-    const yielder = makeYielder();
-    const same = previous?.table === table ? previous : null;
-    const builder = new FiguresBuilder(table, same?.figures ?? null);
-    let cursor = same?.cursor ?? null;
-    if (analysis) {
-      const after = cursor ? { at: cursor.at - CLOCK_MARGIN_MS, key: "" } : null;
-      cursor = await readFigures(analysis, builder, cursor, after, pageSize, yielder);
-    }
-    const built = await TrackFigures.from(builder, yielder);
-    return { figures: built, table, analysisVersion: version, cursor, ms: performance.now() - started - yielder.waitedMs };
-  };
+  const makeYielder = () => stoppable((opts.yielder ?? (() => new Slicer()))(), () => stopped);
+  const loadFigures = (table: TrackTable, previous: FiguresState | null, version: number) => readAllFigures(analysis, table, previous, version, pageSize, makeYielder());
 
   const rebuild = async (): Promise<void> => {
     const columns = source.albumColumns();
@@ -212,10 +167,7 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
     if (opts.releaseFreedPages && !stopped) releasePages("after");
   };
 
-  const releasePages = (when: "before" | "after") => {
-    const pauseMs = releaseFreedPages();
-    opts.logger?.info({ pauseMs: Math.round(pauseMs) }, when === "after" ? "track index built; freed heap pages returned" : "track index rebuild: freed heap pages returned first");
-  };
+  const releasePages = (when: "before" | "after") => returnFreedPages(opts.logger, when);
 
   const refreshFigures = async (): Promise<void> => {
     const gen = current;
@@ -253,110 +205,6 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
     }
   };
 
-  /** The album's listed tracks, read from the table that indexed them, else from the current one by album id. */
-  const readTracks = (albums: AlbumTable, a: number): Track[] | null => {
-    try {
-      return listedTracks(albums.tracks(a));
-    } catch {
-      // that table was replaced (its file closed, ADR 0082) while the next index is built
-      const table = source.albumColumns().albums;
-      const i = table.indexOf(albums.id(a));
-      return i >= 0 ? listedTracks(table.tracks(i)) : null;
-    }
-  };
-
-  /** A track's sound as the index holds it (its fingerprint bytes are a view of the figures). */
-  const soundingOf = (f: TrackFigures, t: number): Sounding => ({
-    fingerprint: f.prints.subarray(t * PRINT_BYTES, (t + 1) * PRINT_BYTES),
-    bpm: f.bpm[t] === NO_BPM ? null : f.bpm[t],
-    key: f.key[t] === NO_KEY ? null : f.key[t],
-  });
-
-  /**
-   * The seed of a `like=` view: a catalog track by its id (`${albumId}:${index}`), its sound
-   * when it has a fingerprint and the tracks of the same audio (never listed: the same
-   * recording on an album and a single is the seed itself); or the reference the caller read.
-   */
-  const resolveSeed = async (ctx: TrackQueryContext, id: string, reference?: ReferenceSeed): Promise<{ like: LikeSeed; sound?: LikeSeedSound }> => {
-    if (id.startsWith("ref-")) {
-      const like: LikeSeed = { id, kind: "reference", status: reference?.id === id ? reference.status : "unknown", ...(reference?.label ? { label: reference.label } : {}) };
-      if (like.status !== "ready" || !reference?.sounding) return { like: { ...like, status: like.status === "ready" ? "unknown" : like.status } };
-      return { like, sound: { sounding: reference.sounding, exclude: new Set(), cacheId: id } };
-    }
-    const { table, figures: f } = ctx;
-    const colon = id.lastIndexOf(":");
-    const a = colon > 0 ? table.albums.indexOf(id.slice(0, colon)) : -1;
-    const index = Number(id.slice(colon + 1));
-    const t = a >= 0 ? table.albumStart[a] + index : -1;
-    if (a < 0 || !Number.isInteger(index) || t >= table.albumStart[a + 1]) return { like: { id, kind: "track", status: "unknown" } };
-    const [row] = await rows(ctx, Int32Array.of(t));
-    if (!row) return { like: { id, kind: "track", status: "unknown" } };
-    if (!f.printed[t]) return { like: { id, kind: "track", status: "analysing", row } };
-    const exclude = new Set<number>([t]);
-    const track = readTracks(table.albums, a)?.[index];
-    if (track) {
-      const h = new Uint32Array(2);
-      hash64(track.s3Path, h, 0);
-      const [from, to] = tracksOfHash(table, h[0], h[1]);
-      for (let i = from; i < to; i++) exclude.add(table.byAudio[i]);
-    }
-    return { like: { id, kind: "track", status: "ready", row }, sound: { sounding: soundingOf(f, t), exclude, cacheId: id } };
-  };
-
-  const rows = async (ctx: TrackQueryContext, positions: Int32Array, seed?: LikeSeedSound): Promise<TrackRowData[]> => {
-    const { table, figures: f } = ctx;
-    const albums = table.albums;
-    const listed = new Map<number, Track[] | null>();
-    const found: { t: number; track: Track }[] = [];
-    for (const t of positions) {
-      const a = table.trackAlbum[t];
-      if (!listed.has(a)) listed.set(a, readTracks(albums, a));
-      const track = listed.get(a)?.[t - table.albumStart[a]];
-      if (track) found.push({ t, track });
-    }
-    // the peaks are not in memory (100 bars a track): the analysis lookup has them, as for the sheet
-    let results: Map<string, TrackAnalysis> | null = null;
-    if (analysis && found.length) {
-      results = await Promise.race([
-        analysis.lookup(found.map((x) => x.track.s3Path)).catch(() => null),
-        new Promise<null>((resolve) => setTimeout(() => resolve(null), waitMs).unref?.()),
-      ]);
-    }
-    return found.map(({ t, track }) => {
-      const a = table.trackAlbum[t];
-      const base = { name: trackTitle(track), audioUrl: source.mediaUrl(track.s3Path, "music") };
-      const result = results?.get(track.s3Path);
-      // The figures shown are the ones this query filtered and ordered by (the index's), so a
-      // list sorted by tempo never shows its tempi out of order in the seconds before a fresh
-      // result reaches the index (issue #10); only the preview's bars come from the lookup.
-      const data = {
-        ...base,
-        ...(f.seconds[t] !== NO_SECONDS ? { seconds: f.seconds[t] } : {}),
-        ...(f.bpm[t] !== NO_BPM ? { bpm: f.bpm[t] } : {}),
-        ...(f.key[t] !== NO_KEY ? { key: KEY_NAMES[f.key[t]] } : {}),
-        ...(result ? { peaks: withAnalysis(base, result).peaks } : {}),
-      };
-      const row: TrackRowData = {
-        id: `${albums.id(a)}:${t - table.albumStart[a]}`,
-        title: data.name,
-        artist: albums.artist(a),
-        album: albums.name(a),
-        albumId: albums.id(a),
-        genre: table.albumGenre[a],
-        audioUrl: data.audioUrl,
-      };
-      if (data.seconds !== undefined) row.seconds = data.seconds;
-      if (data.bpm !== undefined) row.bpm = data.bpm;
-      if (data.key !== undefined) row.key = data.key;
-      if (data.peaks !== undefined) row.peaks = data.peaks;
-      if (seed && f.printed[t]) {
-        const other = soundingOf(f, t);
-        row.why = explain(compare(modelOf(f), seed.sounding, other), seed.sounding.bpm, other.bpm);
-      }
-      return row;
-    });
-  };
-
   return {
     async query(q, reference) {
       look();
@@ -366,37 +214,89 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
       let seed: LikeSeedSound | undefined;
       let like: LikeSeed | undefined;
       if (q.like) {
-        ({ like, sound: seed } = await resolveSeed(ctx, q.like, reference));
+        ({ like, sound: seed } = await resolveSeed(rowDeps, ctx, q.like, reference));
         // no neighbours to list: the page says why (still being analysed, expired, unknown)
         if (!seed) return { rows: [], total: 0, page: 1, pageCount: 0, keyCounts: [], like };
       }
-      // the page asked, then again the last one when it was past the end (clamped)
-      const start = (Math.max(1, Math.floor(q.page) || 1) - 1) * TRACKS_PER_PAGE;
-      let found = matchPage(ctx, q, start, TRACKS_PER_PAGE, seed);
-      const pageCount = pageCountFor(found.total, TRACKS_PER_PAGE);
-      const page = clampPage(q.page, pageCount);
-      if ((page - 1) * TRACKS_PER_PAGE !== start) found = matchPage(ctx, q, (page - 1) * TRACKS_PER_PAGE, TRACKS_PER_PAGE, seed);
-      return { rows: await rows(ctx, found.page, seed), total: found.total, page, pageCount, keyCounts: found.keyCounts, ...(like ? { like } : {}) };
+      const { found, page, pageCount } = clampedPage(ctx, q, seed);
+      return { rows: await trackRows(rowDeps, ctx, found.page, seed), total: found.total, page, pageCount, keyCounts: found.keyCounts, ...(like ? { like } : {}) };
     },
     ready,
-    stats() {
-      if (!current || !figures) return null;
-      return {
-        catalogVersion: current.catalogVersion,
-        tracks: current.table.count,
-        analysed: figures.figures.analysed,
-        analysisVersion: figures.analysisVersion,
-        buildMs: current.buildMs,
-        figuresMs: figures.ms,
-        cache: { entries: cache.size, bytes: cache.calculatedSize },
-        searchBytes: current.search.bytes(),
-        arrayBytes: arrayBytes(current.table, figures.figures),
-      };
-    },
+    stats: () => (current && figures ? statsOf(current, figures, cache) : null),
     stop() {
       stopped = true;
       stopping.abort();
     },
+  };
+}
+
+/** The page asked, then again the last one when it was past the end (the track view's clamp). */
+function clampedPage(ctx: TrackQueryContext, q: TrackQuery, seed: LikeSeedSound | undefined) {
+  const start = (Math.max(1, Math.floor(q.page) || 1) - 1) * TRACKS_PER_PAGE;
+  let found = matchPage(ctx, q, start, TRACKS_PER_PAGE, seed);
+  const pageCount = pageCountFor(found.total, TRACKS_PER_PAGE);
+  const page = clampPage(q.page, pageCount);
+  if ((page - 1) * TRACKS_PER_PAGE !== start) found = matchPage(ctx, q, (page - 1) * TRACKS_PER_PAGE, TRACKS_PER_PAGE, seed);
+  return { found, page, pageCount };
+}
+
+/** Returns the heap pages V8 freed in this thread (release-pages.ts) and says how long this thread paused. */
+function returnFreedPages(logger: Logger | undefined, when: "before" | "after"): void {
+  const pauseMs = releaseFreedPages();
+  logger?.info({ pauseMs: Math.round(pauseMs) }, when === "after" ? "track index built; freed heap pages returned" : "track index rebuild: freed heap pages returned first");
+}
+
+/** A yielder whose next slice ends the build once `stopped()` (the index's stop()). */
+function stoppable(inner: Yielder, stopped: () => boolean): Yielder {
+  const check = () => {
+    if (stopped()) throw new Error("the track index was stopped");
+  };
+  return {
+    maybeYield: async () => (await inner.maybeYield(), check()),
+    yield: async () => (await inner.yield(), check()),
+    get waitedMs() {
+      return inner.waitedMs;
+    },
+  };
+}
+
+/**
+ * The figures for `table`: every stored result when `previous` is of another table (or none),
+ * else `previous` and what changed since its cursor. Page by page, each applied as it comes;
+ * the figures in use are untouched until the new ones are whole.
+ */
+async function readAllFigures(
+  analysis: AnalysisLookup | undefined,
+  table: TrackTable,
+  previous: FiguresState | null,
+  version: number,
+  pageSize: number,
+  yielder: Yielder,
+): Promise<FiguresState> {
+  const started = performance.now();
+  const same = previous?.table === table ? previous : null;
+  const builder = new FiguresBuilder(table, same?.figures ?? null);
+  let cursor = same?.cursor ?? null;
+  if (analysis) {
+    const after = cursor ? { at: cursor.at - CLOCK_MARGIN_MS, key: "" } : null;
+    cursor = await readFigures(analysis, builder, cursor, after, pageSize, yielder);
+  }
+  const built = await TrackFigures.from(builder, yielder);
+  return { figures: built, table, analysisVersion: version, cursor, ms: performance.now() - started - yielder.waitedMs };
+}
+
+/** What the index holds, for the operator and the bench. */
+function statsOf(current: Generation, figures: FiguresState, cache: { size: number; calculatedSize: number }): TrackIndexStats {
+  return {
+    catalogVersion: current.catalogVersion,
+    tracks: current.table.count,
+    analysed: figures.figures.analysed,
+    analysisVersion: figures.analysisVersion,
+    buildMs: current.buildMs,
+    figuresMs: figures.ms,
+    cache: { entries: cache.size, bytes: cache.calculatedSize },
+    searchBytes: current.search.bytes(),
+    arrayBytes: arrayBytes(current.table, figures.figures),
   };
 }
 
