@@ -67,13 +67,8 @@ export interface TrackData {
   peaks?: number[];
 }
 
-export interface AlbumDetailData {
-  kind: "album";
-  id: string;
-  name: string;
-  artist: string;
-  genre: string;
-  image: CardImage | null;
+/** An album's sheet and page: its card's fields and its tracks. */
+export interface AlbumDetailData extends AlbumCardData {
   tracks: TrackData[];
 }
 
