@@ -237,6 +237,14 @@ describe("parseSubmission (the action's reading of a posted form)", () => {
     });
   });
 
+  it("reads only the form's own fields: a path-like name builds nothing (a bounded answer)", () => {
+    const r = parseSubmission(form({ intent: "licensing", idempotencyKey: key, ...licensing, "x[10000000]": "1", "media[10000000]": "online", "name.first": "Ada" }));
+    expect(r.outcome).toBe("valid");
+    const reply = r.outcome === "valid" ? r.reply({ stored: false }) : undefined;
+    expect(Object.keys(reply?.initialValue ?? {}).sort()).toEqual(Object.keys(licensing).filter((k) => k !== "tracks").sort());
+    expect(JSON.stringify(reply).length).toBeLessThan(1000);
+  });
+
   it("parses a post carrying Conform's own intent field as a plain submit (no 500 on a crafted one)", () => {
     for (const intent of ["{not json", JSON.stringify({ type: "validate", payload: { name: "subject" } })]) {
       const r = parseSubmission(form({ intent: "contact", idempotencyKey: key, ...contact, subject: "Hi", __intent__: intent }));
