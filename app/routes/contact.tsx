@@ -6,7 +6,7 @@ import { site } from "~/content/site";
 import { ContactCards } from "~/features/contact/contact-cards";
 import { ContactTabs } from "~/features/contact/contact-tabs";
 import type { LeadActionResult } from "~/lib/contact/result";
-import { MAX_LENGTH, type FormKind, type FormValues } from "~/lib/contact/schemas";
+import { MAX_LENGTH, type FormKind } from "~/lib/contact/schemas";
 import { parseSubmission } from "~/lib/contact/submission";
 import { seo } from "~/lib/seo";
 
@@ -61,26 +61,26 @@ export async function action({ request, context }: Route.ActionArgs) {
     formData = await request.formData();
   } catch {
     return reply(
-      { form: "contact", status: "refused", title: "Form not received", message: "The form could not be read. Please reload the page and try again.", values: {} },
+      { form: "contact", status: "refused", title: "Form not received", message: "The form could not be read. Please reload the page and try again.", reply: {} },
       400,
     );
   }
 
+  // The same schema and the same Conform parse as the form in the browser (ADR 0109).
   const parsed = parseSubmission(formData);
   if (parsed.outcome === "invalid") {
-    return reply({ form: parsed.form, status: "invalid", fieldErrors: parsed.fieldErrors, values: parsed.values }, 400);
+    return reply({ form: parsed.form, status: "invalid", reply: parsed.reply }, 400);
   }
   if (parsed.outcome === "refused") {
     log.warn({ reason: parsed.reason, form: parsed.form }, "contact: submission refused");
-    return reply({ form: parsed.form, status: "refused", title: "Submission not accepted", message: parsed.reason, values: parsed.values }, 400);
+    return reply({ form: parsed.form, status: "refused", title: "Submission not accepted", message: parsed.reason, reply: parsed.reply }, 400);
   }
 
   const { lead, idempotencyKey } = parsed;
-  const values: FormValues = { ...lead.data };
   const outcome = await leads.submit(lead, { ip, idempotencyKey });
   switch (outcome.status) {
     case "accepted":
-      return reply({ form: lead.kind, status: "success", reference: outcome.reference }, 200);
+      return reply({ form: lead.kind, status: "success", reference: outcome.reference, reply: parsed.reply({ stored: true }) }, 200);
     case "rate-limited": {
       const minutes = Math.max(1, Math.ceil(outcome.retryAfterSeconds / 60));
       return reply(
@@ -89,7 +89,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           status: "rate-limited",
           title: rateLimited.title,
           message: rateLimited.description.replace("{minutes}", String(minutes)).replace("{email}", site.contactEmail),
-          values,
+          reply: parsed.reply({ stored: false }),
         },
         429,
         { "Retry-After": String(outcome.retryAfterSeconds) },
@@ -102,7 +102,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           status: "unavailable",
           title: storeFailure.title,
           message: storeFailure.description.replace("{email}", site.contactEmail),
-          values,
+          reply: parsed.reply({ stored: false }),
         },
         503,
         { "Retry-After": String(outcome.retryAfterSeconds) },

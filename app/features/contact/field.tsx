@@ -56,23 +56,22 @@ export function NativeSelect({ className, children, ...props }: ComponentProps<"
  */
 export function ChoiceGroup({
   id,
+  name,
   spec,
   error,
   chosen,
-  common,
+  autoFocus,
+  required,
 }: {
   id: string;
+  name: string;
   spec: LeadFieldSpec;
   error?: string;
   chosen: readonly string[];
-  common: {
-    name: string;
-    autoFocus: boolean;
-    onChange: (event: { currentTarget: HTMLInputElement }) => void;
-  };
+  autoFocus: boolean;
+  required: boolean;
 }) {
   const errorId = `${id}-error`;
-  const { autoFocus, ...handlers } = common;
   return (
     <fieldset aria-describedby={error ? errorId : undefined} className="flex flex-col gap-2">
       <legend className="mb-2 text-sm font-semibold text-fg">{spec.label}</legend>
@@ -80,7 +79,8 @@ export function ChoiceGroup({
         {spec.options?.map((option, i) => (
           <label key={option.value} className="flex min-h-6 cursor-pointer items-center gap-3 text-[0.95rem] text-fg">
             <input
-              {...handlers}
+              name={name}
+              required={required}
               type="checkbox"
               value={option.value}
               defaultChecked={chosen.includes(option.value)}

@@ -1,16 +1,21 @@
+import { useForm, type FieldMetadata } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { CircleAlert, CircleCheck, LoaderCircle, Send, ShieldCheck } from "lucide-react";
-import { useRef, type ReactNode, type RefObject } from "react";
+import { useEffect } from "react";
+import { useFetcher } from "react-router";
 import { contactFields, contactForm, licensingFields, licensingForm, type LeadFieldSpec } from "~/content/contact";
 import { formPrivacyNotice } from "~/content/privacy";
 import { site } from "~/content/site";
 import { cn } from "~/lib/cn";
 import { fillTemplate } from "~/lib/legal/facts";
 import { referenceText, type LeadActionResult } from "~/lib/contact/result";
-import { HONEYPOT_FIELD, MAX_LENGTH, type FormKind, type FormValues } from "~/lib/contact/schemas";
+import { formFields, formSchemas, HONEYPOT_FIELD, MAX_LENGTH, type FormKind } from "~/lib/contact/schemas";
+import { notify } from "~/lib/toast";
 import { ChoiceGroup, Field, NativeSelect } from "./field";
-import { useLeadForm } from "./use-lead-form";
 
-type LeadForm = ReturnType<typeof useLeadForm>;
+/** What a lead form holds, as Conform reads it from the <form>: a string per field, a list for a checkbox group. */
+type LeadValues = Record<string, string | string[]>;
+type LeadFieldMeta = FieldMetadata<string | string[], LeadValues>;
 
 interface FormProps {
   idempotencyKey: string;
@@ -34,26 +39,31 @@ function HiddenFields({ kind, idempotencyKey }: { kind: FormKind; idempotencyKey
   );
 }
 
-function FormStatus({ form }: { form: LeadForm }) {
-  if (form.documentSuccess) {
+/** A success answered to a document post (no JavaScript, so no toast), or a refusal. */
+type Outcome =
+  | { kind: "success"; title: string; description: string; reference: string }
+  | { kind: "notice"; title: string; message: string };
+
+function FormStatus({ outcome }: { outcome: Outcome | undefined }) {
+  if (outcome?.kind === "success") {
     return (
       <div role="status" className="flex items-start gap-3 rounded-xl border border-[#2f6b4f] bg-[#0f2a1f] p-4 text-sm">
         <CircleCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-[#6ee7a8]" />
         <p>
-          <strong className="block font-semibold text-fg">{form.documentSuccess.title}</strong>
-          <span className="text-[#c9f2dc]">{form.documentSuccess.description}</span>
-          <span className="mt-1 block font-semibold text-[#c9f2dc]">{referenceText(form.documentSuccess.reference)}</span>
+          <strong className="block font-semibold text-fg">{outcome.title}</strong>
+          <span className="text-[#c9f2dc]">{outcome.description}</span>
+          <span className="mt-1 block font-semibold text-[#c9f2dc]">{referenceText(outcome.reference)}</span>
         </p>
       </div>
     );
   }
-  if (form.notice) {
+  if (outcome?.kind === "notice") {
     return (
       <div role="alert" className="flex items-start gap-3 rounded-xl border border-[#7a2d3b] bg-[#2a1016] p-4 text-sm">
         <CircleAlert aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-[#ff9aa8]" />
         <p>
-          <strong className="block font-semibold text-fg">{form.notice.title}</strong>
-          <span className="text-[#ffd6dc]">{form.notice.message}</span>
+          <strong className="block font-semibold text-fg">{outcome.title}</strong>
+          <span className="text-[#ffd6dc]">{outcome.message}</span>
         </p>
       </div>
     );
@@ -96,80 +106,21 @@ function SubmitButton({ submitting, label, busyLabel }: { submitting: boolean; l
   );
 }
 
-function FormShell({
-  form,
-  formRef,
-  kind,
-  action,
-  title,
-  description,
-  idempotencyKey,
-  retentionDays,
-  children,
-  submit,
-}: {
-  form: LeadForm;
-  formRef: RefObject<HTMLFormElement | null>;
-  kind: FormKind;
-  action: string;
-  title: string;
-  description: string;
-  idempotencyKey: string;
-  retentionDays: number;
-  children: ReactNode;
-  submit: ReactNode;
-}) {
-  const titleId = `${kind}-form-title`;
-  const noticeId = `${kind}-privacy-notice`;
-  return (
-    <section aria-labelledby={titleId} className="card relative p-6 sm:p-8">
-      <h2 id={titleId} className="text-2xl font-bold tracking-tight">
-        {title}
-      </h2>
-      <p className="mt-1.5 text-sm text-muted">{description}</p>
-      <form.fetcher.Form
-        key={form.generation}
-        ref={formRef}
-        method="post"
-        action={action}
-        noValidate
-        aria-labelledby={titleId}
-        aria-describedby={noticeId}
-        onSubmit={form.onSubmit}
-        className="mt-6 flex flex-col gap-5"
-     >
-        <FormStatus form={form} />
-        <HiddenFields kind={kind} idempotencyKey={idempotencyKey} />
-        {children}
-        <PrivacyNotice id={noticeId} retentionDays={retentionDays} />
-        <div>{submit}</div>
-      </form.fetcher.Form>
-    </section>
-  );
-}
-
 type FieldRow = readonly LeadFieldSpec[];
 
 const ROW_COLUMNS = ["", "", "sm:grid-cols-2", "sm:grid-cols-3"];
 
-/** One field of app/content/contact.ts, with its label, control and message. */
-function LeadField({ kind, spec, form, values }: { kind: FormKind; spec: LeadFieldSpec; form: LeadForm; values: FormValues }) {
-  const id = `${kind}-${spec.name}`;
-  const error = form.errors[spec.name];
-  const value = values[spec.name];
-  const common = {
-    name: spec.name,
-    autoFocus: form.autoFocusField === spec.name,
-    required: spec.required,
-    ...form.fieldHandlers,
-  };
+/** One field of app/content/contact.ts, with its label, control and the first of its messages. */
+function LeadField({ spec, field, autoFocus }: { spec: LeadFieldSpec; field: LeadFieldMeta; autoFocus: boolean }) {
+  const error = field.errors?.[0];
+  const common = { name: spec.name, autoFocus, required: spec.required };
   if (spec.control === "checkboxes") {
-    return <ChoiceGroup id={id} spec={spec} error={error} chosen={Array.isArray(value) ? value : []} common={common} />;
+    return <ChoiceGroup id={field.id} spec={spec} error={error} chosen={field.defaultOptions ?? []} {...common} />;
   }
-  const text = typeof value === "string" ? value : "";
+  const text = field.defaultValue ?? "";
   const maxLength = MAX_LENGTH[spec.name as keyof typeof MAX_LENGTH];
   return (
-    <Field id={id} label={spec.label} error={error}>
+    <Field id={field.id} label={spec.label} error={error}>
       {(c) =>
         spec.control === "select" ? (
           <NativeSelect {...c} {...common} defaultValue={text}>
@@ -199,60 +150,127 @@ function LeadField({ kind, spec, form, values }: { kind: FormKind; spec: LeadFie
 }
 
 /** Every field of one form, row by row, as app/content/contact.ts lists them. */
-function LeadFields({ kind, rows, form, values }: { kind: FormKind; rows: readonly FieldRow[]; form: LeadForm; values: FormValues }) {
+function LeadFields({ rows, fields, autoFocusField }: { rows: readonly FieldRow[]; fields: Record<string, LeadFieldMeta>; autoFocusField?: string }) {
+  const one = (spec: LeadFieldSpec) => <LeadField key={spec.name} spec={spec} field={fields[spec.name]!} autoFocus={autoFocusField === spec.name} />;
   return rows.map((row) =>
     row.length === 1 ? (
-      <LeadField key={row[0].name} kind={kind} spec={row[0]} form={form} values={values} />
+      one(row[0]!)
     ) : (
       <div key={row.map((f) => f.name).join("+")} className={cn("grid gap-5", ROW_COLUMNS[row.length])}>
-        {row.map((spec) => (
-          <LeadField key={spec.name} kind={kind} spec={spec} form={form} values={values} />
-        ))}
+        {row.map(one)}
       </div>
     ),
   );
 }
 
-/** product-rules §2: "General Contact" — form "Send Us a Message". */
-export function ContactMessageForm({ idempotencyKey, documentResult, retentionDays }: FormProps) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const form = useLeadForm("contact", documentResult, formRef);
+const forms = {
+  contact: { copy: contactForm, rows: contactFields, action: "/contact" },
+  licensing: { copy: licensingForm, rows: licensingFields, action: "/contact?tab=licensing" },
+} as const;
+
+/**
+ * Tells the visitor what became of a post made with JavaScript (product-rules §8): the success
+ * toast with the reference, or the refusal's toast. Deviation 2: the visitor is told (the contact
+ * address is in the message) and keeps the form. A form with field messages needs no toast:
+ * Conform focuses its first invalid field.
+ */
+function useAnnouncement(kind: FormKind, data: LeadActionResult | undefined) {
+  useEffect(() => {
+    if (!data || data.status === "invalid") return;
+    const { success } = forms[kind].copy;
+    if (data.status === "success") notify.success(success.title, `${success.description} ${referenceText(data.reference)}`);
+    else notify.error(data.title, data.message);
+  }, [data, kind]);
+}
+
+/**
+ * One lead form (ADR 0109). Progressive enhancement: the same <form> posts to the action
+ * without JavaScript (the document comes back with `documentResult`); with JavaScript a fetcher
+ * posts it. Conform checks it with the form's zod schema, the one the action parses it with.
+ *
+ * ADR 0093: no message appears before the first submit (product-rules §4: "the input is
+ * validated" on submission). A message shown when a field loses focus moved the Submit button
+ * between the mouse press and release, and the click was lost (issue #11). After the first
+ * submit every change checks the form again, so a message comes and goes while typing, never
+ * between a press and a release. A document post that came back invalid counts as a first
+ * submit (Conform marks the fields it answered for as validated).
+ */
+function LeadForm({
+  kind,
+  idempotencyKey,
+  documentResult,
+  retentionDays,
+  defaultValue,
+}: FormProps & { kind: FormKind; defaultValue?: LeadValues }) {
+  const { copy, rows, action } = forms[kind];
+  const fetcher = useFetcher<LeadActionResult>({ key: `lead-${kind}` });
+  const initial = documentResult?.form === kind ? documentResult : undefined;
+  const result = fetcher.data ?? initial;
+  const [form, fields] = useForm<LeadValues>({
+    // The fields' ids are `${kind}-${name}` and their messages' `${kind}-${name}-error`.
+    id: kind,
+    // A success's reply resets the form to `defaultValue`; any other keeps what was posted.
+    lastResult: result?.reply,
+    defaultValue,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: formSchemas[kind] }),
+  });
+  useAnnouncement(kind, fetcher.data);
+
+  // Without JavaScript there is no toast: the returned page states the success instead.
+  const outcome: Outcome | undefined =
+    !fetcher.data && initial?.status === "success"
+      ? { kind: "success", ...copy.success, reference: initial.reference }
+      : result && result.status !== "success" && result.status !== "invalid"
+        ? { kind: "notice", title: result.title, message: result.message }
+        : undefined;
+  // A document post's first invalid field takes the focus on load, without JavaScript too.
+  const autoFocusField =
+    !fetcher.data && initial?.status === "invalid" ? formFields[kind].find((name) => initial.reply.error?.[name]) : undefined;
+  const submitting = fetcher.state !== "idle";
+
+  const titleId = `${kind}-form-title`;
+  const noticeId = `${kind}-privacy-notice`;
   return (
-    <FormShell
-      form={form}
-      formRef={formRef}
-      kind="contact"
-      action="/contact"
-      title={contactForm.title}
-      description={contactForm.description}
-      idempotencyKey={idempotencyKey}
-      retentionDays={retentionDays}
-      submit={<SubmitButton submitting={form.submitting} label={contactForm.submit} busyLabel={contactForm.submitting} />}
-   >
-      <LeadFields kind="contact" rows={contactFields} form={form} values={form.values ?? {}} />
-    </FormShell>
+    <section aria-labelledby={titleId} className="card relative p-6 sm:p-8">
+      <h2 id={titleId} className="text-2xl font-bold tracking-tight">
+        {copy.title}
+      </h2>
+      <p className="mt-1.5 text-sm text-muted">{copy.description}</p>
+      <fetcher.Form
+        // A success gives the form a new key: it is mounted again, empty (product-rules §4: "the form resets").
+        key={form.key}
+        id={form.id}
+        onSubmit={form.onSubmit}
+        noValidate
+        method="post"
+        action={action}
+        aria-labelledby={titleId}
+        aria-describedby={noticeId}
+        className="mt-6 flex flex-col gap-5"
+     >
+        <FormStatus outcome={outcome} />
+        <HiddenFields kind={kind} idempotencyKey={idempotencyKey} />
+        <LeadFields rows={rows} fields={fields} autoFocusField={autoFocusField} />
+        <PrivacyNotice id={noticeId} retentionDays={retentionDays} />
+        <div>
+          <SubmitButton submitting={submitting} label={copy.submit} busyLabel={copy.submitting} />
+        </div>
+      </fetcher.Form>
+    </section>
   );
 }
 
+/** product-rules §2: "General Contact" — form "Send Us a Message". */
+export function ContactMessageForm(props: FormProps) {
+  return <LeadForm kind="contact" {...props} />;
+}
+
 /** product-rules §2: "Sync Licensing" — form "Sync Licensing Inquiry". */
-export function LicensingRequestForm({ idempotencyKey, documentResult, retentionDays, tracks }: FormProps & { tracks: string }) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const form = useLeadForm("licensing", documentResult, formRef);
-  // The catalog links here with ?tracks=…; after a reset the field starts empty.
-  const values = form.values ?? (form.generation === 0 ? { tracks } : {});
-  return (
-    <FormShell
-      form={form}
-      formRef={formRef}
-      kind="licensing"
-      action="/contact?tab=licensing"
-      title={licensingForm.title}
-      description={licensingForm.description}
-      idempotencyKey={idempotencyKey}
-      retentionDays={retentionDays}
-      submit={<SubmitButton submitting={form.submitting} label={licensingForm.submit} busyLabel={licensingForm.submitting} />}
-   >
-      <LeadFields kind="licensing" rows={licensingFields} form={form} values={values} />
-    </FormShell>
-  );
+export function LicensingRequestForm({ tracks, ...props }: FormProps & { tracks: string }) {
+  const fetcher = useFetcher<LeadActionResult>({ key: "lead-licensing" });
+  // The catalog links here with ?tracks=…; after a success the form starts empty, tracks too.
+  const defaultValue = tracks && fetcher.data?.status !== "success" ? { tracks } : undefined;
+  return <LeadForm kind="licensing" {...props} defaultValue={defaultValue} />;
 }

@@ -1,7 +1,15 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { contactFields, licensingFields } from "../../content/contact";
-import { contactMessageSchema, formFields, licensingRequestSchema, MAX_LENGTH, validateField } from "./schemas";
+import { contactMessageSchema, formFields, licensingRequestSchema, MAX_LENGTH } from "./schemas";
 import { parseSubmission } from "./submission";
+
+/** A posted form, as the browser builds it (a list is one entry per value). */
+const form = (fields: Record<string, string | string[]>) => {
+  const fd = new FormData();
+  for (const [k, v] of Object.entries(fields)) for (const one of [v].flat()) fd.append(k, one);
+  return fd;
+};
 
 const contact = {
   name: "Ada Lovelace",
@@ -164,26 +172,46 @@ describe("the forms' fields, defined once in app/content/contact.ts", () => {
   });
 });
 
-describe("validateField (the browser's on-blur check)", () => {
-  it("checks one field with the form's schema", () => {
-    expect(validateField("contact", "subject", "Hey")).toBe("Subject must be at least 5 characters");
-    expect(validateField("contact", "subject", "Hello")).toBeUndefined();
-    expect(validateField("licensing", "budget", "")).toBe("Please select a budget range");
-    expect(validateField("licensing", "unknown", "")).toBeUndefined();
+describe("the browser's check: Conform's parseWithZod with the form's schema (ADR 0109)", () => {
+  it("gives the spec messages for an empty form, as the page shows them on the first submit", () => {
+    const empty = { name: "", email: "", company: "", projectType: "", budget: "", timeline: "", description: "", tracks: "", territory: "", term: "" };
+    const submission = parseWithZod(form(empty), { schema: licensingRequestSchema });
+    expect(submission.status).toBe("error");
+    expect(submission.reply().error).toEqual({
+      name: ["Name must be at least 2 characters"],
+      email: ["Please enter a valid email address"],
+      company: ["Company name must be at least 2 characters"],
+      projectType: ["Please select a project type"],
+      budget: ["Please select a budget range"],
+      timeline: ["Please select a timeline"],
+      description: ["Please provide more details about your project"],
+    });
+  });
+
+  it("checks one field's value as the form holds it", () => {
+    expect(parseWithZod(form({ ...contact, subject: "Hey" }), { schema: contactMessageSchema }).reply().error).toEqual({
+      subject: ["Subject must be at least 5 characters"],
+    });
+    expect(parseWithZod(form({ ...contact, subject: "Hello" }), { schema: contactMessageSchema }).status).toBe("success");
+  });
+
+  it("reads one ticked box as a list, and an unknown medium as the group's message", () => {
+    const one = parseWithZod(form({ ...licensing, media: "online" }), { schema: licensingRequestSchema });
+    expect(one.status === "success" && one.value.media).toEqual(["online"]);
+    const bad = parseWithZod(form({ ...licensing, media: ["online", "billboards"] }), { schema: licensingRequestSchema });
+    expect(bad.reply().error).toEqual({ media: ["Please choose media from the list"] });
   });
 });
 
 describe("parseSubmission (the action's reading of a posted form)", () => {
-  const form = (fields: Record<string, string | string[]>) => {
-    const fd = new FormData();
-    for (const [k, v] of Object.entries(fields)) for (const one of [v].flat()) fd.append(k, one);
-    return fd;
-  };
   const key = "0f8fad5b-d9cb-469f-a165-70867728950e";
 
-  it("returns the lead and the idempotency key of a valid form", () => {
+  it("returns the lead and the idempotency key of a valid form; stored, the form resets, otherwise it keeps its values", () => {
     const r = parseSubmission(form({ intent: "licensing", idempotencyKey: key, website: "", ...licensing }));
     expect(r).toMatchObject({ outcome: "valid", idempotencyKey: key, lead: { kind: "licensing", data: { company: "Analytical Films" } } });
+    if (r.outcome !== "valid") throw new Error("expected a valid form");
+    expect(r.reply({ stored: true })).toEqual({ initialValue: null });
+    expect(r.reply({ stored: false })).toMatchObject({ status: "success", initialValue: { company: "Analytical Films", budget: "1000-5000" } });
   });
 
   it("reads the repeated media field and the two selects of the license terms", () => {
@@ -192,19 +220,36 @@ describe("parseSubmission (the action's reading of a posted form)", () => {
     const bad = parseSubmission(form({ intent: "licensing", idempotencyKey: key, ...licensing, media: ["streaming", "<script>"], territory: "worldwide" }));
     expect(bad).toMatchObject({
       outcome: "invalid",
-      fieldErrors: { media: "Please choose media from the list" },
-      values: { media: ["streaming", "<script>"], territory: "worldwide", term: "" },
+      reply: {
+        status: "error",
+        error: { media: ["Please choose media from the list"] },
+        initialValue: { media: ["streaming", "<script>"], territory: "worldwide" },
+      },
     });
   });
 
   it("returns field messages and the values to keep", () => {
     const r = parseSubmission(form({ intent: "contact", idempotencyKey: key, ...contact, subject: "Hi" }));
-    expect(r).toEqual({
+    expect(r).toMatchObject({
       outcome: "invalid",
       form: "contact",
-      fieldErrors: { subject: "Subject must be at least 5 characters" },
-      values: { ...contact, subject: "Hi" },
+      reply: { status: "error", error: { subject: ["Subject must be at least 5 characters"] }, initialValue: { ...contact, subject: "Hi" } },
     });
+  });
+
+  it("reads only the form's own fields: a path-like name builds nothing (a bounded answer)", () => {
+    const r = parseSubmission(form({ intent: "licensing", idempotencyKey: key, ...licensing, "x[10000000]": "1", "media[10000000]": "online", "name.first": "Ada" }));
+    expect(r.outcome).toBe("valid");
+    const reply = r.outcome === "valid" ? r.reply({ stored: false }) : undefined;
+    expect(Object.keys(reply?.initialValue ?? {}).sort()).toEqual(Object.keys(licensing).filter((k) => k !== "tracks").sort());
+    expect(JSON.stringify(reply).length).toBeLessThan(1000);
+  });
+
+  it("parses a post carrying Conform's own intent field as a plain submit (no 500 on a crafted one)", () => {
+    for (const intent of ["{not json", JSON.stringify({ type: "validate", payload: { name: "subject" } })]) {
+      const r = parseSubmission(form({ intent: "contact", idempotencyKey: key, ...contact, subject: "Hi", __intent__: intent }));
+      expect(r).toMatchObject({ outcome: "invalid", reply: { status: "error", error: { subject: ["Subject must be at least 5 characters"] } } });
+    }
   });
 
   it("refuses a filled honeypot", () => {

@@ -5,9 +5,10 @@ import { budgets, contactFields, licensingFields, media, projectTypes, territori
 // logs a CSP violation on /contact. The interpreted path is plenty fast for two small forms.
 z.config({ jitless: true });
 
-// One zod schema per form (DESIGN.md §1 "Validation"), used by the browser on blur and
-// on submit, and by the /contact action. The minimums and their messages are product-rules §5,
-// verbatim; the maximums, the single-line rule and the honeypot are ours.
+// One zod schema per form (DESIGN.md §1 "Validation"), used by the browser (Conform's
+// parseWithZod on submit, then on each change: ADR 0093) and by the /contact action (the same
+// parseWithZod: ADR 0109). The minimums and their messages are product-rules §5, verbatim; the
+// maximums, the single-line rule and the honeypot are ours.
 //
 // Relative `.ts` imports: the server-side leads service type-checks against these types
 // and command-line tools load them with Node directly (ADR 0001).
@@ -57,6 +58,10 @@ const email = z
 const values = <T extends readonly { value: string }[]>(options: T) =>
   options.map((o) => o.value) as unknown as [T[number]["value"], ...T[number]["value"][]];
 
+const MEDIA_MESSAGE = "Please choose media from the list";
+const mediaValues: readonly string[] = values(media);
+const isMedium = (value: string): value is (typeof media)[number]["value"] => mediaValues.includes(value);
+
 /** An optional select: empty means not given. */
 function optionalChoice<const T extends readonly [string, ...string[]]>(choices: T, message: string) {
   return z.preprocess((v) => (v === "" ? undefined : v), z.enum(choices, { error: message }).optional());
@@ -91,10 +96,13 @@ export const licensingRequestSchema = z.object({
     .default(""),
   // Issue #11: the license terms, optional; only the listed values (an unknown one is a field
   // message, never a 500). Posted as `media` (repeated), `territory` and `term` (DESIGN.md §3b).
+  // The message belongs to the group, not to one box (a path of ["media", 1] would name no
+  // field on the page): one check over the whole list.
   media: z
-    .array(z.enum(values(media), { error: "Please choose media from the list" }))
-    .max(media.length, "Please choose media from the list")
-    .transform((chosen) => [...new Set(chosen)])
+    .array(z.string({ error: MEDIA_MESSAGE }))
+    .max(media.length, MEDIA_MESSAGE)
+    .refine((chosen) => chosen.every(isMedium), MEDIA_MESSAGE)
+    .transform((chosen) => [...new Set(chosen.filter(isMedium))])
     .optional(),
   territory: optionalChoice(values(territories), "Please select a territory from the list"),
   term: optionalChoice(values(terms), "Please select a term from the list"),
@@ -123,27 +131,6 @@ export const formFields = {
   licensing: licensingFields.flat().map((f) => f.name),
 } satisfies { contact: readonly ContactField[]; licensing: readonly LicensingField[] };
 
-/** Fields posted once per chosen value (checkbox groups): read with getAll. */
-const MULTI_VALUE_FIELDS: ReadonlySet<string> = new Set(
-  [...contactFields.flat(), ...licensingFields.flat()].filter((f) => f.control === "checkboxes").map((f) => f.name),
-);
-
-/** What a form holds: one string per field, a list for a checkbox group. */
-export type FormValues = Record<string, string | string[]>;
-
-/** The values of one form's fields from a posted (or about to be posted) form. */
-export function formValues(kind: FormKind, formData: FormData): FormValues {
-  const values: FormValues = {};
-  for (const field of formFields[kind]) {
-    if (MULTI_VALUE_FIELDS.has(field)) values[field] = formData.getAll(field).filter((v) => typeof v === "string");
-    else {
-      const value = formData.get(field);
-      values[field] = typeof value === "string" ? value : "";
-    }
-  }
-  return values;
-}
-
 /**
  * The hidden honeypot input. People never see it (it is off-screen, out of the tab order
  * and hidden from assistive technology); form-filling bots do, and fill it in.
@@ -166,24 +153,3 @@ export const idempotencyKeySchema = z
 export const intentSchema = z.enum(["contact", "licensing"], {
   error: "Unknown form; reload the page and try again",
 });
-
-export type FieldErrors = Partial<Record<string, string>>;
-
-/** The first message per field, as the page shows them next to the inputs. */
-export function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? "");
-    if (field && !errors[field]) errors[field] = issue.message;
-  }
-  return errors;
-}
-
-/** Validates one field alone (the browser's on-blur check). Undefined when it is valid. */
-export function validateField(kind: FormKind, field: string, value: string | string[]): string | undefined {
-  const shape = formSchemas[kind].shape as Record<string, z.ZodType>;
-  const schema = shape[field];
-  if (!schema) return undefined;
-  const result = schema.safeParse(value);
-  return result.success ? undefined : result.error.issues[0]?.message;
-}
