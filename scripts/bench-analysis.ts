@@ -16,7 +16,8 @@ import autocannon from "autocannon";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
 import { startSite } from "./lib/site-process.ts";
 import { catalogMix } from "./lib/catalog-mix.ts";
-import { PITCH_CLASSES, chordsInKey, drumPattern, encodeWav, encodeWithFfmpeg, mix } from "../app/.server/analysis/testing/synth.ts";
+import { PITCH_CLASSES, chordsInKey, drumPattern, mix } from "../app/.server/catalog/sample/synth.ts";
+import { encodeWav, encodeWithFfmpeg } from "./lib/encode-audio.ts";
 
 const { values: flags } = parseArgs({
   options: {

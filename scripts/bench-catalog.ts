@@ -34,15 +34,10 @@ import vm from "node:vm";
 import zlib from "node:zlib";
 import { parseConfig } from "../app/.server/config.ts";
 import { createLogger } from "../app/.server/logger.ts";
-import { startCatalog } from "../app/.server/catalog/service.ts";
+import { createServices } from "../app/.server/services.ts";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
-import { createCatalogIndex } from "../app/.server/catalog/index.ts";
 import { parseCatalogState } from "../app/lib/catalog/url-state.ts";
 import { startSite } from "./lib/site-process.ts";
-import { openAnalysisStore } from "../app/.server/analysis/stage/open.ts";
-import { createAnalysisLookup } from "../app/.server/analysis/stage/lookup.ts";
-import { createTrackIndex } from "../app/.server/catalog/tracks/track-index.ts";
-import { createCurrentSearch } from "../app/.server/catalog/search/current.ts";
 import { trackQueryOf } from "../app/lib/catalog/url-state.ts";
 import type { TracksState } from "../app/lib/catalog/types.ts";
 import { ALBUM_SEARCHES, seedAnalysis, TRACK_SEARCHES, trackViews } from "./lib/bench-tracks.ts";
@@ -237,16 +232,16 @@ async function benchSize(albums: number): Promise<Row> {
   console.log(`generated merged.json ${mb(mergedBytes)} (gzip ${mb(mergedGzip)}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   // ---- in process: the real service reading the file, then the index over its snapshot
-  const env = { DATA_DIR: dataDir, ALBUMS_URL: merged, LOG_LEVEL: "silent", CATALOG_REFRESH_SECONDS: "86400" };
+  const env = { DATA_DIR: dataDir, ALBUMS_URL: merged, LOG_LEVEL: "silent", CATALOG_REFRESH_SECONDS: "86400", ANALYSIS_WORKER: "false" };
   const config = parseConfig(env);
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
   started = performance.now();
-  const service = await startCatalog({ config, logger: createLogger("silent"), refresh: false });
+  // as the server builds them (the composition root), but nothing warmed: each build is timed here
+  const services = await createServices({ config, logger: createLogger("silent"), roles: { catalog: true, catalogIndex: false }, catalog: { refresh: false } });
+  const service = services.catalog!;
+  const { catalogIndex: index, tracks: trackIndex } = services.indexes!;
   const syncMs = performance.now() - started;
-  // wired as createCatalogIndexes wires them (the album view reads the search the track index builds)
-  const search = createCurrentSearch();
-  const index = createCatalogIndex(service, { search: search.get });
   started = performance.now();
   index.query(parseCatalogState(new URLSearchParams("")));
   const indexBuildMs = performance.now() - started;
@@ -280,8 +275,6 @@ async function benchSize(albums: number): Promise<Row> {
   const seeded = seedAnalysis(dataDir, albums);
   const seedMs = performance.now() - started;
   console.log(`seeded ${seeded.toLocaleString("en-US")} analysis results in ${ms(seedMs)}`);
-  const store = await openAnalysisStore(config);
-  const analysis = await createAnalysisLookup(store, { logger: createLogger("silent") });
   const searchQuery = (q: string) => parseCatalogState(new URLSearchParams({ q }));
   let albumHitsBefore = 0;
   const albumBefore = await coldWarm(ALBUM_SEARCHES, 5, (q) => (albumHitsBefore += index.query(searchQuery(q)).total));
@@ -292,7 +285,6 @@ async function benchSize(albums: number): Promise<Row> {
   const beforeTracks = heapUsed();
   started = performance.now();
   // as the server builds it: the first full read of the figures in the build worker (ADR 0100, amended)
-  const trackIndex = createTrackIndex(index, analysis, { analysisStore: config, search });
   await trackIndex.ready();
   const buildWallMs = performance.now() - started;
   const trackStats = trackIndex.stats()!;
@@ -309,9 +301,7 @@ async function benchSize(albums: number): Promise<Row> {
   let albumHitsAfter = 0;
   const albumAfter = await coldWarm(ALBUM_SEARCHES, 5, (q) => (albumHitsAfter += index.query(searchQuery(q)).total));
   const { searchBytes } = trackIndex.stats()!;
-  trackIndex.stop();
-  await analysis.close();
-  await service.close();
+  await services.close();
 
   // ---- over HTTP: a started server reading the same merged.json, re-syncing it every 2 s
   // (a stat while it is unchanged), so that the re-sync below runs the server's own sync path

@@ -7,7 +7,7 @@ import express from "express";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
 import { encodeFingerprint, FIELDS, fingerprintBytes } from "../app/.server/analysis/fingerprint.ts";
 import { catalogScales, compare, createModel, type Sounding } from "../app/.server/analysis/similarity.ts";
-import { encodeWav, encodeWithFfmpeg } from "../app/.server/analysis/testing/synth.ts";
+import { encodeWav, encodeWithFfmpeg } from "./lib/encode-audio.ts";
 import type { AnalysisFigures, AnalysisLookup } from "../app/.server/analysis/stage/types.ts";
 import { FAMILIES, FAMILY_TEMPI, renderFamilyTrack, type FamilyTrack } from "../app/.server/catalog/sample/families.ts";
 import { sampleAlbums } from "../app/.server/catalog/sample/generate.ts";

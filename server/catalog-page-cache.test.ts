@@ -6,7 +6,7 @@ import type { Album } from "../app/lib/catalog/types.ts";
 import { parseCatalogState } from "../app/lib/catalog/url-state.ts";
 import { createCatalogPageCache, itemPageKey } from "./catalog-page-cache.ts";
 import { createPageStore, NONCE_PLACEHOLDER } from "./page-cache.ts";
-import { get, serve } from "./page-cache-test-support.ts";
+import { get, serve } from "../tests/support/page-cache-server.ts";
 
 const album = (i: number, genre: string, name = `Album ${i}`): Album => ({
   id: `alb-${i}`,

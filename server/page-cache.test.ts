@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createPageCache, createPageStore, NONCE_PLACEHOLDER, withoutSameOriginLinkNonces } from "./page-cache.ts";
-import { get, serve } from "./page-cache-test-support.ts";
+import { get, serve } from "../tests/support/page-cache-server.ts";
 
 /** A static page as React Router renders it: the nonce at the end, in the scripts. */
 function html(path: string, n: number): string {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../app/.server/config.ts";
 import { createLogger } from "../app/.server/logger.ts";
 import { createSoundsLike, referenceSeed, type SoundsLikeService } from "../app/.server/sounds-like/service.ts";
-import { drumPattern, encodeWav, encodeWithFfmpeg } from "../app/.server/analysis/testing/synth.ts";
+import { drumPattern, encodeWav, encodeWithFfmpeg } from "../tests/support/synth.ts";
 import { requestGuard } from "./request-guard.ts";
 import { isSoundsLikeUpload, parseSection, soundsLikeUpload } from "./sounds-like.ts";
 

@@ -14,7 +14,8 @@ import fs from "node:fs";
 import path from "node:path";
 import MidiWriter from "midi-writer-js";
 import { createPrng, type Prng } from "../../app/.server/catalog/sample/prng.ts";
-import { drone, encodeWav, noiseTexture, padChords, tone } from "../../app/.server/analysis/testing/synth.ts";
+import { encodeWav } from "./encode-audio.ts";
+import { drone, noiseTexture, padChords, tone } from "./synth.ts";
 
 export const SOUNDFONT = "/usr/share/sounds/sf2/FluidR3_GM.sf2";
 const TPQ = 128; // midi-writer-js's ticks per quarter note

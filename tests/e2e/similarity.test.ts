@@ -5,7 +5,7 @@ import { DatabaseSync } from "node:sqlite";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { REFERENCES_SCHEMA } from "../../app/.server/analysis/stage/references.ts";
-import { encodeWav, encodeWithFfmpeg } from "../../app/.server/analysis/testing/synth.ts";
+import { encodeWav, encodeWithFfmpeg } from "../support/synth.ts";
 import { renderFamilyTrack } from "../../app/.server/catalog/sample/families.ts";
 import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, screenshot, url } from "./support/browser.ts";
 

@@ -9,7 +9,7 @@ import { startAnalyzer } from "../../app/.server/analysis/stage/analyzer.ts";
 import { openAnalysisStore } from "../../app/.server/analysis/stage/open.ts";
 import { catalogWith, countingPool, walkAndDrain, writeBeat } from "../support/analysis-stage.ts";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
-import { expectFiguresRead } from "../../app/.server/analysis/testing/figures.ts";
+import { expectFiguresRead } from "../support/analysis-figures.ts";
 import { createAnalysisLookup } from "../../app/.server/analysis/stage/lookup.ts";
 import { createCatalogIndexes } from "../../app/.server/catalog/indexes.ts";
 import { NO_YIELD } from "../../app/.server/catalog/tracks/yielding.ts";

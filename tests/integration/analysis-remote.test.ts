@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../../app/.server/config.ts";
 import { createLogger } from "../../app/.server/logger.ts";
-import { drumPattern, encodeWav } from "../../app/.server/analysis/testing/synth.ts";
+import { drumPattern, encodeWav } from "../support/synth.ts";
 import { startAnalyzer, type Analyzer } from "../../app/.server/analysis/stage/analyzer.ts";
 import { openAnalysisStore } from "../../app/.server/analysis/stage/open.ts";
 import type { AnalysisStore } from "../../app/.server/analysis/stage/store.ts";

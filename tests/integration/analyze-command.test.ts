@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chordsInKey, drumPattern, encodeWav, encodeWithFfmpeg, mix } from "../../app/.server/analysis/testing/synth.ts";
+import { chordsInKey, drumPattern, encodeWav, encodeWithFfmpeg, mix } from "../support/synth.ts";
 import { runScript } from "../support/commands.ts";
 
 /**

@@ -4,7 +4,7 @@ import type { Album } from "../../app/lib/catalog/types.ts";
 import { AlbumTable } from "../../app/.server/catalog/album-table.ts";
 import type { CatalogChangeEvent, CatalogData } from "../../app/.server/catalog/service.ts";
 import { createAnalysisPool, type AnalysisPool } from "../../app/.server/analysis/pool.ts";
-import { drumPattern, encodeWav } from "../../app/.server/analysis/testing/synth.ts";
+import { drumPattern, encodeWav } from "./synth.ts";
 import type { Analyzer } from "../../app/.server/analysis/stage/analyzer.ts";
 
 // Helpers of the analysis-stage tests (tests/integration/analysis-*.test.ts, ADR 0091).

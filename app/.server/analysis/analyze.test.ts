@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AnalysisError, analyzeAudio } from "./analyze.ts";
-import { drumPattern, encodeWav, encodeWithFfmpeg, tone, type EncodedFormat } from "./testing/synth.ts";
+import { drumPattern, encodeWav, encodeWithFfmpeg, tone, type EncodedFormat } from "../../../tests/support/synth.ts";
 
 // What the album sheet shows (issue #9): exact durations, R128 loudness, waveform peaks — from
 // WAV, MP3 and FLAC, and from OGG/Opus and AAC/M4A; and a file that cannot be analysed is an

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { analyzeAudio, ANALYZER_VERSION } from "./analyze.ts";
 import { decodeFingerprint, FIELDS, FINGERPRINT_BYTES, fingerprintBytes } from "./fingerprint.ts";
-import { drumPattern, encodeWav, padChords, tone } from "./testing/synth.ts";
+import { drumPattern, encodeWav, padChords, tone } from "../../../tests/support/synth.ts";
 
 // Issue #19: every analysis carries a fingerprint of how the track sounds, at most 512 bytes,
 // measured over the whole track from the audio already decoded (ADR 0104).

@@ -2,7 +2,7 @@ import Meyda from "meyda";
 import { describe, expect, it } from "vitest";
 import { analyzeAudio } from "./analyze.ts";
 import { estimateKey } from "./key.ts";
-import { chordsInKey, drumPattern, encodeWav, encodeWithFfmpeg, mix } from "./testing/synth.ts";
+import { chordsInKey, drumPattern, encodeWav, encodeWithFfmpeg, mix } from "../../../tests/support/synth.ts";
 
 // Issue #9's key bar: sustained chords in a known key, as WAV and MP3 (ADR 0090).
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { AnalysisError } from "./analyze.ts";
 import { createAnalysisPool, QueueFullError, workerFilename } from "./pool.ts";
-import { drumPattern, encodeWav, encodeWithFfmpeg } from "./testing/synth.ts";
+import { drumPattern, encodeWav, encodeWithFfmpeg } from "../../../tests/support/synth.ts";
 
 // The pool runs analyses in worker threads, off the request path (issue #9), and bounds both
 // the threads and the queue (ADR 0090).

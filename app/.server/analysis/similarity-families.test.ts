@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { analyzeAudio } from "./analyze.ts";
 import { FIELDS, fingerprintBytes } from "./fingerprint.ts";
 import { catalogScales, compare, createModel, type Sounding } from "./similarity.ts";
-import { encodeWav, encodeWithFfmpeg, type EncodedFormat } from "./testing/synth.ts";
+import { encodeWav, encodeWithFfmpeg, type EncodedFormat } from "../../../tests/support/synth.ts";
 import { FAMILIES, renderFamilyTrack, type FamilyTrack } from "../catalog/sample/families.ts";
 import { KEY_NAMES } from "../../lib/catalog/track-query.ts";
 

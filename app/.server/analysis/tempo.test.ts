@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { analyzeAudio, type TrackAnalysis } from "./analyze.ts";
-import { chordsInKey, drone, drumPattern, encodeWav, encodeWithFfmpeg, mix, noiseTexture, padChords, pluckedOomPah, tone } from "./testing/synth.ts";
+import { chordsInKey, drone, drumPattern, encodeWav, encodeWithFfmpeg, mix, noiseTexture, padChords, pluckedOomPah, tone } from "../../../tests/support/synth.ts";
 
 // Issue #9's tempo bar: drum patterns at known tempi, as WAV and MP3, within 4 % of the truth,
 // with no half- or double-tempo errors between 80 and 130 BPM; and no tempo at all for audio

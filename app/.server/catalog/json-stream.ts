@@ -74,105 +74,8 @@ const tokenChars = (token: Token) =>
  * fault have been yielded, so a caller builds into something it can throw away.
  */
 export async function* jsonEvents(chunks: AsyncIterable<Uint8Array | string>, opts: JsonStreamOptions = {}): AsyncGenerator<JsonEvent> {
-  const maxItemChars = opts.maxItemChars ?? MAX_ITEM_CHARS;
-  const tokenizer = jsonParser({ streamValues: false });
+  const reader = new DocumentReader(opts);
   const decoder = new TextDecoder();
-  let seen = false;
-  let depth = 0;
-  /** depth of the list's items (1 in a list document, 2 in an object's list member) */
-  let listDepth = -1;
-  let key: string | undefined;
-  /** the item or field value being assembled, or null while skipping an oversized one */
-  let asm: Assembler | null = null;
-  let assembling = false;
-  let chars = 0;
-  const pending: JsonEvent[] = [];
-
-  /** an item or field value that is an object or a list: assembled token by token */
-  const startAssembling = (token: Token) => {
-    asm = new Assembler();
-    asm.consume(token);
-    assembling = true;
-    chars = 1;
-    depth++;
-  };
-
-  const onToken = (token: Token) => {
-    const { name } = token;
-    if (!seen) {
-      seen = true;
-      const type = name === "startArray" ? "array" : name === "startObject" ? "object" : "scalar";
-      pending.push({ kind: "start", type });
-      if (type === "array") {
-        listDepth = 1;
-        pending.push({ kind: "list" });
-      }
-      if (type !== "scalar") depth = 1;
-      return;
-    }
-    const opens = name === "startObject" || name === "startArray";
-    const closes = name === "endObject" || name === "endArray";
-    if (assembling) {
-      // inside an item (or a field's compound value)
-      chars += tokenChars(token);
-      if (asm && chars > maxItemChars) asm = null;
-      asm?.consume(token);
-      if (opens) depth++;
-      else if (closes) depth--;
-      if (depth === (listDepth > 0 ? listDepth : 1)) {
-        assembling = false;
-        if (listDepth > 0) pending.push(asm ? { kind: "item", value: asm.current } : { kind: "oversized" });
-        else if (asm && key !== undefined) pending.push({ kind: "field", key, value: asm.current });
-        asm = null;
-      }
-      return;
-    }
-    if (listDepth > 0 && depth === listDepth) {
-      // a new item of the list, or its end
-      if (closes) {
-        depth--;
-        listDepth = -1;
-        return;
-      }
-      if (isScalar(name)) {
-        pending.push({ kind: "item", value: scalarValue(token) });
-        return;
-      }
-      startAssembling(token);
-      return;
-    }
-    // the top-level object's own members
-    if (depth === 1 && name === "keyValue") {
-      key = token.value;
-      return;
-    }
-    if (closes) {
-      depth--;
-      return;
-    }
-    if (key === opts.listKey && name === "startArray") {
-      depth++;
-      listDepth = depth;
-      pending.push({ kind: "list" });
-      return;
-    }
-    if (isScalar(name)) {
-      if (key !== undefined) pending.push({ kind: "field", key, value: scalarValue(token) });
-      return;
-    }
-    startAssembling(token);
-  };
-
-  const feed = (text: string | typeof none) => {
-    let out;
-    try {
-      out = tokenizer(text as string);
-    } catch (error) {
-      throw new MalformedJsonError((error as Error).message);
-    }
-    if (isMany(out)) for (const token of getManyValues(out) as Token[]) onToken(token);
-  };
-
   let first = true;
   for await (const chunk of chunks) {
     let text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
@@ -181,16 +84,116 @@ export async function* jsonEvents(chunks: AsyncIterable<Uint8Array | string>, op
       first = false;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
-    feed(text);
-    for (const event of pending) yield event;
-    pending.length = 0;
+    yield* reader.feed(text);
   }
   const tail = decoder.decode();
-  if (tail) feed(tail);
-  if (!seen) {
-    // an empty document: there is nothing, as JSON.parse would say
-    throw new MalformedJsonError("the document is empty");
+  if (tail) yield* reader.feed(tail);
+  // an empty document: there is nothing, as JSON.parse would say
+  if (!reader.seen) throw new MalformedJsonError("the document is empty");
+  yield* reader.feed(none);
+}
+
+/**
+ * Turns the tokens of one document into events: the first token says what the document is;
+ * then a token is part of an item being assembled, the next item (or the end) of the list, or
+ * a member of the top-level object.
+ */
+class DocumentReader {
+  private readonly tokenizer = jsonParser({ streamValues: false });
+  private readonly listKey: string | undefined;
+  private readonly maxItemChars: number;
+  seen = false;
+  private depth = 0;
+  /** depth of the list's items (1 in a list document, 2 in an object's list member) */
+  private listDepth = -1;
+  private key: string | undefined;
+  /** the item or field value being assembled, or null while skipping an oversized one */
+  private asm: Assembler | null = null;
+  private assembling = false;
+  private chars = 0;
+  private readonly pending: JsonEvent[] = [];
+
+  constructor(opts: JsonStreamOptions) {
+    this.listKey = opts.listKey;
+    this.maxItemChars = opts.maxItemChars ?? MAX_ITEM_CHARS;
   }
-  feed(none);
-  for (const event of pending) yield event;
+
+  /** The events completed by `text` (or by the end of the document, `none`). */
+  feed(text: string | typeof none): JsonEvent[] {
+    let out;
+    try {
+      out = this.tokenizer(text as string);
+    } catch (error) {
+      throw new MalformedJsonError((error as Error).message);
+    }
+    this.pending.length = 0;
+    if (isMany(out)) for (const token of getManyValues(out) as Token[]) this.onToken(token);
+    return this.pending;
+  }
+
+  private onToken(token: Token) {
+    if (!this.seen) this.onFirst(token);
+    else if (this.assembling) this.onItemToken(token);
+    else if (this.listDepth > 0 && this.depth === this.listDepth) this.onListToken(token);
+    else this.onMemberToken(token);
+  }
+
+  /** the document's top-level value */
+  private onFirst({ name }: Token) {
+    this.seen = true;
+    const type = name === "startArray" ? "array" : name === "startObject" ? "object" : "scalar";
+    this.pending.push({ kind: "start", type });
+    if (type === "array") {
+      this.listDepth = 1;
+      this.pending.push({ kind: "list" });
+    }
+    if (type !== "scalar") this.depth = 1;
+  }
+
+  /** inside an item (or a field's compound value) */
+  private onItemToken(token: Token) {
+    const { name } = token;
+    this.chars += tokenChars(token);
+    if (this.asm && this.chars > this.maxItemChars) this.asm = null;
+    this.asm?.consume(token);
+    if (name === "startObject" || name === "startArray") this.depth++;
+    else if (name === "endObject" || name === "endArray") this.depth--;
+    if (this.depth !== (this.listDepth > 0 ? this.listDepth : 1)) return;
+    this.assembling = false;
+    if (this.listDepth > 0) this.pending.push(this.asm ? { kind: "item", value: this.asm.current } : { kind: "oversized" });
+    else if (this.asm && this.key !== undefined) this.pending.push({ kind: "field", key: this.key, value: this.asm.current });
+    this.asm = null;
+  }
+
+  /** a new item of the list, or its end */
+  private onListToken(token: Token) {
+    const { name } = token;
+    if (name === "endObject" || name === "endArray") {
+      this.depth--;
+      this.listDepth = -1;
+    } else if (isScalar(name)) this.pending.push({ kind: "item", value: scalarValue(token) });
+    else this.startAssembling(token);
+  }
+
+  /** the top-level object's own members */
+  private onMemberToken(token: Token) {
+    const { name } = token;
+    if (this.depth === 1 && name === "keyValue") this.key = token.value;
+    else if (name === "endObject" || name === "endArray") this.depth--;
+    else if (this.key === this.listKey && name === "startArray") {
+      this.listDepth = ++this.depth;
+      this.pending.push({ kind: "list" });
+    } else if (isScalar(name)) {
+      if (this.key !== undefined) this.pending.push({ kind: "field", key: this.key, value: scalarValue(token) });
+    } else this.startAssembling(token);
+  }
+
+  /** an item or field value that is an object or a list: assembled token by token */
+  private startAssembling(token: Token) {
+    this.asm = new Assembler();
+    this.asm.consume(token);
+    this.assembling = true;
+    this.chars = 1;
+    this.depth++;
+  }
 }

@@ -47,11 +47,10 @@ function Waveform({ peaks, progress }: { peaks: readonly number[]; progress: num
 const reducedMotion = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /**
- * product-rules §4 "Audio preview": a 10-second preview. Play always starts at 0 and the preview stops
- * by itself at 10 s; the button toggles pause. Progress = current time ÷ 10 s. The
- * right-click menu on the audio is blocked (it would offer "Save audio as…").
+ * Playing one preview: Play always starts at 0, the preview stops by itself at 10 s, and
+ * claiming the page-wide coordinator stops any other. `time` is the position shown.
  */
-export function AudioPreview({ src, track, peaks, className }: { src: string; track: string; peaks?: readonly number[]; className?: string }) {
+function usePreviewPlayback() {
   const id = useId();
   const audioRef = useRef<HTMLAudioElement>(null);
   const frame = useRef<number>(0);
@@ -119,8 +118,48 @@ export function AudioPreview({ src, track, peaks, className }: { src: string; tr
     audioRef.current?.pause();
   }, [id]);
 
-  const percent = previewPercent(time);
-  const seconds = Math.min(PREVIEW_SECONDS, Math.floor(time));
+  /** the audio has no source it can play (a missing file): the button is disabled */
+  const onError = () => {
+    if (audioRef.current?.networkState === HTMLMediaElement.NETWORK_NO_SOURCE) setFailed(true);
+  };
+
+  return { audioRef, playing, time, failed, play, pause, stop, onError };
+}
+
+/** Progress = current time ÷ 10 s: over the clip's waveform when the server has its peaks, else a bar. */
+function PreviewProgress({ track, time, peaks }: { track: string; time: number; peaks?: readonly number[] }) {
+  return (
+    <div
+      role="progressbar"
+      aria-label={`Preview progress of ${track}`}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={previewPercent(time)}
+      aria-valuetext={`${shownSeconds(time)} of ${PREVIEW_SECONDS} seconds`}
+      data-waveform={peaks?.length ? "" : undefined}
+      className={cn("relative min-w-16 flex-1", peaks?.length ? "h-10" : "h-1.5 overflow-hidden rounded-full bg-white/15")}
+    >
+      {peaks?.length ? (
+        <Waveform peaks={peaks} progress={previewProgress(time)} />
+      ) : (
+        <div
+          className="absolute inset-y-0 left-0 rounded-full bg-[linear-gradient(90deg,#ff8a5c,#ff5c8d)]"
+          style={{ width: `${previewProgress(time) * 100}%` }}
+        />
+      )}
+    </div>
+  );
+}
+
+const shownSeconds = (time: number) => Math.min(PREVIEW_SECONDS, Math.floor(time));
+
+/**
+ * product-rules §4 "Audio preview": a 10-second preview. Play always starts at 0 and the preview stops
+ * by itself at 10 s; the button toggles pause. Progress = current time ÷ 10 s. The
+ * right-click menu on the audio is blocked (it would offer "Save audio as…").
+ */
+export function AudioPreview({ src, track, peaks, className }: { src: string; track: string; peaks?: readonly number[]; className?: string }) {
+  const { audioRef, playing, time, failed, play, pause, stop, onError } = usePreviewPlayback();
   const label = playing ? `Pause preview of ${track}` : `Play preview of ${track}`;
 
   return (
@@ -135,40 +174,12 @@ export function AudioPreview({ src, track, peaks, className }: { src: string; tr
       >
         {playing ? <Pause className="size-4" aria-hidden="true" fill="currentColor" /> : <Play className="size-4 translate-x-px" aria-hidden="true" fill="currentColor" />}
       </button>
-      <div
-        role="progressbar"
-        aria-label={`Preview progress of ${track}`}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        aria-valuetext={`${seconds} of ${PREVIEW_SECONDS} seconds`}
-        data-waveform={peaks?.length ? "" : undefined}
-        className={cn("relative min-w-16 flex-1", peaks?.length ? "h-10" : "h-1.5 overflow-hidden rounded-full bg-white/15")}
-      >
-        {peaks?.length ? (
-          <Waveform peaks={peaks} progress={previewProgress(time)} />
-        ) : (
-          <div
-            className="absolute inset-y-0 left-0 rounded-full bg-[linear-gradient(90deg,#ff8a5c,#ff5c8d)]"
-            style={{ width: `${previewProgress(time) * 100}%` }}
-          />
-        )}
-      </div>
+      <PreviewProgress track={track} time={time} peaks={peaks} />
       <span className="w-10 shrink-0 text-right text-xs text-muted tabular-nums" aria-hidden="true">
-        0:{String(seconds).padStart(2, "0")}
+        0:{String(shownSeconds(time)).padStart(2, "0")}
       </span>
       {failed ? <span className="sr-only">Audio preview not available</span> : null}
-      <audio
-        ref={audioRef}
-        src={src}
-        preload="none"
-        controlsList="nodownload noplaybackrate"
-        onContextMenu={blockContextMenu}
-        onEnded={stop}
-        onError={() => {
-          if (audioRef.current?.networkState === HTMLMediaElement.NETWORK_NO_SOURCE) setFailed(true);
-        }}
-      />
+      <audio ref={audioRef} src={src} preload="none" controlsList="nodownload noplaybackrate" onContextMenu={blockContextMenu} onEnded={stop} onError={onError} />
     </div>
   );
 }

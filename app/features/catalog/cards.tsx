@@ -1,4 +1,4 @@
-import { Disc3, Eye, Music2, Users } from "lucide-react";
+import { Disc3, Eye, Music2, Users, type LucideIcon } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
@@ -84,41 +84,6 @@ function MusicPlaceholder() {
 const cardLink =
   "group card flex h-full flex-col overflow-hidden transition-[border-color,transform] duration-200 hover:-translate-y-0.5 hover:border-[#4a4a66] focus-visible:-translate-y-0.5";
 
-export function AlbumCard({
-  album,
-  href,
-  headingLevel = 2,
-  loading,
-  shortlist = false,
-}: {
-  album: AlbumCardData;
-  href: string;
-  headingLevel?: 2 | 3;
-  loading?: ImageLoading;
-  /** "Add to shortlist" over the cover (issue #11); not on document pages, which have no React to run it */
-  shortlist?: boolean;
-}) {
-  const Heading = headingLevel === 3 ? "h3" : "h2";
-  return (
-    <CardWithShortlist entry={shortlist ? albumShortlistEntry(album) : null}>
-      <Link to={href} preventScrollReset state={{ fromList: true }} className={cardLink} data-item-id={album.id}>
-        <div className="aspect-square overflow-hidden bg-surface-2">
-          <Artwork image={album.image} alt="" loading={loading} fallback={<MusicPlaceholder />} className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.03]" />
-        </div>
-        <div className="flex flex-1 flex-col gap-1.5 p-4">
-          <Heading className="line-clamp-2 leading-snug font-semibold">{album.name}</Heading>
-          <p className="truncate text-sm text-muted">{album.artist}</p>
-          {album.genre ? (
-            <Badge variant="accent" className="mt-auto self-start">
-              {album.genre}
-            </Badge>
-          ) : null}
-        </div>
-      </Link>
-    </CardWithShortlist>
-  );
-}
-
 /**
  * A card link with "Add to shortlist" laid over its cover's corner: a sibling of the link, not
  * inside it (a button inside a link is not allowed, and would open the sheet).
@@ -133,34 +98,101 @@ function CardWithShortlist({ entry, children }: { entry: ShortlistEntry | null; 
   );
 }
 
-export function SingleCard({ single, href, loading, shortlist = false }: { single: SingleCardData; href: string; loading?: ImageLoading; shortlist?: boolean }) {
-  const date = formatReleaseDate(single.releaseDate);
+/**
+ * An album's or a single's card: a square cover (or its placeholder), the title and artist,
+ * then what the kind adds below; it opens the item's sheet and remembers it came from the list.
+ */
+function MusicCard(props: {
+  id: string;
+  href: string;
+  /** "Add to shortlist" over the cover (issue #11); not on document pages, which have no React to run it */
+  entry: ShortlistEntry | null;
+  image: CardImage | null;
+  fallback: React.ReactNode;
+  loading?: ImageLoading;
+  title: string;
+  artist: string;
+  headingLevel: 2 | 3;
+  children: React.ReactNode;
+}) {
+  const Heading = props.headingLevel === 3 ? "h3" : "h2";
   return (
-    <CardWithShortlist entry={shortlist ? singleShortlistEntry(single) : null}>
-      <Link to={href} preventScrollReset state={{ fromList: true }} className={cardLink} data-item-id={single.id}>
+    <CardWithShortlist entry={props.entry}>
+      <Link to={props.href} preventScrollReset state={{ fromList: true }} className={cardLink} data-item-id={props.id}>
         <div className="aspect-square overflow-hidden bg-surface-2">
-          <Artwork
-            image={single.image}
-            loading={loading}
-            alt=""
-            fallback={
-              <div aria-hidden="true" data-placeholder="single" className="grid size-full place-items-center bg-[linear-gradient(135deg,#1d2a44,#141424)] text-white/40">
-                <Music2 className="size-12" aria-hidden="true" />
-              </div>
-            }
-            className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.03]"
-          />
+          <Artwork image={props.image} alt="" loading={props.loading} fallback={props.fallback} className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.03]" />
         </div>
         <div className="flex flex-1 flex-col gap-1.5 p-4">
-          <h2 className="line-clamp-2 leading-snug font-semibold">{single.title}</h2>
-          <p className="truncate text-sm text-muted">{single.artist}</p>
-          <div className="mt-auto flex flex-wrap items-center gap-2 pt-1">
-            {single.genre ? <Badge variant="accent">{single.genre}</Badge> : null}
-            {date ? <time dateTime={single.releaseDate} className="text-xs text-muted">{date}</time> : null}
-          </div>
+          <Heading className="line-clamp-2 leading-snug font-semibold">{props.title}</Heading>
+          <p className="truncate text-sm text-muted">{props.artist}</p>
+          {props.children}
         </div>
       </Link>
     </CardWithShortlist>
+  );
+}
+
+export function AlbumCard({
+  album,
+  href,
+  headingLevel = 2,
+  loading,
+  shortlist = false,
+}: {
+  album: AlbumCardData;
+  href: string;
+  headingLevel?: 2 | 3;
+  loading?: ImageLoading;
+  shortlist?: boolean;
+}) {
+  return (
+    <MusicCard
+      id={album.id}
+      href={href}
+      entry={shortlist ? albumShortlistEntry(album) : null}
+      image={album.image}
+      fallback={<MusicPlaceholder />}
+      loading={loading}
+      title={album.name}
+      artist={album.artist}
+      headingLevel={headingLevel}
+    >
+      {album.genre ? (
+        <Badge variant="accent" className="mt-auto self-start">
+          {album.genre}
+        </Badge>
+      ) : null}
+    </MusicCard>
+  );
+}
+
+function SinglePlaceholder() {
+  return (
+    <div aria-hidden="true" data-placeholder="single" className="grid size-full place-items-center bg-[linear-gradient(135deg,#1d2a44,#141424)] text-white/40">
+      <Music2 className="size-12" aria-hidden="true" />
+    </div>
+  );
+}
+
+export function SingleCard({ single, href, loading, shortlist = false }: { single: SingleCardData; href: string; loading?: ImageLoading; shortlist?: boolean }) {
+  const date = formatReleaseDate(single.releaseDate);
+  return (
+    <MusicCard
+      id={single.id}
+      href={href}
+      entry={shortlist ? singleShortlistEntry(single) : null}
+      image={single.image}
+      fallback={<SinglePlaceholder />}
+      loading={loading}
+      title={single.title}
+      artist={single.artist}
+      headingLevel={2}
+    >
+      <div className="mt-auto flex flex-wrap items-center gap-2 pt-1">
+        {single.genre ? <Badge variant="accent">{single.genre}</Badge> : null}
+        {date ? <time dateTime={single.releaseDate} className="text-xs text-muted">{date}</time> : null}
+      </div>
+    </MusicCard>
   );
 }
 
@@ -199,6 +231,20 @@ export function FilmCard({ film, href, loading = "lazy" }: { film: FilmCardData;
   );
 }
 
+/** One of a channel card's figures: an icon, the number and its unit (the term for screen readers). */
+function ChannelStat({ term, Icon, value, unit }: { term: string; Icon: LucideIcon; value: string; unit: string }) {
+  return (
+    <div>
+      <dt className="sr-only">{term}</dt>
+      <dd className="flex items-center gap-1.5">
+        <Icon className="size-4 text-muted" aria-hidden="true" />
+        <span className="font-semibold tabular-nums">{value}</span>
+        <span className="text-muted">{` ${unit}`}</span>
+      </dd>
+    </div>
+  );
+}
+
 export function ChannelCard({ channel, loading }: { channel: ChannelCardData; loading?: ImageLoading }) {
   return (
     <article className="card flex h-full flex-col overflow-hidden" data-item-id={channel.id}>
@@ -212,22 +258,8 @@ export function ChannelCard({ channel, loading }: { channel: ChannelCardData; lo
         </div>
         <p className="line-clamp-2 text-sm text-muted">{channel.description}</p>
         <dl className="mt-auto grid grid-cols-2 gap-x-3 gap-y-1 pt-2 text-sm">
-          <div>
-            <dt className="sr-only">Subscribers</dt>
-            <dd className="flex items-center gap-1.5">
-              <Users className="size-4 text-muted" aria-hidden="true" />
-              <span className="font-semibold tabular-nums">{formatSubscribers(channel.subscriberCount)}</span>
-              <span className="text-muted"> subscribers</span>
-            </dd>
-          </div>
-          <div>
-            <dt className="sr-only">Videos</dt>
-            <dd className="flex items-center gap-1.5">
-              <Eye className="size-4 text-muted" aria-hidden="true" />
-              <span className="font-semibold tabular-nums">{formatCount(channel.videoCount)}</span>
-              <span className="text-muted"> videos</span>
-            </dd>
-          </div>
+          <ChannelStat term="Subscribers" Icon={Users} value={formatSubscribers(channel.subscriberCount)} unit="subscribers" />
+          <ChannelStat term="Videos" Icon={Eye} value={formatCount(channel.videoCount)} unit="videos" />
           <div className="col-span-2 flex flex-wrap justify-between gap-2 text-xs text-muted">
             <dt className="sr-only">Country</dt>
             <dd>{channel.country}</dd>

@@ -94,21 +94,14 @@ function Card({ card, state, index }: { card: CatalogCardData; state: CatalogSta
   }
 }
 
-export function CatalogPage(props: CatalogPageProps) {
-  const { state, total, pageCount, items, detail, channelsEnabled } = props;
-  const pending = usePendingState(state);
+/**
+ * Closing the detail sheet. Opened from a card: go back, so Back after closing does not reopen
+ * it. Opened from a shared URL: drop item= in place. Focus returns to the card it came from.
+ */
+function useSheetClose(state: CatalogState) {
   const navigate = useNavigate();
   const location = useLocation();
-
-  // While a client navigation loads, the switcher and the title already show where it goes.
-  const shownType = pending?.type ?? state.type;
-  const shownView = pending?.view ?? state.view;
-  const noun = viewNoun(pending ?? state);
-  const loading = pending !== null;
-
   const closeSheet = useCallback(() => {
-    // Opened from a card: go back, so Back after closing does not reopen it. Opened from a
-    // shared URL: drop item= in place.
     if ((location.state as { fromList?: boolean } | null)?.fromList) navigate(-1);
     else navigate(catalogHref(withItem(state, "")), { replace: true, preventScrollReset: true });
   }, [location.state, navigate, state]);
@@ -123,105 +116,149 @@ export function CatalogPage(props: CatalogPageProps) {
     },
     [state.item],
   );
+  return { closeSheet, returnFocus };
+}
 
-  const hrefForPage = (page: number) => catalogHref(withPage(state, page));
+/** What the page shows while a client navigation loads: the switcher and title already show where it goes. */
+interface Shown {
+  /** the view loading, or null */
+  pending: CatalogState | null;
+  type: CatalogState["type"];
+  view: CatalogState["view"];
+  noun: string;
+  loading: boolean;
+}
+
+function CatalogHeader({ state, shown, channelsEnabled }: { state: CatalogState; shown: Shown; channelsEnabled: boolean }) {
+  return (
+    <header className="flex flex-col gap-6">
+      <div className="flex flex-col gap-2">
+        <p className="text-sm font-semibold tracking-[0.2em] text-[#ffb38f] uppercase">Sync-ready catalog</p>
+        <h1 className="page-title">{catalogTitle(shown.type)}</h1>
+      </div>
+      <TypeSwitcher active={shown.type} channelsEnabled={channelsEnabled} />
+      {state.type === "music" && shown.type === "music" ? <MusicViewSwitch state={state} /> : null}
+    </header>
+  );
+}
+
+/** The filters of the view shown; while switching to Singles, its skeleton badges. */
+function ViewFilters({ props, shown }: { props: CatalogPageProps; shown: Shown }) {
+  const { state } = props;
+  const { pending } = shown;
+  if (state.type === shown.type && shown.type !== "film") {
+    return (
+      <section aria-label="Filters" className="mt-5 flex flex-col gap-3">
+        {state.view === "albums" ? <AlbumFilters state={state} levels={props.musicLevels} /> : null}
+        {state.view === "tracks" ? <TrackFilters state={state} levels={props.musicLevels} keyCounts={props.tracks?.keyCounts ?? []} /> : null}
+        {state.view === "singles" ? (
+          <SinglesFilters
+            state={state}
+            genres={props.singlesGenres}
+            subGenres={props.subGenres}
+            genresLoading={false}
+            subGenresLoading={pending?.view === "singles" && Boolean(pending.genre) && pending.genre !== state.genre}
+          />
+        ) : null}
+        {state.view === "channels" ? <ChannelFilters state={state} /> : null}
+      </section>
+    );
+  }
+  if (shown.type !== "singles") return null;
+  // Switching to Singles: the genre list is on its way (product-rules §2: 5 skeleton badges).
+  return (
+    <section aria-label="Filters" className="mt-5">
+      <SinglesFilters
+        state={pending?.view === "singles" ? pending : (defaultCatalogState("singles") as Extract<CatalogState, { view: "singles" }>)}
+        genres={[]}
+        subGenres={null}
+        genresLoading
+        subGenresLoading={false}
+      />
+    </section>
+  );
+}
+
+/** The list itself: nothing while a seed is still being analysed, the empty state, track rows or cards. */
+function ResultList({ props, shown }: { props: CatalogPageProps; shown: Shown }) {
+  const { state, total, items } = props;
+  const { loading } = shown;
+  if (!loading && total === 0 && props.tracks?.like && props.tracks.like.status !== "ready") return null;
+  if (!loading && total === 0) return <EmptyState state={state} />;
+  if (state.view === "tracks" || shown.view === "tracks") {
+    return (
+      <TrackList
+        rows={state.view === "tracks" && shown.view === "tracks" ? (props.tracks?.rows ?? []) : []}
+        // issue #11: the album's page, which links back to this view
+        albumHref={(row: TrackRowData) => itemPageHref("albums", row.albumId, row.album, catalogHref(withItem(state, "")))}
+        dimmed={loading}
+      />
+    );
+  }
+  return (
+    <ul
+      className={`grid grid-cols-2 gap-3 transition-opacity sm:gap-5 md:grid-cols-3 xl:grid-cols-4 ${loading ? "opacity-40" : ""}`}
+      data-testid="catalog-grid"
+    >
+      {(state.type === shown.type ? items : []).map((card, index) => (
+        <li key={card.id}>
+          <Card card={card} state={state} index={index} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The count (or "Loading {noun}..."), the track sort, a like= view's seed, the list and the pages. */
+function Results({ props, shown }: { props: CatalogPageProps; shown: Shown }) {
+  const { state, total, pageCount } = props;
+  const { loading, noun } = shown;
+  const tracksShown = state.view === "tracks" && shown.view === "tracks";
+  return (
+    // data-shown: the query of the view this section shows (the URL moves before React commits the new view; tests wait on it)
+    <section aria-labelledby="results-status" aria-busy={loading} data-shown={catalogHref(state).slice("/catalog".length)} className="mt-8">
+      <div className="mb-5 flex flex-wrap items-center justify-between gap-3">
+        <p id="results-status" role="status" className="text-sm text-muted">
+          {loading ? (
+            `Loading ${noun}...`
+          ) : (
+            <>
+              Showing <span className="font-semibold text-fg tabular-nums">{total.toLocaleString("en-US")}</span> {noun}
+            </>
+          )}
+        </p>
+        {tracksShown && total > 0 ? <SortControl state={state} /> : null}
+      </div>
+      {tracksShown && props.tracks?.like && !loading ? <LikeSeedHeader like={props.tracks.like} from={catalogHref(withItem(state, ""))} /> : null}
+      <ResultList props={props} shown={shown} />
+      {!loading ? <Pagination page={state.page} pageCount={pageCount} hrefFor={(page: number) => catalogHref(withPage(state, page))} /> : null}
+    </section>
+  );
+}
+
+export function CatalogPage(props: CatalogPageProps) {
+  const { state, detail, channelsEnabled } = props;
+  const pending = usePendingState(state);
+  const shown: Shown = { pending, type: pending?.type ?? state.type, view: pending?.view ?? state.view, noun: viewNoun(pending ?? state), loading: pending !== null };
+  const { closeSheet, returnFocus } = useSheetClose(state);
 
   return (
     <div className="mx-auto max-w-7xl px-5 pt-10 pb-20 sm:px-8 sm:pt-14">
-      <header className="flex flex-col gap-6">
-        <div className="flex flex-col gap-2">
-          <p className="text-sm font-semibold tracking-[0.2em] text-[#ffb38f] uppercase">Sync-ready catalog</p>
-          <h1 className="page-title">{catalogTitle(shownType)}</h1>
-        </div>
-        <TypeSwitcher active={shownType} channelsEnabled={channelsEnabled} />
-        {state.type === "music" && shownType === "music" ? <MusicViewSwitch state={state} /> : null}
-      </header>
-
-      {shownType === "compilations" ? (
+      <CatalogHeader state={state} shown={shown} channelsEnabled={channelsEnabled} />
+      {shown.type === "compilations" ? (
         <div className="mt-10">
           <ComingSoon />
         </div>
       ) : (
         <>
           <div className="mt-8">
-            <FilterBar state={state} searchable={state.type === shownType} likeLabel={state.view === "tracks" ? likeChipLabel(props.tracks?.like) : undefined} />
+            <FilterBar state={state} searchable={state.type === shown.type} likeLabel={state.view === "tracks" ? likeChipLabel(props.tracks?.like) : undefined} />
           </div>
-          {state.type === shownType && shownType !== "film" ? (
-            <section aria-label="Filters" className="mt-5 flex flex-col gap-3">
-              {state.view === "albums" ? <AlbumFilters state={state} levels={props.musicLevels} /> : null}
-              {state.view === "tracks" ? <TrackFilters state={state} levels={props.musicLevels} keyCounts={props.tracks?.keyCounts ?? []} /> : null}
-              {state.view === "singles" ? (
-                <SinglesFilters
-                  state={state}
-                  genres={props.singlesGenres}
-                  subGenres={props.subGenres}
-                  genresLoading={false}
-                  subGenresLoading={pending?.view === "singles" && Boolean(pending.genre) && pending.genre !== state.genre}
-                />
-              ) : null}
-              {state.view === "channels" ? <ChannelFilters state={state} /> : null}
-            </section>
-          ) : shownType === "singles" ? (
-            // Switching to Singles: the genre list is on its way (product-rules §2: 5 skeleton badges).
-            <section aria-label="Filters" className="mt-5">
-              <SinglesFilters
-                state={pending?.view === "singles" ? pending : (defaultCatalogState("singles") as Extract<CatalogState, { view: "singles" }>)}
-                genres={[]}
-                subGenres={null}
-                genresLoading
-                subGenresLoading={false}
-              />
-            </section>
-          ) : null}
-
-          {/* data-shown: the query of the view this section shows (the URL moves before React commits the new view; tests wait on it) */}
-          <section aria-labelledby="results-status" aria-busy={loading} data-shown={catalogHref(state).slice("/catalog".length)} className="mt-8">
-            <div className="mb-5 flex flex-wrap items-center justify-between gap-3">
-              <p id="results-status" role="status" className="text-sm text-muted">
-                {loading ? (
-                  `Loading ${noun}...`
-                ) : (
-                  <>
-                    Showing <span className="font-semibold text-fg tabular-nums">{total.toLocaleString("en-US")}</span> {noun}
-                  </>
-                )}
-              </p>
-              {state.view === "tracks" && shownView === "tracks" && total > 0 ? <SortControl state={state} /> : null}
-            </div>
-            {state.view === "tracks" && shownView === "tracks" && props.tracks?.like && !loading ? (
-              <LikeSeedHeader like={props.tracks.like} from={catalogHref(withItem(state, ""))} />
-            ) : null}
-            {!loading && total === 0 && props.tracks?.like && props.tracks.like.status !== "ready" ? null : !loading && total === 0 ? (
-              <EmptyState state={state} />
-            ) : state.view === "tracks" || shownView === "tracks" ? (
-              <TrackList
-                rows={state.view === "tracks" && shownView === "tracks" ? (props.tracks?.rows ?? []) : []}
-                // issue #11: the album's page, which links back to this view
-                albumHref={(row: TrackRowData) => itemPageHref("albums", row.albumId, row.album, catalogHref(withItem(state, "")))}
-                dimmed={loading}
-              />
-            ) : (
-              <ul
-                className={`grid grid-cols-2 gap-3 transition-opacity sm:gap-5 md:grid-cols-3 xl:grid-cols-4 ${loading ? "opacity-40" : ""}`}
-                data-testid="catalog-grid"
-              >
-                {(state.type === shownType ? items : []).map((card, index) => (
-                  <li key={card.id}>
-                    <Card card={card} state={state} index={index} />
-                  </li>
-                ))}
-              </ul>
-            )}
-            {!loading ? <Pagination page={state.page} pageCount={pageCount} hrefFor={hrefForPage} /> : null}
-          </section>
+          <ViewFilters props={props} shown={shown} />
+          <Results props={props} shown={shown} />
         </>
       )}
-      <DetailSheet
-        detail={detail}
-        closeHref={catalogHref(withItem(state, ""))}
-        onClose={closeSheet}
-        onCloseAutoFocus={returnFocus}
-      />
+      <DetailSheet detail={detail} closeHref={catalogHref(withItem(state, ""))} onClose={closeSheet} onCloseAutoFocus={returnFocus} />
     </div>
   );
 }

@@ -119,19 +119,30 @@ export function TrackRow({ track, position, album }: { track: TrackData; positio
   );
 }
 
+/** The top of an album's or a single's sheet: the cover, the title (the sheet's name), the artist and the badges. */
+function SheetHead({ image, title, artist, children }: { image: CardImage | null; title: string; artist: string; children: ReactNode }) {
+  return (
+    <>
+      <Cover image={image} />
+      <div className="flex flex-col gap-1">
+        <DetailTitle>{title}</DetailTitle>
+        <DetailDescription>{artist}</DetailDescription>
+        {children}
+      </div>
+    </>
+  );
+}
+
 function AlbumSheetBody({ album, from }: { album: AlbumDetailData; from: string }) {
   return (
     <>
-      <Cover image={album.image} />
-      <div className="flex flex-col gap-1">
-        <DetailTitle>{album.name}</DetailTitle>
-        <DetailDescription>{album.artist}</DetailDescription>
+      <SheetHead image={album.image} title={album.name} artist={album.artist}>
         {album.genre ? (
           <Badge variant="accent" className="mt-1 self-start">
             {album.genre}
           </Badge>
         ) : null}
-      </div>
+      </SheetHead>
       <AlbumTracks album={album} />
       <SheetActions pageHref={itemPageHref("albums", album.id, album.name, from)}>
         <LicenseAndShortlist title={album.name} artist={album.artist} entry={albumShortlistEntry(album)} />
@@ -140,14 +151,26 @@ function AlbumSheetBody({ album, from }: { album: AlbumDetailData; from: string 
   );
 }
 
-/** product-rules §2 album sheet "Tracks" (also on the album's page, where it is an h2). */
-export function AlbumTracks({ album, headingLevel = 3 }: { album: AlbumDetailData; headingLevel?: 2 | 3 }) {
+/**
+ * A part of an item's sheet or page under its small heading: an h3 in the sheet (under the
+ * item's h2), an h2 on the item's page (under its h1).
+ */
+function ItemSection({ id, title, headingLevel, className, children }: { id: string; title: string; headingLevel: 2 | 3; className: string; children: ReactNode }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
-    <section aria-labelledby="tracks-title" className="flex flex-col gap-3">
-      <Heading id="tracks-title" className="text-sm font-semibold tracking-wider text-muted uppercase">
-        Tracks
+    <section aria-labelledby={id} className={className}>
+      <Heading id={id} className="text-sm font-semibold tracking-wider text-muted uppercase">
+        {title}
       </Heading>
+      {children}
+    </section>
+  );
+}
+
+/** product-rules §2 album sheet "Tracks" (also on the album's page, where it is an h2). */
+export function AlbumTracks({ album, headingLevel = 3 }: { album: AlbumDetailData; headingLevel?: 2 | 3 }) {
+  return (
+    <ItemSection id="tracks-title" title="Tracks" headingLevel={headingLevel} className="flex flex-col gap-3">
       {album.tracks.length ? (
         <ol className="flex flex-col gap-2">
           {album.tracks.map((track, i) => (
@@ -157,7 +180,7 @@ export function AlbumTracks({ album, headingLevel = 3 }: { album: AlbumDetailDat
       ) : (
         <p className="text-muted">No tracks available.</p>
       )}
-    </section>
+    </ItemSection>
   );
 }
 
@@ -185,25 +208,12 @@ function Detail({ term, value }: { term: string; value: string }) {
 function SingleSheetBody({ single, from }: { single: SingleDetailData; from: string }) {
   return (
     <>
-      <Cover image={single.image} />
-      <div className="flex flex-col gap-1">
-        <DetailTitle>{single.title}</DetailTitle>
-        <DetailDescription>{single.artist}</DetailDescription>
+      <SheetHead image={single.image} title={single.title} artist={single.artist}>
         <div className="mt-1 flex flex-wrap gap-2">
-          <Badge variant="accent">{single.genre || "Unknown Genre"}</Badge>
-          {single.language ? <Badge variant="outline">{single.language}</Badge> : null}
+          <SingleBadges single={single} />
         </div>
-      </div>
-      <section aria-labelledby="preview-title" className="flex flex-col gap-3">
-        <h3 id="preview-title" className="text-sm font-semibold tracking-wider text-muted uppercase">
-          Track Preview
-        </h3>
-        {single.audioUrl ? (
-          <AudioPreview src={single.audioUrl} track={single.title} />
-        ) : (
-          <p className="text-muted">Audio preview not available</p>
-        )}
-      </section>
+      </SheetHead>
+      <SinglePreview single={single} />
       <ReleaseDetails single={single} />
       <SheetActions pageHref={itemPageHref("singles", single.id, single.title, from)}>
         <LicenseAndShortlist title={single.title} artist={single.artist} entry={singleShortlistEntry(single)} />
@@ -212,29 +222,44 @@ function SingleSheetBody({ single, from }: { single: SingleDetailData; from: str
   );
 }
 
+/** A single's genre ("Unknown Genre" when it has none) and language (sheet and page). */
+export function SingleBadges({ single }: { single: SingleDetailData }) {
+  return (
+    <>
+      <Badge variant="accent">{single.genre || "Unknown Genre"}</Badge>
+      {single.language ? <Badge variant="outline">{single.language}</Badge> : null}
+    </>
+  );
+}
+
+/** product-rules §2 Single sheet "Track Preview" (also on the single's page). */
+export function SinglePreview({ single, headingLevel = 3 }: { single: SingleDetailData; headingLevel?: 2 | 3 }) {
+  return (
+    <ItemSection id="preview-title" title="Track Preview" headingLevel={headingLevel} className="flex flex-col gap-3">
+      {single.audioUrl ? <AudioPreview src={single.audioUrl} track={single.title} /> : <p className="text-muted">Audio preview not available</p>}
+    </ItemSection>
+  );
+}
+
 /** product-rules §2 Single sheet "release details" (also on the single's page). */
 export function ReleaseDetails({ single, headingLevel = 3 }: { single: SingleDetailData; headingLevel?: 2 | 3 }) {
-  const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
-      <section aria-labelledby="release-title" className="flex flex-col gap-2">
-        <Heading id="release-title" className="text-sm font-semibold tracking-wider text-muted uppercase">
-          Release Details
-        </Heading>
-        <dl className="rounded-xl border border-border bg-white/[0.03] px-4 py-1 text-sm">
-          <Detail term="Album" value={single.album} />
-          <Detail term="Genre" value={genreWithSubGenre(single.genre, single.subGenre)} />
-          <Detail term="Release Date" value={formatReleaseDate(single.releaseDate) || single.releaseDate} />
-          <Detail term="Country" value={single.country} />
-          <Detail term="Label" value={single.label} />
-          <Detail term="Composer" value={single.composer} />
-          <Detail term="ISRC" value={single.isrc} />
-        </dl>
-        {single.parentalAdvisory ? (
-          <Badge variant="warning" className="self-start">
-            Parental Advisory
-          </Badge>
-        ) : null}
-      </section>
+    <ItemSection id="release-title" title="Release Details" headingLevel={headingLevel} className="flex flex-col gap-2">
+      <dl className="rounded-xl border border-border bg-white/[0.03] px-4 py-1 text-sm">
+        <Detail term="Album" value={single.album} />
+        <Detail term="Genre" value={genreWithSubGenre(single.genre, single.subGenre)} />
+        <Detail term="Release Date" value={formatReleaseDate(single.releaseDate) || single.releaseDate} />
+        <Detail term="Country" value={single.country} />
+        <Detail term="Label" value={single.label} />
+        <Detail term="Composer" value={single.composer} />
+        <Detail term="ISRC" value={single.isrc} />
+      </dl>
+      {single.parentalAdvisory ? (
+        <Badge variant="warning" className="self-start">
+          Parental Advisory
+        </Badge>
+      ) : null}
+    </ItemSection>
   );
 }
 

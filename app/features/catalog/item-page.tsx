@@ -2,10 +2,9 @@ import { ArrowLeft, Mail } from "lucide-react";
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import type { AlbumDetailData, FilmCardData, SingleDetailData } from "~/lib/catalog/cards";
-import { AudioPreview } from "./audio-preview";
 import { FILM_PLACEHOLDER } from "./cards";
 import { albumShortlistEntry, singleShortlistEntry } from "~/lib/shortlist/catalog-entries";
-import { AlbumTracks, Cover, LicenseAndShortlist, ReleaseDetails } from "./detail-sheet";
+import { AlbumTracks, Cover, LicenseAndShortlist, ReleaseDetails, SingleBadges, SinglePreview } from "./detail-sheet";
 
 /**
  * An item's own page (issue #11): what its catalog sheet shows, as a page with an `h1`, the
@@ -55,22 +54,12 @@ function SingleContent({ single }: { single: SingleDetailData }) {
       <Heading
         title={single.title}
         artist={single.artist}
-        badges={
-          <>
-            <Badge variant="accent">{single.genre || "Unknown Genre"}</Badge>
-            {single.language ? <Badge variant="outline">{single.language}</Badge> : null}
-          </>
-        }
+        badges={<SingleBadges single={single} />}
       />
       <Actions>
         <LicenseAndShortlist title={single.title} artist={single.artist} entry={singleShortlistEntry(single)} label="License this" />
       </Actions>
-      <section aria-labelledby="preview-title" className="flex flex-col gap-3">
-        <h2 id="preview-title" className="text-sm font-semibold tracking-wider text-muted uppercase">
-          Track Preview
-        </h2>
-        {single.audioUrl ? <AudioPreview src={single.audioUrl} track={single.title} /> : <p className="text-muted">Audio preview not available</p>}
-      </section>
+      <SinglePreview single={single} headingLevel={2} />
       <ReleaseDetails single={single} headingLevel={2} />
     </>
   );

@@ -67,25 +67,18 @@ export interface TrackData {
   peaks?: number[];
 }
 
-/** An album's sheet and page: its card's fields and its tracks. */
+/** product-rules §2 album sheet: the card plus its tracks. */
 export interface AlbumDetailData extends AlbumCardData {
   tracks: TrackData[];
 }
 
 /** product-rules §2 "Single card" sheet: the list item plus the release details a visitor sees. */
-export interface SingleDetailData {
-  kind: "single";
-  id: string;
-  title: string;
-  artist: string;
-  genre: string;
+export interface SingleDetailData extends SingleCardData {
   subGenre: string;
   language: string;
-  image: CardImage | null;
   /** public audio URL, or "" when there is no preview */
   audioUrl: string;
   album: string;
-  releaseDate: string;
   country: string;
   label: string;
   composer: string;

@@ -4,7 +4,7 @@ import { ANALYZER_VERSION, type TrackAnalysis } from "../analyze.ts";
 import { audioSource, fileIdentity, httpIdentity } from "./source.ts";
 import { AnalysisStore, reconcileAction, retryDelayMs, RETRY_MAX_MS, truncateReason } from "./store.ts";
 import { openSqliteDatabase } from "./store-sqlite.ts";
-import { expectFiguresRead } from "../testing/figures.ts";
+import { expectFiguresRead } from "../../../../tests/support/analysis-figures.ts";
 
 // The analysis store's rules (ADR 0091): what a walk queues, the retry schedule, claims and
 // leases. The SQL runs on an in-memory SQLite database; the PostgreSQL side runs the same

@@ -1,3 +1,4 @@
+import type { Album } from "../../../lib/catalog/types.ts";
 import { createPrng, type Prng } from "./prng.ts";
 import { genreLeafPaths, NAME_MATCHED_GENRES } from "./genre-tree.ts";
 import { SAMPLE_TRACKS } from "./tracks.ts";
@@ -95,15 +96,11 @@ export interface SampleAlbumOptions {
 /** The benchmark's audio key of track j of album i (SampleAlbumOptions.distinctAudio). */
 export const distinctAudioKey = (album: number, track: number) => `audio-${album}-${track}.mp3`;
 
-export interface SampleAlbum {
-  name: string;
-  artist: string;
-  genre: string;
-  artwork: string;
-  keywords: string[];
-  featured: boolean;
-  tracks: { s3Path: string; Filename: string }[];
-}
+/**
+ * An album as the albums source sends it (product-rules §3 "Album"): the app's Album without
+ * its `id`, which is ours and derived at sync (reshape.ts). The sample adds nothing of its own.
+ */
+export type SampleAlbum = Omit<Album, "id">;
 
 /**
  * Albums, one at a time (so 250,000 of them can be streamed to disk). The leaves of the spec

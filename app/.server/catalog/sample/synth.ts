@@ -2,7 +2,7 @@ import { createPrng } from "./prng.ts";
 
 /**
  * Sound synthesis shared by the sample catalog's audio (tracks.ts) and the analysis engine's
- * tests (app/.server/analysis/testing/synth.ts re-exports it): drum patterns at a known tempo
+ * tests (tests/support/synth.ts re-exports it): drum patterns at a known tempo
  * and sustained chords in a known key, so what the analysis measures can be checked against
  * the truth (issue #9). Deterministic: noise comes from the seeded PRNG, never Math.random().
  */

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
-import { ANALYZER_VERSION, type TrackAnalysis } from "../analyze.ts";
-import type { AnalysisStore } from "../stage/store.ts";
+import { ANALYZER_VERSION, type TrackAnalysis } from "../../app/.server/analysis/analyze.ts";
+import type { AnalysisStore } from "../../app/.server/analysis/stage/store.ts";
 
 const result = (seconds: number, bpm: number | null, key: string | null): TrackAnalysis => ({
   durationSeconds: seconds,
@@ -16,7 +16,7 @@ const result = (seconds: number, bpm: number | null, key: string | null): TrackA
 
 /**
  * The bulk read of figures the track index makes (issue #10), the same on SQLite
- * (store.test.ts) and PostgreSQL (tests/integration/analysis-postgres.test.ts): every result
+ * (app/.server/analysis/stage/store.test.ts) and PostgreSQL (tests/integration/analysis-postgres.test.ts): every result
  * in result order, in pages; then after the cursor only what changed, a withdrawn result
  * (other audio under its key) with no seconds; pending and failed rows never.
  */

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import compression from "compression";
 import express, { type RequestHandler } from "express";
-import { securityHeaders } from "./security.ts";
+import { securityHeaders } from "../../server/security.ts";
 
 /** Test support for the page caches: the middleware in an Express app like server/app.ts's, over real HTTP. */
 export async function serve(middleware: RequestHandler) {

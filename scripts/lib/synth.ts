@@ -1,24 +1,17 @@
-import { spawnSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { createPrng } from "../../catalog/sample/prng.ts";
-import { addDecayingSine, CADENCE, midiToHz, parseKey, SYNTH_RATE } from "../../catalog/sample/synth.ts";
+import { createPrng } from "../../app/.server/catalog/sample/prng.ts";
+import { CADENCE, midiToHz, parseKey, SYNTH_RATE } from "../../app/.server/catalog/sample/synth.ts";
 
 /**
- * Synthesised test audio for the analysis engine (issue #9: accuracy is tested on audio the
- * tests generate, so the truth — tempo, key, length, level — is known exactly). Drums and
- * chords come from the sample catalog's synthesis (app/.server/catalog/sample/synth.ts), which
- * the out-of-the-box catalog's tracks are made of too; tones, WAV and the ffmpeg encodings are
- * the tests' own.
+ * Synthesised audio whose truth is known (no beat, a known key or pitch) for the analysis
+ * benchmarks (scripts/lib/tempo-set.ts's beatless controls) and the analysis tests (issue #9:
+ * accuracy is tested on audio the tests generate). Drums and chords are the sample catalog's
+ * own synthesis (app/.server/catalog/sample/synth.ts); these signals are not part of the site.
+ * Scripts never import tests/, so what both use lives here (tests/support/synth.ts gathers it).
  */
-
-export { chordsInKey, drumPattern, mix, PITCH_CLASSES } from "../../catalog/sample/synth.ts";
-export const SAMPLE_RATE = SYNTH_RATE;
 
 /** A steady sine at `hz`, with its peak at `dbfs` (0 dBFS = full scale). */
 export function tone(opts: { hz: number; seconds: number; dbfs: number; sampleRate?: number }): Float32Array {
-  const sampleRate = opts.sampleRate ?? SAMPLE_RATE;
+  const sampleRate = opts.sampleRate ?? SYNTH_RATE;
   const amp = 10 ** (opts.dbfs / 20);
   const out = new Float32Array(Math.round(opts.seconds * sampleRate));
   for (let i = 0; i < out.length; i++) out[i] = amp * Math.sin((2 * Math.PI * opts.hz * i) / sampleRate);
@@ -34,7 +27,7 @@ export function tone(opts: { hz: number; seconds: number; dbfs: number; sampleRa
  * each other a few times a second and each chord change is a periodic event (ADR 0090).
  */
 export function padChords(opts: { key: string; seconds: number; chordSeconds: number; attackSeconds: number; partials?: number; detuneCents?: number; level?: number; sampleRate?: number; seed?: number }): Float32Array {
-  const sampleRate = opts.sampleRate ?? SAMPLE_RATE;
+  const sampleRate = opts.sampleRate ?? SYNTH_RATE;
   const { tonic, mode } = parseKey(opts.key);
   const out = new Float32Array(Math.round(opts.seconds * sampleRate));
   const rng = createPrng(opts.seed ?? 7);
@@ -72,35 +65,12 @@ export function padChords(opts: { key: string; seconds: number; chordSeconds: nu
 }
 
 /**
- * A beat with no drums (issue #20: ragtime, a stride or "oom-pah" accompaniment): plucked notes
- * of four harmonics decaying over `decaySeconds`, the chord's root low on beats 1 and 3 and
- * the chord on 2 and 4, the cadence of `chordsInKey` a bar each.
- */
-export function pluckedOomPah(opts: { bpm: number; seconds: number; key: string; decaySeconds?: number; sampleRate?: number }): Float32Array {
-  const sampleRate = opts.sampleRate ?? SAMPLE_RATE;
-  const { tonic, mode } = parseKey(opts.key);
-  const out = new Float32Array(Math.round(opts.seconds * sampleRate));
-  const beat = (60 / opts.bpm) * sampleRate;
-  const decay = opts.decaySeconds ?? 0.4;
-  const pluck = (start: number, midi: number, amp: number) => {
-    for (let h = 1; h <= 4 && midiToHz(midi) * h < sampleRate / 2; h++) addDecayingSine(out, start, midiToHz(midi) * h, amp / h, decay / h, sampleRate);
-  };
-  for (let b = 0; Math.round(b * beat) < out.length; b++) {
-    const chord = CADENCE[mode][Math.floor(b / 4) % 4];
-    const start = Math.round(b * beat);
-    if (b % 2 === 0) pluck(start, 36 + tonic + chord[0], 0.3);
-    else for (const s of chord) pluck(start, 60 + tonic + s, 0.12);
-  }
-  return out;
-}
-
-/**
  * A texture of filtered noise (wind, surf, a room): white noise through a two-pole resonant
  * band-pass at `centerHz` (bandwidth about a third of it), its level swelling and fading with
  * a `modulationHz` sine between 20 % and 100 %.
  */
 export function noiseTexture(opts: { seconds: number; centerHz: number; modulationHz: number; level?: number; sampleRate?: number; seed?: number }): Float32Array {
-  const sampleRate = opts.sampleRate ?? SAMPLE_RATE;
+  const sampleRate = opts.sampleRate ?? SYNTH_RATE;
   const out = new Float32Array(Math.round(opts.seconds * sampleRate));
   const rng = createPrng(opts.seed ?? 11);
   // RBJ cookbook band-pass (0 dB peak), Q = 3
@@ -130,7 +100,7 @@ export function noiseTexture(opts: { seconds: number; centerHz: number; modulati
  * wavering by ±`vibratoCents` at `vibratoHz`.
  */
 export function drone(opts: { hz: number; seconds: number; vibratoHz: number; vibratoCents: number; partials?: number; level?: number; sampleRate?: number }): Float32Array {
-  const sampleRate = opts.sampleRate ?? SAMPLE_RATE;
+  const sampleRate = opts.sampleRate ?? SYNTH_RATE;
   const out = new Float32Array(Math.round(opts.seconds * sampleRate));
   const partials = opts.partials ?? 8;
   const level = opts.level ?? 0.15;
@@ -143,64 +113,4 @@ export function drone(opts: { hz: number; seconds: number; vibratoHz: number; vi
     out[i] = level * v * Math.min(1, i / (0.5 * sampleRate));
   }
   return out;
-}
-
-/** A 16-bit PCM WAV file of the given channels (all the same length). */
-export function encodeWav(channels: Float32Array[], sampleRate = SAMPLE_RATE): Uint8Array {
-  const frames = channels[0].length;
-  const blockAlign = channels.length * 2;
-  const buf = Buffer.alloc(44 + frames * blockAlign);
-  buf.write("RIFF", 0, "ascii");
-  buf.writeUInt32LE(36 + frames * blockAlign, 4);
-  buf.write("WAVEfmt ", 8, "ascii");
-  buf.writeUInt32LE(16, 16);
-  buf.writeUInt16LE(1, 20);
-  buf.writeUInt16LE(channels.length, 22);
-  buf.writeUInt32LE(sampleRate, 24);
-  buf.writeUInt32LE(sampleRate * blockAlign, 28);
-  buf.writeUInt16LE(blockAlign, 32);
-  buf.writeUInt16LE(16, 34);
-  buf.write("data", 36, "ascii");
-  buf.writeUInt32LE(frames * blockAlign, 40);
-  let offset = 44;
-  for (let i = 0; i < frames; i++) {
-    for (const ch of channels) {
-      const v = Math.max(-1, Math.min(1, ch[i]));
-      buf.writeInt16LE(Math.round(v < 0 ? v * 0x8000 : v * 0x7fff), offset);
-      offset += 2;
-    }
-  }
-  return new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
-}
-
-const FFMPEG_ARGS = {
-  mp3: ["-c:a", "libmp3lame", "-b:a", "192k", "-f", "mp3"],
-  flac: ["-c:a", "flac", "-f", "flac"],
-  opus: ["-c:a", "libopus", "-b:a", "96k", "-f", "ogg"],
-  m4a: ["-c:a", "aac", "-b:a", "160k", "-f", "ipod"],
-  aiff: ["-c:a", "pcm_s16be", "-f", "aiff"],
-} as const;
-export type EncodedFormat = keyof typeof FFMPEG_ARGS;
-
-/**
- * Encodes a WAV with Debian's ffmpeg (installed by .ci/run; README "Test it"). Only the tests
- * and bench:analysis encode: the site itself decodes with npm packages (ADR 0090). Missing
- * ffmpeg is an error with the fix in it, never a silent skip.
- */
-export function encodeWithFfmpeg(wav: Uint8Array, format: EncodedFormat): Uint8Array {
-  // MP4 (M4A) output needs a seekable file for its index, so every format goes through a
-  // temporary file rather than a pipe.
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "analysis-synth-"));
-  const out = path.join(dir, `out.${format}`);
-  try {
-    const args = ["-hide_banner", "-loglevel", "error", "-f", "wav", "-i", "pipe:0", ...FFMPEG_ARGS[format], "-y", out];
-    const result = spawnSync("ffmpeg", args, { input: wav });
-    if ((result.error as NodeJS.ErrnoException | undefined)?.code === "ENOENT") {
-      throw new Error("ffmpeg is not installed: the analysis tests and bench:analysis encode their fixtures with it (apt-get install ffmpeg; .ci/run does this)");
-    }
-    if (result.status !== 0) throw new Error(`ffmpeg failed to encode ${format}: ${result.stderr?.toString()}`);
-    return new Uint8Array(fs.readFileSync(out));
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
 }

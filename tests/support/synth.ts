@@ -1,0 +1,36 @@
+import { addDecayingSine, CADENCE, midiToHz, parseKey, SYNTH_RATE } from "../../app/.server/catalog/sample/synth.ts";
+
+/**
+ * Synthesised test audio for the analysis engine (issue #9: accuracy is tested on audio the
+ * tests generate, so the truth (tempo, key, length, level) is known exactly), in one place:
+ * drums and chords from the sample catalog's synthesis (app/.server/catalog/sample/synth.ts),
+ * the beatless signals and the encoders the benchmarks share (scripts/lib/), and what only
+ * the tests use.
+ */
+
+export { chordsInKey, drumPattern, mix, PITCH_CLASSES } from "../../app/.server/catalog/sample/synth.ts";
+export { drone, noiseTexture, padChords, tone } from "../../scripts/lib/synth.ts";
+export { encodeWav, encodeWithFfmpeg, type EncodedFormat } from "../../scripts/lib/encode-audio.ts";
+
+/**
+ * A beat with no drums (issue #20: ragtime, a stride or "oom-pah" accompaniment): plucked notes
+ * of four harmonics decaying over `decaySeconds`, the chord's root low on beats 1 and 3 and
+ * the chord on 2 and 4, the cadence of `chordsInKey` a bar each.
+ */
+export function pluckedOomPah(opts: { bpm: number; seconds: number; key: string; decaySeconds?: number; sampleRate?: number }): Float32Array {
+  const sampleRate = opts.sampleRate ?? SYNTH_RATE;
+  const { tonic, mode } = parseKey(opts.key);
+  const out = new Float32Array(Math.round(opts.seconds * sampleRate));
+  const beat = (60 / opts.bpm) * sampleRate;
+  const decay = opts.decaySeconds ?? 0.4;
+  const pluck = (start: number, midi: number, amp: number) => {
+    for (let h = 1; h <= 4 && midiToHz(midi) * h < sampleRate / 2; h++) addDecayingSine(out, start, midiToHz(midi) * h, amp / h, decay / h, sampleRate);
+  };
+  for (let b = 0; Math.round(b * beat) < out.length; b++) {
+    const chord = CADENCE[mode][Math.floor(b / 4) % 4];
+    const start = Math.round(b * beat);
+    if (b % 2 === 0) pluck(start, 36 + tonic + chord[0], 0.3);
+    else for (const s of chord) pluck(start, 60 + tonic + s, 0.12);
+  }
+  return out;
+}
