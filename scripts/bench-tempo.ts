@@ -16,8 +16,8 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
-import { estimateKey as legacyKey } from "../app/.server/analysis/legacy/key-v2.ts";
-import { estimateTempo as legacyTempo } from "../app/.server/analysis/legacy/tempo-v2.ts";
+import { estimateKey as legacyKey } from "./lib/legacy/key-v2.ts";
+import { estimateTempo as legacyTempo } from "./lib/legacy/tempo-v2.ts";
 import { encodeWithFfmpeg } from "./lib/encode-audio.ts";
 import { keyScore } from "./lib/key-score.ts";
 import { evaluationSet, type Piece } from "./lib/tempo-set.ts";
