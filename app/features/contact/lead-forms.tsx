@@ -44,31 +44,25 @@ type Outcome =
   | { kind: "success"; title: string; description: string; reference: string }
   | { kind: "notice"; title: string; message: string };
 
+/** The two boxes an answer shows: a success (a status) and a notice (an alert), each in its own colours. */
+const STATUS_TONES = {
+  success: { role: "status", Icon: CircleCheck, box: "border-[#2f6b4f] bg-[#0f2a1f]", icon: "text-[#6ee7a8]", text: "text-[#c9f2dc]" },
+  notice: { role: "alert", Icon: CircleAlert, box: "border-[#7a2d3b] bg-[#2a1016]", icon: "text-[#ff9aa8]", text: "text-[#ffd6dc]" },
+} as const;
+
 function FormStatus({ outcome }: { outcome: Outcome | undefined }) {
-  if (outcome?.kind === "success") {
-    return (
-      <div role="status" className="flex items-start gap-3 rounded-xl border border-[#2f6b4f] bg-[#0f2a1f] p-4 text-sm">
-        <CircleCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-[#6ee7a8]" />
-        <p>
-          <strong className="block font-semibold text-fg">{outcome.title}</strong>
-          <span className="text-[#c9f2dc]">{outcome.description}</span>
-          <span className="mt-1 block font-semibold text-[#c9f2dc]">{referenceText(outcome.reference)}</span>
-        </p>
-      </div>
-    );
-  }
-  if (outcome?.kind === "notice") {
-    return (
-      <div role="alert" className="flex items-start gap-3 rounded-xl border border-[#7a2d3b] bg-[#2a1016] p-4 text-sm">
-        <CircleAlert aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-[#ff9aa8]" />
-        <p>
-          <strong className="block font-semibold text-fg">{outcome.title}</strong>
-          <span className="text-[#ffd6dc]">{outcome.message}</span>
-        </p>
-      </div>
-    );
-  }
-  return null;
+  if (!outcome) return null;
+  const tone = STATUS_TONES[outcome.kind];
+  return (
+    <div role={tone.role} className={`flex items-start gap-3 rounded-xl border ${tone.box} p-4 text-sm`}>
+      <tone.Icon aria-hidden="true" className={`mt-0.5 size-5 shrink-0 ${tone.icon}`} />
+      <p>
+        <strong className="block font-semibold text-fg">{outcome.title}</strong>
+        <span className={tone.text}>{outcome.kind === "success" ? outcome.description : outcome.message}</span>
+        {outcome.kind === "success" ? <span className={`mt-1 block font-semibold ${tone.text}`}>{referenceText(outcome.reference)}</span> : null}
+      </p>
+    </div>
+  );
 }
 
 /**
