@@ -7,13 +7,14 @@ import type { AlbumDetailData, CardImage, CatalogDetailData, SingleDetailData, T
 import { albumShortlistEntry, singleShortlistEntry } from "~/lib/shortlist/catalog-entries";
 import type { ShortlistEntry } from "~/lib/shortlist/shortlist";
 import { genreWithSubGenre, licensingHref } from "~/lib/catalog/cards";
-import { formatDuration, formatReleaseDate, isoDuration } from "~/lib/catalog/format";
+import { formatReleaseDate } from "~/lib/catalog/format";
 import { itemPageHref } from "~/lib/catalog/item-url";
 import { trackShortlistId } from "~/lib/shortlist/shortlist";
 import { MoreLikeThis } from "./more-like-this";
 import { useHydrated } from "~/lib/use-hydrated";
 import { ShortlistButton } from "~/features/shortlist";
 import { AudioPreview } from "./audio-preview";
+import { AnalysisFacts } from "./track-facts";
 
 /**
  * Before hydration (and without JavaScript) the sheet is a plain panel rendered in place,
@@ -75,15 +76,6 @@ function SheetActions({ children, pageHref }: { children: ReactNode; pageHref: s
   );
 }
 
-function TrackFact({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <div className="rounded-md border border-border px-1.5 py-0.5">
-      <dt className="sr-only">{term}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
-
 /**
  * A track of the album sheet and page: its number and name, what the analysis measured (issue
  * #9: length as m:ss, tempo as "N BPM" when it has a beat, key), the preview over its waveform,
@@ -99,11 +91,7 @@ export function TrackRow({ track, position, album }: { track: TrackData; positio
       </div>
       {track.seconds !== undefined ? (
         <dl className="flex flex-wrap gap-1.5 pl-9 text-xs text-muted tabular-nums" data-track-facts="">
-          <TrackFact term="Length">
-            <time dateTime={isoDuration(track.seconds)}>{formatDuration(track.seconds)}</time>
-          </TrackFact>
-          {track.bpm ? <TrackFact term="Tempo">{`${track.bpm} BPM`}</TrackFact> : null}
-          {track.key ? <TrackFact term="Key">{track.key}</TrackFact> : null}
+          <AnalysisFacts track={track} />
         </dl>
       ) : null}
       {/* the preview first: it is the row's first control (keyboard order follows the eye) */}

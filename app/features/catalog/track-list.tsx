@@ -1,21 +1,12 @@
 import { FileText } from "lucide-react";
 import { Link } from "react-router";
 import { licensingHref } from "~/lib/catalog/cards";
-import { formatDuration, isoDuration } from "~/lib/catalog/format";
 import type { TrackRowData } from "~/lib/catalog/track-query";
 import type { ShortlistEntry } from "~/lib/shortlist/shortlist";
 import { ShortlistButton } from "~/features/shortlist";
 import { AudioPreview } from "./audio-preview";
 import { MoreLikeThis } from "./more-like-this";
-
-function Fact({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <div className="rounded-md border border-border px-1.5 py-0.5">
-      <dt className="sr-only">{term}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
+import { AnalysisFacts, TrackFact } from "./track-facts";
 
 /**
  * One track of the track view (issue #10, DESIGN.md §3b): an `li` whose visible text holds the
@@ -44,15 +35,9 @@ function TrackRow({ row, albumHref }: { row: TrackRowData; albumHref: string }) 
           </Link>
         </p>
         <dl className="flex flex-wrap gap-1.5 text-xs text-muted tabular-nums" data-track-facts="">
-          {row.seconds !== undefined ? (
-            <Fact term="Length">
-              <time dateTime={isoDuration(row.seconds)}>{formatDuration(row.seconds)}</time>
-            </Fact>
-          ) : null}
-          {row.bpm ? <Fact term="Tempo">{`${row.bpm} BPM`}</Fact> : null}
-          {row.key ? <Fact term="Key">{row.key}</Fact> : null}
-          {row.genre ? <Fact term="Genre">{row.genre}</Fact> : null}
-          {row.seconds === undefined ? <Fact term="Analysis">Not analysed yet</Fact> : null}
+          <AnalysisFacts track={row} />
+          {row.genre ? <TrackFact term="Genre">{row.genre}</TrackFact> : null}
+          {row.seconds === undefined ? <TrackFact term="Analysis">Not analysed yet</TrackFact> : null}
         </dl>
         {row.why ? (
           <p className="text-xs text-muted" data-why="">
