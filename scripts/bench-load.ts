@@ -78,8 +78,9 @@ async function runOnce(albums: number, processes: number): Promise<Row[]> {
   const site = await startSite({ env, timeoutMs: 600_000 });
   try {
     const mix = catalogMix();
-    // Warm every URL once (and the thumbnail), unmeasured.
-    for (const url of [...mix, ...mix.map(asData), "/mission"]) await (await fetch(site.base + url)).arrayBuffer();
+    // Warm every URL (and the thumbnail), unmeasured: twice, as a catalog page is stored on its
+    // second ask (issue #18, ADR 0085).
+    for (const url of [...mix, ...mix.map(asData), "/mission"]) for (let i = 0; i < 2; i++) await (await fetch(site.base + url)).arrayBuffer();
     const html = await (await fetch(`${site.base}/catalog`)).text();
     const img = /src="(\/img\?[^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, "&") ?? "/img?w=320&src=%2Fmedia%2Fcover-1.webp";
     await (await fetch(site.base + img, { headers: { Accept: "image/avif,image/webp" } })).arrayBuffer();
