@@ -2,11 +2,15 @@
 // the same machine. One table per run: 1 and 2 server processes (WEB_CONCURRENCY), with the
 // 300-album sample and with 250,000 albums. Rows: /healthz (the reference), /mission (a cached
 // story page), a catalog mix of 50 URLs (40 filter and page views, 10 searches), the same mix as
-// `.data`, a warm /img thumbnail, and contact posts. Each row gives req/s, p50 and p99 latency,
+// `.data`, a warm /img thumbnail, contact posts, and the long tail (issue #18, scripts/lib/long-tail.ts:
+// every request a URL never asked before, seeded): typo'd two-word searches, track-view tempo and
+// length ranges and searches sorted by tempo (HTML and `.data`), album and single pages in sitemap
+// order, and `like=` views. Each row gives req/s, p50 and p99 latency,
 // errors (non-2xx answers and socket errors) and the ratio of its req/s to /healthz in the same
 // run. Absolute figures are noisy on a shared machine; the ratios are what to compare.
 //
-//   npm run bench:load [-- --connections 64 --duration 10 --processes 1,2 --albums 300,250000]
+//   npm run bench:load [-- --connections 64 --duration 10 --processes 1,2 --albums 300,250000
+//                          --only healthz,mission,mix,data,img,contact,tail,tail-data,items,like]
 //
 // It measures; it asserts nothing.
 import fs from "node:fs";
@@ -17,6 +21,8 @@ import autocannon from "autocannon";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
 import { startSite } from "./lib/site-process.ts";
 import { catalogMix } from "./lib/catalog-mix.ts";
+import { asDataUrl, catalogWords, itemWalk, likeSeeds, likeViews, searchMix, sitemapPaths, type UrlGenerator } from "./lib/long-tail.ts";
+import { samplePaths } from "../app/.server/catalog/sample/ensure.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -24,12 +30,14 @@ const { values: flags } = parseArgs({
     duration: { type: "string", default: "10" },
     processes: { type: "string", default: "1,2" },
     albums: { type: "string", default: "300,250000" },
+    only: { type: "string", default: "healthz,mission,mix,data,img,contact,tail,tail-data,items,like" },
   },
 });
 const CONNECTIONS = Number(flags.connections);
 const DURATION = Number(flags.duration);
 const PROCESSES = flags.processes.split(",").map(Number);
 const ALBUMS = flags.albums.split(",").map(Number);
+const ONLY = new Set(flags.only.split(","));
 
 const asData = (url: string) => url.replace(/^\/catalog/, "/catalog.data");
 
@@ -57,6 +65,9 @@ async function runOnce(albums: number, processes: number): Promise<Row[]> {
     LOG_LEVEL: "warn",
     WEB_CONCURRENCY: String(processes),
     LEADS_RATE_LIMIT: "100000000",
+    // every request comes from 127.0.0.1: the per-client budget of uncached renders would
+    // measure the refusal, not the render
+    RENDER_RATE_LIMIT: "100000000",
   };
   let sampleDir: string | undefined;
   if (albums !== 300) {
@@ -67,20 +78,35 @@ async function runOnce(albums: number, processes: number): Promise<Row[]> {
   const site = await startSite({ env, timeoutMs: 600_000 });
   try {
     const mix = catalogMix();
-    // Warm every URL once (and the thumbnail), unmeasured.
-    for (const url of [...mix, ...mix.map(asData), "/mission"]) await (await fetch(site.base + url)).arrayBuffer();
+    // Warm every URL (and the thumbnail), unmeasured: twice, as a catalog page is stored on its
+    // second ask (issue #18, ADR 0085).
+    for (const url of [...mix, ...mix.map(asData), "/mission"]) for (let i = 0; i < 2; i++) await (await fetch(site.base + url)).arrayBuffer();
     const html = await (await fetch(`${site.base}/catalog`)).text();
     const img = /src="(\/img\?[^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, "&") ?? "/img?w=320&src=%2Fmedia%2Fcover-1.webp";
     await (await fetch(site.base + img, { headers: { Accept: "image/avif,image/webp" } })).arrayBuffer();
 
+    // the long tail's sources, read as a crawler (the sitemap, the track view's links) and from
+    // the generated catalog (the words of its titles)
+    const words = await catalogWords(sampleDir ? path.join(sampleDir, "merged.json") : samplePaths(site.dataDir).albums);
+    const items = ONLY.has("items") ? await sitemapPaths(site.base) : [];
+    const seeds = ONLY.has("like") ? await likeSeeds(site.base) : [];
+    const fresh = (urls: UrlGenerator, map: (url: string) => string = (u) => u): autocannon.Request[] => [
+      { method: "GET", setupRequest: (req) => ({ ...req, path: map(urls.next()) }) },
+    ];
+    const br = { "accept-encoding": "br, gzip" };
+
     const rows: Row[] = [];
     rows.push(await load(site.base, "/healthz", { requests: [{ path: "/healthz" }] }));
-    rows.push(await load(site.base, "/mission", { requests: [{ path: "/mission" }], headers: { "accept-encoding": "br, gzip" } }));
-    rows.push(await load(site.base, "catalog mix (50 URLs, HTML)", { requests: mix.map((p) => ({ path: p })), headers: { "accept-encoding": "br, gzip" } }));
-    rows.push(await load(site.base, "catalog mix (50 URLs, .data)", { requests: mix.map((p) => ({ path: asData(p) })), headers: { "accept-encoding": "br, gzip" } }));
-    rows.push(await load(site.base, "warm /img", { requests: [{ path: img }], headers: { accept: "image/avif,image/webp" } }));
+    if (ONLY.has("mission")) rows.push(await load(site.base, "/mission", { requests: [{ path: "/mission" }], headers: br }));
+    if (ONLY.has("mix")) rows.push(await load(site.base, "catalog mix (50 URLs, HTML)", { requests: mix.map((p) => ({ path: p })), headers: br }));
+    if (ONLY.has("data")) rows.push(await load(site.base, "catalog mix (50 URLs, .data)", { requests: mix.map((p) => ({ path: asData(p) })), headers: br }));
+    if (ONLY.has("tail")) rows.push(await load(site.base, "long tail: searches, ranges, tempo sort (HTML)", { requests: fresh(searchMix(words, 18)), headers: br }));
+    if (ONLY.has("tail-data")) rows.push(await load(site.base, "long tail: searches, ranges, tempo sort (.data)", { requests: fresh(searchMix(words, 19), asDataUrl), headers: br }));
+    if (ONLY.has("items")) rows.push(await load(site.base, `long tail: item pages in sitemap order (${items.length} in the sitemap)`, { requests: fresh(itemWalk(items)), headers: br }));
+    if (ONLY.has("like")) rows.push(await load(site.base, `long tail: like= views (${seeds.length} seeds)`, { requests: fresh(likeViews(seeds)), headers: br }));
+    if (ONLY.has("img")) rows.push(await load(site.base, "warm /img", { requests: [{ path: img }], headers: { accept: "image/avif,image/webp" } }));
     let n = 0;
-    rows.push(
+    if (ONLY.has("contact")) rows.push(
       await load(site.base, "contact posts", {
         requests: [
           {

@@ -16,7 +16,9 @@ import {
 import { isStaticPage } from "../app/lib/static-pages.ts";
 import { mediaOrigins, securityHeaders } from "./security.ts";
 import { createPageCache, createPageStore, NONCE_PLACEHOLDER } from "./page-cache.ts";
-import { createCatalogPageCache } from "./catalog-page-cache.ts";
+import { createCatalogPageCache, DEFAULT_TTL_MS as CATALOG_PAGE_TTL_MS } from "./catalog-page-cache.ts";
+import { createPageAdmission } from "./page-admission.ts";
+import { createRenderBudget, type RenderBudget } from "./render-budget.ts";
 import { createImageHandler } from "./images.ts";
 import { serviceWorkerHandler } from "./service-worker.ts";
 import { answerUnparsableRequests, requestGuard, requestLimits, sendRefusal } from "./request-guard.ts";
@@ -79,7 +81,7 @@ function answerUnhandledErrors(err: unknown, req: Request, res: Response, next: 
  * The page caches (ADR 0002, ADR 0080): static pages and catalog views, rendered with a nonce
  * placeholder and kept compressed, in one byte budget.
  */
-function pageCaches(services: AppServices, renderForCache: (pageUrl: string, ip: string, log: Logger) => Promise<globalThis.Response>) {
+function pageCaches(services: AppServices, renderForCache: (pageUrl: string, ip: string, log: Logger) => Promise<globalThis.Response>, budget: RenderBudget) {
   const { config, logger } = services;
   // Static pages and catalog pages share one byte budget (ADR 0080).
   const pages = createPageStore({
@@ -103,6 +105,9 @@ function pageCaches(services: AppServices, renderForCache: (pageUrl: string, ip:
       const stats = services.tracks.stats();
       return stats ? `${stats.catalogVersion}:${stats.analysisVersion}` : "building";
     },
+    // issue #18, ADR 0085: stored on a second ask; a miss within the client's render budget
+    admission: createPageAdmission({ maxKeys: config.PAGE_CACHE_SEEN_MAX_KEYS, windowMs: CATALOG_PAGE_TTL_MS }),
+    budget,
   });
   return [cache.middleware, catalogPages.middleware];
 }
@@ -189,17 +194,26 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
     return context;
   };
 
+  // issue #18, ADR 0085: uncached renders per client (cached pages and files are never counted)
+  const budget = createRenderBudget({
+    limit: config.RENDER_RATE_LIMIT,
+    windowSeconds: config.RENDER_RATE_WINDOW_SECONDS,
+    ipv6Prefix: config.LEADS_RATE_IPV6_PREFIX,
+    cluster: config.WEB_CONCURRENCY > 1,
+    logger,
+  });
   if (!dev) {
     const render = createRequestHandler(loadBuild, "production");
     /** Renders a path for the caches, with NONCE_PLACEHOLDER where each response's nonce goes. */
     const renderForCache = (pageUrl: string, ip: string, log: Logger) =>
       render(new Request(new URL(pageUrl, config.SITE_URL), { headers: { accept: "text/html" } }), loadContext(NONCE_PLACEHOLDER, ip, log));
-    for (const middleware of pageCaches(services, renderForCache)) app.use(middleware);
+    for (const middleware of pageCaches(services, renderForCache, budget)) app.use(middleware);
   }
 
   // issue #19: a reference file's upload, streamed and bounded by UPLOAD_LIMIT_BYTES; a refusal renders the form's page
   app.use(soundsLikeUpload({ service: () => services.soundsLike }));
 
+  app.use(budget.middleware);
   app.use(
     reactRouterHandler({
       build: dev

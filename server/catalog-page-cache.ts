@@ -3,8 +3,10 @@ import type { CatalogIndex } from "../app/.server/catalog/index.ts";
 import { catalogViewQuery, catalogViewState } from "../app/.server/catalog/query-page.ts";
 import { catalogHref, defaultCatalogState } from "../app/lib/catalog/url-state.ts";
 import { CATALOG_TYPE_OF, catalogReturnHref, parseItemPageKind } from "../app/lib/catalog/item-url.ts";
-import { NONCE_PLACEHOLDER, sendCachedPage, type PageStore } from "./page-cache.ts";
+import { NONCE_PLACEHOLDER, sendCachedPage, type CachedPage, type PageStore } from "./page-cache.ts";
 import { sendResponse, singleFetchRoutes } from "./react-router-handler.ts";
+import { sendUnstoredPage, type PageAdmission } from "./page-admission.ts";
+import type { RenderBudget } from "./render-budget.ts";
 
 /**
  * Issue #8, ADR 0080: a rendered catalog page, its HTML document and its `.data` (React
@@ -51,10 +53,14 @@ export interface CatalogPageCacheOptions {
    * carries this too: a page rendered before the refresh is rendered again after it.
    */
   trackIndexVersion?: () => string;
+  /** issue #18: a page is stored on its second ask within its window (server/page-admission.ts) */
+  admission?: PageAdmission;
+  /** issue #18: a miss is rendered within the client's budget (server/render-budget.ts), a hit always */
+  budget?: RenderBudget;
 }
 
 const PREFIX = "catalog|";
-const DEFAULT_TTL_MS = 10 * 60_000;
+export const DEFAULT_TTL_MS = 10 * 60_000;
 
 /**
  * The cache key and the canonical URL to render, for a request to /catalog or /catalog.data: the
@@ -125,13 +131,19 @@ export function createCatalogPageCache(opts: CatalogPageCacheOptions) {
         ? `${catalogIndex.version}/${opts.analysisVersion!()}${tracks && opts.trackIndexVersion ? `/${opts.trackIndexVersion()}` : ""}`
         : catalogIndex.version;
     const tag = tagNow();
+    const isValid = (page: CachedPage) => page.tag === tagNow();
+    if (opts.budget && !store.holds(key, isValid)) {
+      const wait = await opts.budget.take(req);
+      if (wait !== null) return opts.budget.refuse(req, res, wait);
+    }
     const found = await store.lookup(key, () => opts.render(url, req), {
       ttlMs,
       tag,
       // many pages, each compressed on its miss: fast levels (brotli 5 is 0.8 ms for a 48 KB
       // page, 7.9 KB; quality 11 would be 50 ms for 7.1 KB)
       compress: { brotliQuality: 5, gzipLevel: 6 },
-      isValid: (page) => page.tag === tagNow(),
+      isValid,
+      admit: opts.admission ? () => opts.admission!.admit(key) : undefined,
       // rendered while a sync (or new analysis results) changed the data: it may mix old and new
       keep: () => tagNow() === tag,
     });
@@ -139,6 +151,9 @@ export function createCatalogPageCache(opts: CatalogPageCacheOptions) {
       case "hit":
       case "miss":
         return sendCachedPage(req, res, found.page, found.kind === "hit");
+      case "once":
+        // asked once so far (issue #18): compressed for this response only, not stored
+        return sendUnstoredPage(req, res, found.response);
       case "uncached":
         // a redirect, a 404, a page with incomplete data: sent as rendered, not kept
         res.setHeader("X-Page-Cache", "MISS");

@@ -84,6 +84,8 @@ export type Lookup =
   | { kind: "hit" | "miss"; page: CachedPage }
   /** the render's own answer, not cacheable: only the request that rendered it gets it */
   | { kind: "uncached"; response: globalThis.Response }
+  /** a cacheable render not admitted to the cache (FillOptions.admit): sent once, not stored */
+  | { kind: "once"; response: globalThis.Response }
   /** render it the ordinary way (a concurrent render was not cacheable, or failed) */
   | { kind: "pass" };
 
@@ -106,6 +108,11 @@ export interface FillOptions {
   keep?: (page: CachedPage) => boolean;
   /** how hard to compress (a few static pages: the best; many catalog pages: fast) */
   compress?: CompressOptions;
+  /**
+   * Asked on a miss, before the render: false sends the render as it comes, not stored and not
+   * compressed for the cache (the admission rule, server/page-admission.ts, issue #18).
+   */
+  admit?: () => boolean;
 }
 
 /**
@@ -131,6 +138,15 @@ export function createPageStore(opts: PageStoreOptions) {
     if (pending) {
       const page = await pending.catch(() => null);
       return page ? { kind: "miss", page } : { kind: "pass" };
+    }
+    if (fill.admit && !fill.admit()) {
+      try {
+        const response = await render();
+        return { kind: isCacheableResponse(response) ? "once" : "uncached", response };
+      } catch (error) {
+        opts.onError?.(error, key);
+        return { kind: "pass" };
+      }
     }
     let uncached: globalThis.Response | undefined;
     const next = (async () => {
@@ -159,6 +175,11 @@ export function createPageStore(opts: PageStoreOptions) {
 
   return {
     lookup,
+    /** whether `key` would be answered from the cache now (issue #18: a hit is never budgeted) */
+    holds: (key: string, isValid?: (page: CachedPage) => boolean) => {
+      const page = cache.peek(key);
+      return page !== undefined && (!isValid || isValid(page));
+    },
     /** drops every page whose key starts with `prefix` (all of them without one) */
     clear(prefix = "") {
       if (!prefix) return cache.clear();
@@ -194,7 +215,7 @@ export function createPageCache(opts: PageCacheOptions) {
           return sendCachedPage(req, res, found.page, found.kind === "hit");
         }
         // a static page that is not a 200 (a render fault): the ordinary handler answers
-        if (found.kind === "uncached") await found.response.body?.cancel();
+        if (found.kind === "uncached" || found.kind === "once") await found.response.body?.cancel();
         next();
       })
       .catch(next);

@@ -147,6 +147,11 @@ export const configSchema = z
     CATALOG_CACHE_MAX_BYTES: positiveInt.default(64 * 1024 * 1024),
     /** Bytes of rendered pages (static and catalog, with their brotli and gzip variants) kept in memory. */
     PAGE_CACHE_MAX_BYTES: positiveInt.default(32 * 1024 * 1024),
+    /** Catalog pages asked once that are remembered, so a second ask within the page's window stores it (issue #18, ADR 0085). */
+    PAGE_CACHE_SEEN_MAX_KEYS: positiveInt.default(65_536),
+    /** Uncached renders per client per window; past it 429 (issue #18, ADR 0085). Cached pages and files are never counted. */
+    RENDER_RATE_LIMIT: positiveInt.default(600),
+    RENDER_RATE_WINDOW_SECONDS: positiveInt.default(60),
     /** Bytes of gzipped sitemap files kept in memory (issue #11, ADR 0097); an evicted file is built again. */
     SITEMAP_CACHE_MAX_BYTES: positiveInt.default(16 * 1024 * 1024),
     /** Largest upstream catalog response body. */

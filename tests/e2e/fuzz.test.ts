@@ -37,6 +37,8 @@ beforeAll(async () => {
       LOG_LEVEL: "warn",
       // Every generated form post would otherwise count against one client IP.
       LEADS_RATE_LIMIT: "100000",
+      // and every generated URL would count against its render budget (issue #18)
+      RENDER_RATE_LIMIT: "100000",
     },
     timeoutMs: 120_000,
   });

@@ -33,6 +33,8 @@ export default async function setup(project: TestProject) {
       ANALYSIS_WORKER: "true",
       // generous rate limits keep test files independent of each other
       LEADS_RATE_LIMIT: process.env.LEADS_RATE_LIMIT ?? "1000",
+      // every test file asks from 127.0.0.1: its uncached renders would share one budget (issue #18)
+      RENDER_RATE_LIMIT: process.env.RENDER_RATE_LIMIT ?? "100000",
     },
   });
   project.provide("baseURL", site.base);

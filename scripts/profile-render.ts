@@ -1,0 +1,162 @@
+// `npm run profile:render`: what one uncached catalog or item page costs the server (issue #18).
+// Starts the built site (the sample catalog unless --albums says otherwise) under
+// `node --cpu-prof`, warms it with URLs of the same kinds, then asks, one at a time, URLs never
+// asked before (scripts/lib/long-tail.ts): catalog views (typo'd searches, tempo and length
+// ranges, searches sorted by tempo) and album/single item pages, each as an HTML document and as
+// `.data`. For every request it reads the server's CPU time from /proc (schedstat: nanoseconds,
+// the main thread and all threads), and prints the p50 and p90 per kind. The profile is cut to
+// the measured requests (its samples carry CLOCK_MONOTONIC times, the clock this script reads
+// too), and its top self-time items are printed.
+//
+//   npm run profile:render [-- --requests 150 --albums 300 --out /tmp/render.cpuprofile]
+//
+// It measures; it asserts nothing.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { writeSampleSources, samplePaths } from "../app/.server/catalog/sample/ensure.ts";
+import { startSite } from "./lib/site-process.ts";
+import { asDataUrl, catalogWords, itemWalk, searchMix, sitemapPaths, type UrlGenerator } from "./lib/long-tail.ts";
+
+const { values: flags } = parseArgs({
+  options: {
+    requests: { type: "string", default: "150" },
+    albums: { type: "string", default: "300" },
+    out: { type: "string" },
+    top: { type: "string", default: "10" },
+  },
+});
+const REQUESTS = Number(flags.requests);
+const ALBUMS = Number(flags.albums);
+
+/** CPU nanoseconds of the process's main thread and of all its threads, from /proc. */
+function cpuNs(pid: number): { main: number; all: number } {
+  let all = 0;
+  let main = 0;
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    let ns: number;
+    try {
+      ns = Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      continue; // a thread that ended between the listing and the read
+    }
+    all += ns;
+    if (Number(tid) === pid) main = ns;
+  }
+  return { main, all };
+}
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+};
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
+const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), "render-prof-"));
+let sampleDir: string | undefined;
+const env: Record<string, string> = { LOG_LEVEL: "warn", WEB_CONCURRENCY: "1", RENDER_RATE_LIMIT: "100000000" };
+if (ALBUMS !== 300) {
+  sampleDir = fs.mkdtempSync(path.join(os.tmpdir(), "profile-render-"));
+  await writeSampleSources(sampleDir, { albums: ALBUMS, seed: 20240105, force: true });
+  env.ALBUMS_URL = path.join(sampleDir, "merged.json");
+}
+// the build (when stale) runs before the server, in a child: its profile is another file
+const site = await startSite({ env: { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` }, timeoutMs: 600_000 });
+const pid = site.child.pid!;
+const windows: [number, number][] = [];
+const table: string[] = [];
+try {
+  const words = await catalogWords(sampleDir ? path.join(sampleDir, "merged.json") : samplePaths(site.dataDir).albums);
+  const items = itemWalk(await sitemapPaths(site.base));
+  const kinds: { name: string; urls: UrlGenerator; map?: (u: string) => string }[] = [
+    { name: "catalog view, HTML", urls: searchMix(words, 101) },
+    { name: "catalog view, .data", urls: searchMix(words, 102), map: asDataUrl },
+    { name: "item page, HTML", urls: items },
+    { name: "item page, .data", urls: items, map: asDataUrl },
+  ];
+  const ask = async (url: string) => {
+    const res = await fetch(site.base + url, { headers: { "accept-encoding": "br, gzip" } });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    return res.headers.get("x-page-cache");
+  };
+  // JIT and caches of the index warm on URLs of the same kinds (never asked again)
+  for (const kind of kinds) for (let i = 0; i < 60; i++) await ask((kind.map ?? ((u) => u))(kind.urls.next()));
+  await new Promise((r) => setTimeout(r, 500));
+
+  table.push(
+    `\n${ALBUMS.toLocaleString("en-US")} albums, 1 process, ${REQUESTS} URLs never asked before per kind, one at a time, ${os.cpus().length} CPU(s)\n`,
+    "| kind | CPU p50 ms (all threads) | p90 | CPU p50 ms (main thread) | wall p50 ms | answers |",
+    "|---|---:|---:|---:|---:|---|",
+  );
+  for (const kind of kinds) {
+    const all: number[] = [];
+    const main: number[] = [];
+    const wall: number[] = [];
+    const answers = new Map<string, number>();
+    const start = nowUs();
+    for (let i = 0; i < REQUESTS; i++) {
+      const url = (kind.map ?? ((u) => u))(kind.urls.next());
+      const before = cpuNs(pid);
+      const t0 = performance.now();
+      const cache = await ask(url);
+      wall.push(performance.now() - t0);
+      // the response's compression may still be finishing on the thread pool after the last byte
+      await new Promise((r) => setImmediate(r));
+      const after = cpuNs(pid);
+      all.push((after.all - before.all) / 1e6);
+      main.push((after.main - before.main) / 1e6);
+      answers.set(cache ?? "-", (answers.get(cache ?? "-") ?? 0) + 1);
+    }
+    windows.push([start, nowUs()]);
+    table.push(
+      `| ${kind.name} | ${quantile(all, 0.5).toFixed(2)} | ${quantile(all, 0.9).toFixed(2)} | ${quantile(main, 0.5).toFixed(2)} | ${quantile(wall, 0.5).toFixed(2)} | ${[...answers].map(([k, v]) => `${k} ${v}`).join(", ")} |`,
+    );
+  }
+} finally {
+  await site.stop();
+  if (sampleDir) fs.rmSync(sampleDir, { recursive: true, force: true });
+}
+console.log(table.join("\n"));
+
+// The server process's profile (the build, if it ran, wrote its own file under another pid).
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+// CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: the main thread is thread 0
+const file = fs.readdirSync(profileDir).find((f) => f.includes(`.${pid}.0.`));
+if (!file) throw new Error(`no profile from pid ${pid} in ${profileDir}: ${fs.readdirSync(profileDir).join(", ")}`);
+const profile = JSON.parse(fs.readFileSync(path.join(profileDir, file), "utf8")) as CpuProfile;
+if (flags.out) fs.copyFileSync(path.join(profileDir, file), flags.out);
+const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+const self = new Map<string, number>();
+const groups = new Map<string, number>();
+let t = profile.startTime;
+let busy = 0;
+for (let i = 0; i < profile.samples.length; i++) {
+  t += profile.timeDeltas[i] ?? 0;
+  if (!windows.some(([a, b]) => t >= a && t <= b)) continue;
+  const frame = nodes.get(profile.samples[i]!)!.callFrame;
+  if (frame.functionName === "(idle)") continue;
+  const where = frame.url ? `${frame.url.replace(/^.*\/(node_modules|build|node:)/, "$1").replace(/^file:\/\//, "")}:${frame.lineNumber + 1}` : "";
+  const name = `${frame.functionName || "(anonymous)"}${where ? ` ${where}` : ""}`;
+  self.set(name, (self.get(name) ?? 0) + 1);
+  const group = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(frame.url)?.[1] ?? (/\/build\/server\//.test(frame.url) ? "the app (build/server)" : frame.url.startsWith("node:") ? "Node.js (node:*)" : frame.url ? frame.url : frame.functionName.startsWith("(") ? frame.functionName : "native (syscalls, zlib, …)");
+  groups.set(group, (groups.get(group) ?? 0) + 1);
+  busy++;
+}
+const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(flags.top));
+console.log(`\nTop ${top.length} self-time items of the main thread in the measured requests (${busy} samples, idle left out)\n`);
+console.log("| # | function (file:line) | self % |\n|---:|---|---:|");
+top.forEach(([name, n], i) => console.log(`| ${i + 1} | \`${name}\` | ${((100 * n) / busy).toFixed(1)} |`));
+fs.rmSync(profileDir, { recursive: true, force: true });
+console.log(`\nSelf time by where the code lives\n\n| where | self % |\n|---|---:|`);
+for (const [group, n] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`| ${group} | ${((100 * n) / busy).toFixed(1)} |`);

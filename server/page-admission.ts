@@ -1,0 +1,86 @@
+import crypto from "node:crypto";
+import zlib from "node:zlib";
+import type { Request, Response } from "express";
+import { LRUCache } from "lru-cache";
+import { NONCE_PLACEHOLDER } from "./page-cache.ts";
+
+/**
+ * Issue #18, ADR 0085: which rendered catalog pages are worth storing. Most long-tail URLs (a
+ * search with a typo, a tempo range nobody typed before, an item page a crawler visits once)
+ * are never asked again, and storing a page costs more than sending it: brotli and gzip of
+ * the whole page in parts around the nonce (server/precompressed.ts), against one fast
+ * compression of the response. So a page is stored only when it is asked a second time
+ * within `windowMs` (the cache entry's own lifetime): the first ask is remembered here, as a
+ * hash of its key, and answered without being stored ("seen once", a doorkeeper as in
+ * TinyLFU).
+ *
+ * Bounded: at most `maxKeys` keys (PAGE_CACHE_SEEN_MAX_KEYS), the least recently seen
+ * forgotten first (lru-cache), each for `windowMs`. A forgotten key only costs its page one
+ * more uncached render. A key is kept as the first 52 bits of its SHA-1 (a number), so a long
+ * URL does not grow the set: 65,536 keys hold about 6.6 MB of heap (measured; 10.6 MB as strings); two keys sharing
+ * a hash would let the second be stored on its first ask, which costs nothing but that page's
+ * compression.
+ */
+export interface PageAdmission {
+  /** True when `key` was asked before within the window (store its page); else remembers it. */
+  admit(key: string): boolean;
+  /** keys remembered now */
+  size(): number;
+  readonly maxKeys: number;
+}
+
+export function createPageAdmission(opts: { maxKeys: number; windowMs: number }): PageAdmission {
+  const seen = new LRUCache<number, true>({ max: opts.maxKeys, ttl: opts.windowMs, ttlAutopurge: false });
+  return {
+    admit(key) {
+      const hash = Number.parseInt(crypto.hash("sha1", key, "hex").slice(0, 13), 16);
+      if (seen.get(hash)) return true;
+      seen.set(hash, true);
+      return false;
+    },
+    size: () => seen.size,
+    maxKeys: opts.maxKeys,
+  };
+}
+
+/**
+ * Sends a page the cache did not store: read whole (a cacheable page is complete, and React
+ * renders the document whole anyway), this response's nonce in place of the placeholder, and
+ * compressed once in the encoding the client prefers at a fast setting (brotli 3, gzip 3:
+ * about 0.3 ms for a 40–60 KB page, 8–9 KB out, against 1.8 ms for brotli 5 and gzip 6 in
+ * parts around the nonce, and a check decode, when a page is stored). Content-Encoding is set
+ * here, so the `compression` middleware leaves it alone.
+ */
+export async function sendUnstoredPage(req: Request, res: Response, response: globalThis.Response) {
+  let text = await response.text();
+  if (/^text\/html/i.test(response.headers.get("content-type") ?? "")) text = text.replaceAll(NONCE_PLACEHOLDER, String(res.locals.nonce ?? ""));
+  const raw = Buffer.from(text, "utf8");
+  // br over gzip whatever their order (browsers send "gzip, deflate, br, zstd"), as the cached
+  // pages are negotiated (server/precompressed.ts negotiateEncoding)
+  const accepted = raw.length < MIN_COMPRESS_BYTES ? "identity" : req.acceptsEncodings("br") ? "br" : req.acceptsEncodings("gzip") ? "gzip" : "identity";
+  // On the event loop: a third of a millisecond at these settings, less than a trip to the
+  // thread pool costs in scheduling, and one encoder at a time (each holds native memory: one
+  // per connection at 64 connections held 1.4 GB, ADR 0080).
+  const body = accepted === "br" ? zlib.brotliCompressSync(raw, { params: brotliParams(raw.length) }) : accepted === "gzip" ? zlib.gzipSync(raw, { level: 3 }) : raw;
+  res.status(response.status);
+  response.headers.forEach((value, name) => {
+    if (!SENT_HERE.has(name.toLowerCase())) res.setHeader(name, value);
+  });
+  res.setHeader("X-Page-Cache", "MISS");
+  res.vary("Accept-Encoding");
+  if (accepted === "br" || accepted === "gzip") res.setHeader("Content-Encoding", accepted);
+  res.setHeader("Content-Length", body.length);
+  if (req.method === "HEAD") res.end();
+  else res.end(body);
+}
+
+const brotliParams = (size: number) => ({
+  [zlib.constants.BROTLI_PARAM_QUALITY]: 3,
+  [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+  [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size,
+  // a window just large enough for the page (server/precompressed.ts does the same)
+  [zlib.constants.BROTLI_PARAM_LGWIN]: Math.min(22, Math.max(16, Math.ceil(Math.log2(size + 1)))),
+});
+/** below this a compressed body is hardly smaller (the compression middleware's own threshold) */
+const MIN_COMPRESS_BYTES = 1024;
+const SENT_HERE = new Set(["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive", "vary"]);
