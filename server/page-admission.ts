@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import zlib from "node:zlib";
 import type { Request, Response } from "express";
 import { LRUCache } from "lru-cache";
-import { NONCE_PLACEHOLDER } from "./page-cache.ts";
+import { NONCE_PLACEHOLDER, withoutSameOriginLinkNonces } from "./page-cache.ts";
 
 /**
  * Issue #18, ADR 0085: which rendered catalog pages are worth storing. Most long-tail URLs (a
@@ -53,7 +53,8 @@ export function createPageAdmission(opts: { maxKeys: number; windowMs: number })
  */
 export async function sendUnstoredPage(req: Request, res: Response, response: globalThis.Response) {
   let text = await response.text();
-  if (/^text\/html/i.test(response.headers.get("content-type") ?? "")) text = text.replaceAll(NONCE_PLACEHOLDER, String(res.locals.nonce ?? ""));
+  // the same document a stored page sends (same-origin links without the nonce, page-cache.ts)
+  if (/^text\/html/i.test(response.headers.get("content-type") ?? "")) text = withoutSameOriginLinkNonces(text).replaceAll(NONCE_PLACEHOLDER, String(res.locals.nonce ?? ""));
   const raw = Buffer.from(text, "utf8");
   // br over gzip whatever their order (browsers send "gzip, deflate, br, zstd"), as the cached
   // pages are negotiated (server/precompressed.ts negotiateEncoding)
