@@ -196,8 +196,12 @@ export function SoundsLikeForm({ limitMb, ttlDays, error }: { limitMb: number; t
           Find similar tracks
         </button>
         <p className="text-sm text-muted">
-          Your file is analysed and deleted at once: we keep only its fingerprint (a few dozen numbers describing how it sounds), for {ttlDays}{" "}
-          days, so the link to its results can be shared.
+          Your file is analysed and deleted at once: we keep only its fingerprint (a few dozen numbers describing how it sounds) and its
+          file name, for {ttlDays} days, so the link to its results can be shared (see our{" "}
+          <a href="/privacy" className="font-semibold text-[#ffb38f] underline underline-offset-4">
+            privacy policy
+          </a>
+          ).
         </p>
       </form>
     </>
