@@ -3,6 +3,7 @@ import zlib from "node:zlib";
 import type { Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { NONCE_PLACEHOLDER, withoutSameOriginLinkNonces } from "./page-cache.ts";
+import { brotliParams } from "./precompressed.ts";
 
 /**
  * Issue #18, ADR 0085: which rendered catalog pages are worth storing. Most long-tail URLs (a
@@ -62,7 +63,7 @@ export async function sendUnstoredPage(req: Request, res: Response, response: gl
   // On the event loop: a third of a millisecond at these settings, less than a trip to the
   // thread pool costs in scheduling, and one encoder at a time (each holds native memory: one
   // per connection at 64 connections held 1.4 GB, ADR 0080).
-  const body = accepted === "br" ? zlib.brotliCompressSync(raw, { params: brotliParams(raw.length) }) : accepted === "gzip" ? zlib.gzipSync(raw, { level: 3 }) : raw;
+  const body = accepted === "br" ? zlib.brotliCompressSync(raw, { params: brotliParams(FIRST_ASK_BROTLI_QUALITY, raw.length) }) : accepted === "gzip" ? zlib.gzipSync(raw, { level: 3 }) : raw;
   res.status(response.status);
   response.headers.forEach((value, name) => {
     if (!SENT_HERE.has(name.toLowerCase())) res.setHeader(name, value);
@@ -75,13 +76,8 @@ export async function sendUnstoredPage(req: Request, res: Response, response: gl
   else res.end(body);
 }
 
-const brotliParams = (size: number) => ({
-  [zlib.constants.BROTLI_PARAM_QUALITY]: 3,
-  [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-  [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size,
-  // a window just large enough for the page (server/precompressed.ts does the same)
-  [zlib.constants.BROTLI_PARAM_LGWIN]: Math.min(22, Math.max(16, Math.ceil(Math.log2(size + 1)))),
-});
+/** a first ask's brotli: fast, for one response (stored catalog pages use 5, server/catalog-page-cache.ts) */
+const FIRST_ASK_BROTLI_QUALITY = 3;
 /** below this a compressed body is hardly smaller (the compression middleware's own threshold) */
 const MIN_COMPRESS_BYTES = 1024;
 const SENT_HERE = new Set(["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive", "vary"]);

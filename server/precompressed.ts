@@ -101,7 +101,8 @@ async function precompressNow(body: string, placeholder: string, opts: CompressO
   };
 }
 
-function brotliParams(quality: number, size: number) {
+/** Brotli at `quality` for a text of `size` bytes (the stored pages' parts, and a first ask's whole body: page-admission.ts). */
+export function brotliParams(quality: number, size: number) {
   return {
     [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
     [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
