@@ -135,15 +135,26 @@ interface CpuProfile {
 const file = fs.readdirSync(profileDir).find((f) => f.includes(`.${pid}.0.`));
 if (!file) throw new Error(`no profile from pid ${pid} in ${profileDir}: ${fs.readdirSync(profileDir).join(", ")}`);
 const profile = JSON.parse(fs.readFileSync(path.join(profileDir, file), "utf8")) as CpuProfile;
-if (flags.out) fs.copyFileSync(path.join(profileDir, file), flags.out);
 const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+const inWindows = (() => {
+  let t = profile.startTime;
+  return profile.timeDeltas.map((delta) => {
+    t += delta;
+    return windows.some(([a, b]) => t >= a && t <= b);
+  });
+})();
+if (flags.out) {
+  // the measured requests only (start-up, the build and the warm-up count as idle), for a flame
+  // graph of what the table measured (Chrome DevTools, speedscope)
+  const idle = profile.nodes.find((n) => n.callFrame.functionName === "(idle)")?.id;
+  const cut = idle === undefined ? profile : { ...profile, samples: profile.samples.map((id, i) => (inWindows[i] ? id : idle)) };
+  fs.writeFileSync(flags.out, JSON.stringify(cut));
+}
 const self = new Map<string, number>();
 const groups = new Map<string, number>();
-let t = profile.startTime;
 let busy = 0;
 for (let i = 0; i < profile.samples.length; i++) {
-  t += profile.timeDeltas[i] ?? 0;
-  if (!windows.some(([a, b]) => t >= a && t <= b)) continue;
+  if (!inWindows[i]) continue;
   const frame = nodes.get(profile.samples[i]!)!.callFrame;
   if (frame.functionName === "(idle)") continue;
   const where = frame.url ? `${frame.url.replace(/^.*\/(node_modules|build|node:)/, "$1").replace(/^file:\/\//, "")}:${frame.lineNumber + 1}` : "";

@@ -22,7 +22,7 @@ import { createRenderBudget, type RenderBudget } from "./render-budget.ts";
 import { createImageHandler } from "./images.ts";
 import { serviceWorkerHandler } from "./service-worker.ts";
 import { answerUnparsableRequests, requestGuard, requestLimits, sendRefusal } from "./request-guard.ts";
-import { reactRouterHandler } from "./react-router-handler.ts";
+import { productionHandler, reactRouterHandler } from "./react-router-handler.ts";
 import { readinessHandler } from "./readiness.ts";
 import { isSoundsLikeUpload, soundsLikeUpload, type UploadError } from "./sounds-like.ts";
 
@@ -202,11 +202,14 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
     cluster: config.WEB_CONCURRENCY > 1,
     logger,
   });
+  // one handler, its route tables derived once, for the caches' renders and every other request
+  const handle = dev
+    ? createRequestHandler(() => opts.vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>, "development")
+    : productionHandler(loadBuild);
   if (!dev) {
-    const render = createRequestHandler(loadBuild, "production");
     /** Renders a path for the caches, with NONCE_PLACEHOLDER where each response's nonce goes. */
     const renderForCache = (pageUrl: string, ip: string, log: Logger) =>
-      render(new Request(new URL(pageUrl, config.SITE_URL), { headers: { accept: "text/html" } }), loadContext(NONCE_PLACEHOLDER, ip, log));
+      handle(new Request(new URL(pageUrl, config.SITE_URL), { headers: { accept: "text/html" } }), loadContext(NONCE_PLACEHOLDER, ip, log));
     for (const middleware of pageCaches(services, renderForCache, budget)) app.use(middleware);
   }
 
@@ -216,10 +219,7 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
   app.use(budget.middleware);
   app.use(
     reactRouterHandler({
-      build: dev
-        ? () => opts.vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
-        : loadBuild,
-      mode: dev ? "development" : "production",
+      handle,
       getLoadContext: (req, res) => loadContext(String(res.locals.nonce), req.ip ?? "", req.log, res.locals.uploadError as UploadError | undefined),
     }),
   );

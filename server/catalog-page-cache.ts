@@ -7,6 +7,7 @@ import { NONCE_PLACEHOLDER, sendCachedPage, type CachedPage, type PageStore } fr
 import { sendResponse, singleFetchRoutes } from "./react-router-handler.ts";
 import { sendUnstoredPage, type PageAdmission } from "./page-admission.ts";
 import type { RenderBudget } from "./render-budget.ts";
+import { responseText } from "../app/.server/rendered-document.ts";
 
 /**
  * Issue #8, ADR 0080: a rendered catalog page, its HTML document and its `.data` (React
@@ -187,7 +188,7 @@ async function sendRendered(req: Request, res: Response, response: globalThis.Re
     await response.body?.cancel();
     body = null;
   } else if (/^text\/html/i.test(response.headers.get("content-type") ?? "")) {
-    body = (await response.text()).replaceAll(NONCE_PLACEHOLDER, String(res.locals.nonce ?? ""));
+    body = (await responseText(response)).replaceAll(NONCE_PLACEHOLDER, String(res.locals.nonce ?? ""));
   }
   await sendResponse(res, new Response(body, { status: response.status, statusText: response.statusText, headers }));
 }

@@ -4,6 +4,7 @@ import type { Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { NONCE_PLACEHOLDER, withoutSameOriginLinkNonces } from "./page-cache.ts";
 import { brotliParams } from "./precompressed.ts";
+import { responseText } from "../app/.server/rendered-document.ts";
 
 /**
  * Issue #18, ADR 0085: which rendered catalog pages are worth storing. Most long-tail URLs (a
@@ -53,7 +54,7 @@ export function createPageAdmission(opts: { maxKeys: number; windowMs: number })
  * here, so the `compression` middleware leaves it alone.
  */
 export async function sendUnstoredPage(req: Request, res: Response, response: globalThis.Response) {
-  let text = await response.text();
+  let text = await responseText(response);
   // the same document a stored page sends (same-origin links without the nonce, page-cache.ts)
   if (/^text\/html/i.test(response.headers.get("content-type") ?? "")) text = withoutSameOriginLinkNonces(text).replaceAll(NONCE_PLACEHOLDER, String(res.locals.nonce ?? ""));
   const raw = Buffer.from(text, "utf8");

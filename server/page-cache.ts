@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { encodeBody, negotiateEncoding, precompress, type CompressOptions, type PrecompressedBody } from "./precompressed.ts";
+import { responseText } from "../app/.server/rendered-document.ts";
 
 /**
  * ADR 0002, ADR 0080. Rendered pages are kept in memory instead of being prerendered at build
@@ -53,7 +54,7 @@ export function withoutSameOriginLinkNonces(html: string): string {
 /** Reads a rendered response whole and compresses it (off the event loop). */
 export async function toCachedPage(response: globalThis.Response, opts: CompressOptions = {}, tag?: unknown): Promise<CachedPage> {
   const type = response.headers.get("content-type") ?? "";
-  const text = /^text\/html/i.test(type) ? withoutSameOriginLinkNonces(await response.text()) : await response.text();
+  const text = /^text\/html/i.test(type) ? withoutSameOriginLinkNonces(await responseText(response)) : await response.text();
   const headers: [string, string][] = [];
   response.headers.forEach((value, name) => {
     if (!NOT_KEPT.has(name.toLowerCase())) headers.push([name, value]);
