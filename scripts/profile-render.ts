@@ -8,7 +8,7 @@
 // the measured requests (its samples carry CLOCK_MONOTONIC times, the clock this script reads
 // too), and its top self-time items are printed.
 //
-//   npm run profile:render [-- --requests 150 --albums 300 --out /tmp/render.cpuprofile]
+//   npm run profile:render [-- --requests 150 --albums 300 --out /tmp/render.cpuprofile --only "catalog view, HTML"]
 //
 // It measures; it asserts nothing.
 import fs from "node:fs";
@@ -25,6 +25,8 @@ const { values: flags } = parseArgs({
     albums: { type: "string", default: "300" },
     out: { type: "string" },
     top: { type: "string", default: "10" },
+    // only the kinds whose name contains this (e.g. "catalog view, HTML"), for a profile of one kind
+    only: { type: "string" },
   },
 });
 const REQUESTS = Number(flags.requests);
@@ -81,6 +83,7 @@ try {
     if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
     return res.headers.get("x-page-cache");
   };
+  if (flags.only) kinds.splice(0, kinds.length, ...kinds.filter((kind) => kind.name.includes(flags.only!)));
   // JIT and caches of the index warm on URLs of the same kinds (never asked again)
   for (const kind of kinds) for (let i = 0; i < 60; i++) await ask((kind.map ?? ((u) => u))(kind.urls.next()));
   await new Promise((r) => setTimeout(r, 500));

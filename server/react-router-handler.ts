@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { writeReadableStreamToWritable } from "@react-router/node";
+import { takeDocumentText } from "../app/.server/rendered-document.ts";
 import { createRequestHandler, type RequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
 
 /**
@@ -71,6 +72,12 @@ export async function sendResponse(res: Response, response: globalThis.Response)
   if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
   if (!response.body) {
     res.end();
+    return;
+  }
+  // a rendered document (entry.server.tsx) is one string already: sent as it is, not streamed
+  const html = takeDocumentText(response);
+  if (html !== undefined) {
+    res.end(html);
     return;
   }
   try {

@@ -52,5 +52,5 @@ releaseFreedPages();
 
 const out: BuildOutput = { columns, titles: postings, figures, figuresError, ms: { columns: columnsMs, figures: performance.now() - started - columnsMs } };
 const arrays: ArrayBufferView[] = [columns.albumStart, columns.trackAlbum, columns.titleOrder, columns.titleRank, columns.audioSorted, columns.byAudio, postings.offsets, postings.docs];
-if (figures) arrays.push(figures.seconds, figures.bpm, figures.key, figures.prints, figures.printed, figures.scales, ...Object.values(figures.orders), ...Object.values(figures.packed));
+if (figures) arrays.push(figures.seconds, figures.bpm, figures.key, figures.prints, figures.printed, figures.scales, figures.groupStarts, figures.groupSeconds, ...Object.values(figures.orders), ...Object.values(figures.packed));
 parentPort!.postMessage(out, arrays.map((a) => a.buffer as ArrayBuffer));

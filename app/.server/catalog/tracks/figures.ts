@@ -68,6 +68,15 @@ export class TrackFigures {
    */
   readonly prints: Uint8Array;
   readonly printed: Uint8Array;
+  /**
+   * Issue #18: the tracks grouped by packed tempo and key (group = BPM × 32 + key, 512 × 32
+   * groups), each group's packed seconds ascending, `groupStarts` its offsets. A tempo or length
+   * filter's counts per key are then a sum over the groups in the tempo range, with a binary
+   * search of the length range in each (countInRanges), instead of a read of every track:
+   * two bytes a track.
+   */
+  readonly groupStarts: Int32Array;
+  readonly groupSeconds: Uint16Array;
   /** each fingerprint field's spread across the catalog's tracks (similarity.ts catalogScales) */
   readonly scales: Float64Array;
   /** how many tracks have a fingerprint */
@@ -88,6 +97,8 @@ export class TrackFigures {
     this.prints = a.prints;
     this.printed = a.printed;
     this.scales = a.scales;
+    this.groupStarts = a.groupStarts;
+    this.groupSeconds = a.groupSeconds;
     let analysed = 0;
     for (let t = 0; t < a.seconds.length; t++) if (a.seconds[t] !== NO_SECONDS) analysed++;
     this.analysed = analysed;
@@ -98,7 +109,18 @@ export class TrackFigures {
 
   /** Its arrays, for a transfer to another thread (the build worker: build-thread.ts). */
   arrays(): FiguresArrays {
-    return { seconds: this.seconds, bpm: this.bpm, key: this.key, orders: this.orders, packed: this.packed, prints: this.prints, printed: this.printed, scales: this.scales };
+    return {
+      seconds: this.seconds,
+      bpm: this.bpm,
+      key: this.key,
+      orders: this.orders,
+      packed: this.packed,
+      prints: this.prints,
+      printed: this.printed,
+      scales: this.scales,
+      groupStarts: this.groupStarts,
+      groupSeconds: this.groupSeconds,
+    };
   }
 
   /** Figures whose arrays were built elsewhere (the build worker), whole. */
@@ -140,14 +162,80 @@ export class TrackFigures {
       duration: await lay(orders.duration),
       "-duration": await lay(orders["-duration"]),
     };
+    const { groupStarts, groupSeconds } = figureGroups(packed.duration);
+    await yielder.yield();
     const scales = catalogScales(prints, n, printed);
     await yielder.yield();
-    return new TrackFigures({ seconds, bpm, key, orders, packed, prints, printed, scales });
+    return new TrackFigures({ seconds, bpm, key, orders, packed, prints, printed, scales, groupStarts, groupSeconds });
   }
 }
 
 /** The arrays of a TrackFigures, as the build worker hands them over. */
-export type FiguresArrays = Pick<TrackFigures, "seconds" | "bpm" | "key" | "orders" | "packed" | "prints" | "printed" | "scales">;
+export type FiguresArrays = Pick<TrackFigures, "seconds" | "bpm" | "key" | "orders" | "packed" | "prints" | "printed" | "scales" | "groupStarts" | "groupSeconds">;
+
+/** Groups of TrackFigures.groupStarts: every packed BPM (0–511) × every packed key (0–31). */
+const GROUPS = 512 * 32;
+const groupOf = (p: number) => (p & 511) * 32 + (p >>> 20);
+
+/**
+ * The tracks' packed seconds grouped by packed tempo and key, ascending in each group: a
+ * stable counting sort of the figures laid out by length (TrackFigures.packed.duration, whose
+ * seconds ascend), two passes over them.
+ */
+function figureGroups(byDuration: Uint32Array): Pick<TrackFigures, "groupStarts" | "groupSeconds"> {
+  const groupStarts = new Int32Array(GROUPS + 1);
+  for (let i = 0; i < byDuration.length; i++) groupStarts[groupOf(byDuration[i]) + 1]++;
+  for (let g = 0; g < GROUPS; g++) groupStarts[g + 1] += groupStarts[g];
+  const next = groupStarts.slice(0, GROUPS);
+  const groupSeconds = new Uint16Array(byDuration.length);
+  for (let i = 0; i < byDuration.length; i++) {
+    const p = byDuration[i];
+    groupSeconds[next[groupOf(p)]++] = (p >>> 9) & 2047;
+  }
+  return { groupStarts, groupSeconds };
+}
+
+/** The first position in [lo, hi) of `values` (ascending) holding at least `x`. */
+function lowerBound(values: Uint16Array, lo: number, hi: number, x: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The tracks inside a tempo and a length range (either null: no filter on it) per packed key:
+ * counts[k] for key k (31 = none), counts[32] all of them, as a read of every track's packed
+ * figures would count them (query.ts walk: a track without a tempo or a length matches no range
+ * on it). Reads the groups of the tempo range only, and binary-searches the length range in
+ * each: about 10,000 groups and 0.2 ms at 2.5 million tracks, against 5–8 ms for the read.
+ */
+export function countInRanges(figures: Pick<TrackFigures, "groupStarts" | "groupSeconds">, bpm: [number, number] | null, seconds: [number, number] | null): Int32Array {
+  const { groupStarts, groupSeconds } = figures;
+  const counts = new Int32Array(33);
+  // packed tempo 0 is "none" (it matches no tempo range); packed tempi stop at 511
+  const bFrom = bpm ? Math.max(1, Math.ceil(bpm[0])) : 0;
+  const bTo = bpm ? Math.min(511, Math.floor(bpm[1])) : 511;
+  // packed seconds 2047 is "none"; packed seconds stop at 2046
+  const sFrom = seconds ? Math.max(0, Math.ceil(seconds[0])) : 0;
+  const sTo = seconds ? Math.min(PACKED_NO_SECONDS - 1, Math.floor(seconds[1])) : 0;
+  if (seconds && sFrom > sTo) return counts;
+  for (let b = bFrom; b <= bTo; b++) {
+    for (let k = 0; k < 32; k++) {
+      const g = b * 32 + k;
+      const lo = groupStarts[g];
+      const hi = groupStarts[g + 1];
+      if (lo === hi) continue;
+      counts[k] += seconds ? lowerBound(groupSeconds, lo, hi, sTo + 1) - lowerBound(groupSeconds, lo, hi, sFrom) : hi - lo;
+    }
+  }
+  let all = 0;
+  for (let k = 0; k < 32; k++) all += counts[k];
+  counts[32] = all;
+  return counts;
+}
 
 /**
  * Applies results to a copy of the previous figures (or to none), page by page as the store

@@ -1,6 +1,6 @@
 import { normalizeTerms } from "../../../lib/catalog/matching.ts";
 import { KEY_NAMES, type TrackQuery, type TrackSort } from "../../../lib/catalog/track-query.ts";
-import { keyIndex, NO_BPM, NO_KEY, NO_SECONDS, PACKED_NO_SECONDS, type TrackFigures } from "./figures.ts";
+import { countInRanges, keyIndex, NO_BPM, NO_KEY, NO_SECONDS, PACKED_NO_SECONDS, type FigureSort, type TrackFigures } from "./figures.ts";
 import { Int32Column } from "./columns.ts";
 import type { LikeSeedSound } from "./like.ts";
 import { likePage } from "./like-query.ts";
@@ -13,8 +13,9 @@ import { genreAlbums, inFigureRanges, wholeRange, type Base, type PageMatches, t
  * the key counts and the positions of the one page asked; the rows are made by the caller
  * (track-index.ts). Nothing of the size of the catalog is sorted or copied per query:
  * - without a search (and without a genre, or a genre of more than a sixteenth of the
- *   tracks), one pass over the packed figures laid out in the order asked counts the matches
- *   and the keys and keeps the page: memory read front to back;
+ *   tracks), the figures' groups count the matches and the keys (figures.ts countInRanges),
+ *   and a pass over the packed figures laid out in the order asked keeps the page, stopping
+ *   once it is full: memory read front to back;
  * - with a search or a small genre, the matches (positions in track order, search scores) and
  *   their key counts are kept in an LRU bounded by bytes (as the album index: ADR 0060), and
  *   the page is picked from them by a histogram of a coarse order key, sorting only the members
@@ -78,13 +79,15 @@ function base(ctx: TrackQueryContext, q: TrackQuery, cacheKey: string, terms: st
 
 /**
  * The order asked, read front to back over the packed figures: the matches of the tempo and
- * length filters, their keys counted before the key filter, the page kept. The counts of a
- * filter are remembered (a few hundred bytes), so that its other pages and its key choices stop
- * as soon as the page is full; without a tempo or length filter the page is a slice.
+ * length filters, the page kept. Their counts per key (the total, and the key filter's choices)
+ * come from the figures' groups (countInRanges, issue #18) and are remembered per filter (a few
+ * hundred bytes), so the read stops as soon as the page is full; in an order by the filtered
+ * figure itself it starts at the filter's first track. Without a tempo or length filter the page
+ * is a slice.
  */
 function walk(
   ctx: TrackQueryContext,
-  sort: "title" | "bpm" | "-bpm" | "duration" | "-duration",
+  sort: "title" | FigureSort,
   bpm: [number, number] | null,
   seconds: [number, number] | null,
   wanted: Uint8Array | null,
@@ -96,27 +99,24 @@ function walk(
   const order = sort === "title" ? table.titleOrder : figures.orders[sort];
   const n = table.count;
   const countsKey = matchKeys.trackCounts(ctx.generation, bpm, seconds);
-  let known = ctx.counts.get(countsKey) ?? null;
-  const totalOf = (counts: Int32Array) => {
-    if (!wanted) return counts[32];
-    let sum = 0;
-    for (let k = 0; k < 32; k++) if (wanted[k]) sum += counts[k];
-    return sum;
-  };
-  if (known && !wanted && !bpm && !seconds) {
-    const page = order.subarray(Math.min(start, n), Math.min(n, start + size));
-    return { total: known[32], keyCounts: keyList(known.subarray(0, KEY_NAMES.length)), page: page.slice() };
+  let counts = ctx.counts.get(countsKey);
+  if (!counts) ctx.counts.set(countsKey, (counts = countInRanges(figures, bpm, seconds)));
+  let total = counts[32];
+  if (wanted) {
+    total = 0;
+    for (let k = 0; k < 32; k++) if (wanted[k]) total += counts[k];
   }
-  // counts[k] per packed key (31 = none), counts[32] = every match
-  const counts = new Int32Array(33);
-  const page = new Int32Array(size);
+  const keyCounts = keyList(counts.subarray(0, KEY_NAMES.length));
+  if (!wanted && !bpm && !seconds) {
+    const page = order.subarray(Math.min(start, n), Math.min(n, start + size));
+    return { total, keyCounts, page: page.slice() };
+  }
+  const page = new Int32Array(Math.max(0, Math.min(size, total - start)));
   let kept = 0;
-  let total = 0;
+  let seen = 0;
   const [bLo, bHi] = bpm ?? [0, 0];
   const [sLo, sHi] = seconds ?? [0, 0];
-  const end = start + size;
-  const stopEarly = known !== null;
-  for (let i = 0; i < n; i++) {
+  for (let i = walkStart(packed, sort, bpm, seconds); i < n && kept < page.length; i++) {
     const p = packed[i];
     if (bpm) {
       const b = p & 511;
@@ -126,20 +126,33 @@ function walk(
       const s = (p >>> 9) & 2047;
       if (s === PACKED_NO_SECONDS || s < sLo || s > sHi) continue;
     }
-    const k = p >>> 20;
-    counts[k]++;
-    if (wanted && !wanted[k]) continue;
-    if (total >= start && total < end) page[kept++] = order[i];
-    total++;
-    if (stopEarly && total >= end) break;
+    if (wanted && !wanted[p >>> 20]) continue;
+    if (seen++ >= start) page[kept++] = order[i];
   }
-  if (!known) {
-    let all = 0;
-    for (let k = 0; k < 32; k++) all += counts[k];
-    counts[32] = all;
-    ctx.counts.set(countsKey, (known = counts));
+  return { total, keyCounts, page: page.subarray(0, kept) };
+}
+
+/**
+ * Where a walk over the figures laid out in `sort` may start: in an order by tempo or by length,
+ * the first track inside that figure's filter (a binary search: the order ascends or descends
+ * by it, the tracks without it last); 0 otherwise.
+ */
+function walkStart(packed: Uint32Array, sort: "title" | FigureSort, bpm: [number, number] | null, seconds: [number, number] | null): number {
+  let inside: ((p: number) => boolean) | null = null;
+  // each test is false before the filter's first track and true from it on (the tail included)
+  if (bpm && sort === "bpm") inside = (p) => (p & 511) === 0 || (p & 511) >= bpm[0];
+  else if (bpm && sort === "-bpm") inside = (p) => (p & 511) === 0 || (p & 511) <= bpm[1];
+  else if (seconds && sort === "duration") inside = (p) => ((p >>> 9) & 2047) >= seconds[0];
+  else if (seconds && sort === "-duration") inside = (p) => ((p >>> 9) & 2047) === PACKED_NO_SECONDS || ((p >>> 9) & 2047) <= seconds[1];
+  if (!inside) return 0;
+  let lo = 0;
+  let hi = packed.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (inside(packed[mid])) hi = mid;
+    else lo = mid + 1;
   }
-  return { total: totalOf(known), keyCounts: keyList(known.subarray(0, KEY_NAMES.length)), page: page.subarray(0, kept) };
+  return lo;
 }
 
 /**

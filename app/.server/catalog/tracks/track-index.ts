@@ -304,7 +304,7 @@ function statsOf(current: Generation, figures: FiguresState, cache: { size: numb
 function arrayBytes(t: TrackTable, f: TrackFigures): number {
   let bytes = 0;
   const arrays: ArrayBufferView[] = [t.albumStart, t.trackAlbum, t.titleOrder, t.titleRank, t.audioSorted, t.byAudio, ...t.albumBuckets.values()];
-  arrays.push(f.seconds, f.bpm, f.key, f.prints, f.printed, f.scales, ...Object.values(f.orders), ...Object.values(f.packed));
+  arrays.push(f.seconds, f.bpm, f.key, f.prints, f.printed, f.scales, f.groupStarts, f.groupSeconds, ...Object.values(f.orders), ...Object.values(f.packed));
   for (const a of arrays) bytes += a.byteLength;
   return bytes;
 }
