@@ -8,8 +8,23 @@ export interface SecurityOptions {
   mediaOrigins: string[];
 }
 
+/**
+ * Random bytes for nonces, drawn from the system's generator 256 nonces at a time (as
+ * `crypto.randomUUID` keeps its own supply): one `randomBytes(16)` a request was a system call
+ * each, 2.7 µs, about 2 % of a small answer's CPU (issue #18). Each byte is handed out once.
+ */
+const noncePool = Buffer.alloc(16 * 256);
+let nonceOffset = noncePool.length;
+
+/** A CSP nonce: 128 random bits, base64. */
 export function newNonce(): string {
-  return crypto.randomBytes(16).toString("base64");
+  if (nonceOffset === noncePool.length) {
+    crypto.randomFillSync(noncePool);
+    nonceOffset = 0;
+  }
+  const nonce = noncePool.toString("base64", nonceOffset, nonceOffset + 16);
+  nonceOffset += 16;
+  return nonce;
 }
 
 /** The Content-Security-Policy for one response. Scripts need the nonce: no 'unsafe-inline'. */
