@@ -66,10 +66,13 @@ describe("catalog page: titles, tabs and list states", () => {
 
     await nav.getByRole("link", { name: "Films" }).click();
     await page.waitForURL(/type=film/);
+    // the URL can change a frame before the new page is on screen: wait for its heading
+    await page.getByRole("heading", { level: 1, name: "Film Catalog", exact: true }).waitFor();
     expect(await page.locator("h1").innerText()).toBe("Film Catalog");
     await expectStatus(page, `Showing ${films.length} films`);
     await nav.getByRole("link", { name: "Singles" }).click();
     await page.waitForURL(/type=singles/);
+    await page.getByRole("heading", { level: 1, name: "Catalog", exact: true }).waitFor();
     expect(await page.locator("h1").innerText()).toBe("Catalog");
     await expectStatus(page, `Showing ${singles.length} items`);
     await page.context().close();
