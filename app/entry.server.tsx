@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
-import { renderToPipeableStream } from "react-dom/server";
+import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { requestContext } from "./.server/context.ts";
 import { deferHydration } from "./.server/defer-hydration.ts";
 import { documentResponse } from "./.server/rendered-document.ts";
@@ -39,18 +39,82 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const nonce = loadContext.get(requestContext).nonce;
+  return readDataHandoff(routerContext).then(() => {
+    const app = (
+      <NonceContext value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </NonceContext>
+    );
+    const html = renderAtOnce(app);
+    if (html === null) return renderStreaming(app, nonce, responseStatusCode, responseHeaders, loadContext);
+    responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+    return finishedDocument(html, responseStatusCode, responseHeaders);
+  });
+}
 
+function finishedDocument(html: string, status: number, headers: Headers): Response {
+  // ADR 0083: the framework's scripts start after the first paint. Not in development, where
+  // Vite's module graph and HMR expect React Router's own bootstrap.
+  return documentResponse(import.meta.env.DEV ? html : deferHydration(html), { headers, status });
+}
+
+/**
+ * React Router hands the loader data to the page through a stream that a component reads
+ * chunk by chunk, suspending for each (StreamTransfer). Read whole here first and put in the
+ * cache that component reads, the data is there when it renders: nothing suspends, and the page
+ * can be rendered in one synchronous pass (renderAtOnce). The loaders' own deferred values
+ * are awaited by React Router's encoder within its `streamTimeout` (above).
+ */
+async function readDataHandoff(context: EntryContext): Promise<void> {
+  const stream = context.serverHandoffStream;
+  if (!stream || !context.renderMeta) return;
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  text += decoder.decode();
+  reader.releaseLock();
+  const streamCache: Record<number, { result: { done: boolean; value: string } }> = {
+    0: { result: { done: false, value: text } },
+    1: { result: { done: true, value: "" } },
+  };
+  (context.renderMeta as { streamCache?: unknown }).streamCache = streamCache;
+}
+
+/**
+ * The whole page in one synchronous pass of React's string renderer (issue #18): no stream,
+ * no chunk encoded to bytes and decoded back, no turn of the event loop between parts. Null
+ * when something suspended (a loader's deferred value, a lazy component not loaded yet: its
+ * boundary is left to the client, `<!--$!-->`): the streaming render below then waits for it.
+ */
+function renderAtOnce(app: React.ReactElement): string | null {
+  let html: string;
+  try {
+    html = renderToString(app);
+  } catch {
+    return null; // the streaming render reports it as it always has (onShellError, onError)
+  }
+  return html.includes("<!--$!") ? null : `<!DOCTYPE html>${html}`;
+}
+
+function renderStreaming(
+  app: React.ReactElement,
+  nonce: string,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  loadContext: RouterContextProvider,
+): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const timeoutId = setTimeout(() => abort(), streamTimeout + 1000);
 
     // The whole document is rendered before it is sent (onAllReady): pages have no slow
     // deferred data, crawlers get complete HTML, and the page cache stores whole pages.
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceContext value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-      </NonceContext>,
-      {
+    const { pipe, abort } = renderToPipeableStream(app, {
         nonce,
         onAllReady() {
           shellRendered = true;
@@ -66,10 +130,7 @@ export default function handleRequest(
             final(callback) {
               clearTimeout(timeoutId);
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-              const html = Buffer.concat(chunks).toString("utf8");
-              // ADR 0083: the framework's scripts start after the first paint. Not in
-              // development, where Vite's module graph and HMR expect React Router's own bootstrap.
-              resolve(documentResponse(import.meta.env.DEV ? html : deferHydration(html), { headers: responseHeaders, status: responseStatusCode }));
+              resolve(finishedDocument(Buffer.concat(chunks).toString("utf8"), responseStatusCode, responseHeaders));
               callback();
             },
           });

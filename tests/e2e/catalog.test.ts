@@ -398,6 +398,20 @@ describe("URL state, keyboard, no-JS, accessibility", () => {
     await page.context().close();
   });
 
+  it("without JavaScript, a genre's sub-genres are in the server's HTML, not a loading message", async () => {
+    // the sub-genres are a loader's deferred value: the document waits for it and renders it in
+    // place (before, it was a "Loading sub-genres..." placeholder that only a script replaced)
+    const page = await newPage(browser, { javaScriptEnabled: false });
+    await page.goto(url("/catalog?type=singles&genre=Pop"));
+    const sub = page.getByRole("group", { name: "Sub-genre" });
+    await sub.getByRole("link", { name: "K-Pop" }).click();
+    await page.waitForURL((u) => u.searchParams.get("sub") === "K-Pop");
+    const expected = singles.filter((s) => s.genre === "Pop" && details[s.id]?.subGenre === "K-Pop");
+    await expectStatus(page, `Showing ${expected.length} items`);
+    expect(await page.getByText("Loading sub-genres...").count()).toBe(0);
+    await page.context().close();
+  });
+
   it("without JavaScript, a card opens the item as a panel in the server's HTML, and Close drops item=", async () => {
     const page = await newPage(browser, { javaScriptEnabled: false });
     await page.goto(url("/catalog"));
