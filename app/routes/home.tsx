@@ -1,4 +1,4 @@
-import { ArrowRight } from "lucide-react";
+import { ArrowRight } from "~/components/ui/icons/arrow-right";
 import { Link, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/home";
 import { JsonLd, organizationJsonLd } from "~/components/seo/json-ld";

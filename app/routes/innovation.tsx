@@ -1,4 +1,6 @@
-import { CalendarClock, Mail, Quote } from "lucide-react";
+import { CalendarClock } from "~/components/ui/icons/calendar-clock";
+import { Mail } from "~/components/ui/icons/mail";
+import { Quote } from "~/components/ui/icons/quote";
 import type { Route } from "./+types/innovation";
 import { founderQuote, innovationEssay, innovationPage, innovationTiles } from "~/content/innovation";
 import { site } from "~/content/site";

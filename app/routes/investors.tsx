@@ -1,4 +1,5 @@
-import { CalendarClock, LockKeyhole } from "lucide-react";
+import { CalendarClock } from "~/components/ui/icons/calendar-clock";
+import { LockKeyhole } from "~/components/ui/icons/lock-keyhole";
 import type { Route } from "./+types/investors";
 import { editorial } from "~/content/editorial";
 import { investorBriefSections, investorKeyFigures, investorsPage } from "~/content/investors";

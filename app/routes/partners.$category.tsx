@@ -1,4 +1,4 @@
-import { SearchX } from "lucide-react";
+import { SearchX } from "~/components/ui/icons/search-x";
 import { data } from "react-router";
 import type { Route } from "./+types/partners.$category";
 import { comingSoonText, findPartnerDirectory, isCategoryAvailable } from "~/content/partners";

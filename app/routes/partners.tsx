@@ -1,4 +1,4 @@
-import { Handshake } from "lucide-react";
+import { Handshake } from "~/components/ui/icons/handshake";
 import type { Route } from "./+types/partners";
 import { partnerCategories, partnerDirectories, partnersPage } from "~/content/partners";
 import { PartnerCategoryCard } from "~/features/partners/partner-category-card";

@@ -1,4 +1,4 @@
-import { Podcast } from "lucide-react";
+import { Podcast } from "~/components/ui/icons/podcast";
 import type { Route } from "./+types/podcasts";
 import { podcastShows, podcastsPage } from "~/content/podcasts";
 import { GetFeaturedDialog } from "~/features/podcasts/get-featured-dialog";

@@ -1,4 +1,7 @@
-import { Blocks, Coins, Sparkles, Tags } from "lucide-react";
+import { Blocks } from "~/components/ui/icons/blocks";
+import { Coins } from "~/components/ui/icons/coins";
+import { Sparkles } from "~/components/ui/icons/sparkles";
+import { Tags } from "~/components/ui/icons/tags";
 import { data } from "react-router";
 import type { Route } from "./+types/web3.$category";
 import { BLOCKCHAIN_COLLAPSED_LINES, findWeb3Topic, web3ComingSoon, web3Page } from "~/content/web3";

@@ -1,4 +1,4 @@
-import { Sparkles } from "lucide-react";
+import { Sparkles } from "~/components/ui/icons/sparkles";
 import type { Route } from "./+types/web3";
 import { featuredTokenizationPartner, web3Page, web3Topics } from "~/content/web3";
 import { FeaturedPartner } from "~/features/web3/featured-partner";

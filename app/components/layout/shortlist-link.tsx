@@ -1,4 +1,4 @@
-import { Bookmark } from "lucide-react";
+import { Bookmark } from "~/components/ui/icons/bookmark";
 import { Link } from "react-router";
 import { shortlistLinkLabel } from "~/lib/shortlist/shortlist";
 import { useShortlist } from "~/lib/shortlist/store";

@@ -1,4 +1,5 @@
-import { Menu, X } from "lucide-react";
+import { Menu } from "~/components/ui/icons/menu";
+import { X } from "~/components/ui/icons/x";
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { useLocation } from "react-router";
 import { mainNavigation } from "~/content/navigation";

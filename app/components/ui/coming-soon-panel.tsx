@@ -1,4 +1,4 @@
-import { Clock } from "lucide-react";
+import { Clock } from "~/components/ui/icons/clock";
 
 /**
  * The panel a page shows where its content is not open yet (a partner directory without

@@ -1,11 +1,11 @@
-import type { LucideIcon } from "lucide-react";
+import type { IconComponent } from "~/components/ui/icon";
 import { cn } from "~/lib/cn";
 
 /**
  * The rounded icon square of the overview cards (partner categories, Web3 topics): the card's
  * own gradient while it is available, muted while it is coming soon. Decorative.
  */
-export function IconTile({ icon: Icon, available, gradient, className }: { icon: LucideIcon; available: boolean; gradient: string; className?: string }) {
+export function IconTile({ icon: Icon, available, gradient, className }: { icon: IconComponent; available: boolean; gradient: string; className?: string }) {
   return (
     <span
       aria-hidden="true"

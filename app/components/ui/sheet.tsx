@@ -1,4 +1,4 @@
-import { XIcon } from "lucide-react";
+import { X } from "~/components/ui/icons/x";
 import { Dialog as SheetPrimitive } from "radix-ui";
 import type { ComponentProps } from "react";
 import { cn } from "~/lib/cn";
@@ -21,7 +21,7 @@ export function SheetContent({ className, children, ...props }: ComponentProps<t
       >
         {children}
         <SheetPrimitive.Close className="absolute top-4 right-4 rounded-full p-1.5 text-muted hover:bg-white/10 hover:text-fg">
-          <XIcon className="size-5" aria-hidden="true" />
+          <X className="size-5" aria-hidden="true" />
           <span className="sr-only">Close</span>
         </SheetPrimitive.Close>
       </SheetPrimitive.Content>

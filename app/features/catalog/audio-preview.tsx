@@ -1,4 +1,5 @@
-import { Pause, Play } from "lucide-react";
+import { Pause } from "~/components/ui/icons/pause";
+import { Play } from "~/components/ui/icons/play";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { cn } from "~/lib/cn";
 import {

@@ -1,4 +1,8 @@
-import { Disc3, Eye, Music2, Users, type LucideIcon } from "lucide-react";
+import type { IconComponent } from "~/components/ui/icon";
+import { Disc3 } from "~/components/ui/icons/disc-3";
+import { Eye } from "~/components/ui/icons/eye";
+import { Music2 } from "~/components/ui/icons/music-2";
+import { Users } from "~/components/ui/icons/users";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
@@ -232,7 +236,7 @@ export function FilmCard({ film, href, loading = "lazy" }: { film: FilmCardData;
 }
 
 /** One of a channel card's figures: an icon, the number and its unit (the term for screen readers). */
-function ChannelStat({ term, Icon, value, unit }: { term: string; Icon: LucideIcon; value: string; unit: string }) {
+function ChannelStat({ term, Icon, value, unit }: { term: string; Icon: IconComponent; value: string; unit: string }) {
   return (
     <div>
       <dt className="sr-only">{term}</dt>

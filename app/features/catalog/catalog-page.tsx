@@ -1,4 +1,4 @@
-import { Layers } from "lucide-react";
+import { Layers } from "~/components/ui/icons/layers";
 import { useCallback } from "react";
 import { Link, useLocation, useNavigate, useNavigation } from "react-router";
 import type { CatalogCardData, CatalogDetailData } from "~/lib/catalog/cards";

@@ -1,4 +1,6 @@
-import { ArrowUpRight, FileText, XIcon } from "lucide-react";
+import { ArrowUpRight } from "~/components/ui/icons/arrow-up-right";
+import { FileText } from "~/components/ui/icons/file-text";
+import { X } from "~/components/ui/icons/x";
 import { createContext, useContext, type ReactNode } from "react";
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
@@ -283,7 +285,7 @@ export function DetailSheet({
             to={closeHref}
             className="absolute top-4 right-4 rounded-full p-1.5 text-muted hover:bg-white/10 hover:text-fg"
           >
-            <XIcon className="size-5" aria-hidden="true" />
+            <X className="size-5" aria-hidden="true" />
             <span className="sr-only">Close</span>
           </Link>
         </aside>

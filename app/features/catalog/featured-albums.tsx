@@ -1,4 +1,4 @@
-import { ArrowRight } from "lucide-react";
+import { ArrowRight } from "~/components/ui/icons/arrow-right";
 import { Link } from "react-router";
 import type { AlbumCardData } from "~/lib/catalog/cards";
 import { catalogHref, defaultCatalogState, withItem } from "~/lib/catalog/url-state";

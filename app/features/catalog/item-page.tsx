@@ -1,4 +1,5 @@
-import { ArrowLeft, Mail } from "lucide-react";
+import { ArrowLeft } from "~/components/ui/icons/arrow-left";
+import { Mail } from "~/components/ui/icons/mail";
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import type { AlbumDetailData, FilmCardData, SingleDetailData } from "~/lib/catalog/cards";

@@ -1,4 +1,4 @@
-import { AudioLines } from "lucide-react";
+import { AudioLines } from "~/components/ui/icons/audio-lines";
 import { Link } from "react-router";
 import { moreLikeThisHref } from "~/lib/catalog/track-params";
 

@@ -1,4 +1,5 @@
-import { ChevronLeft, ChevronRight } from "lucide-react";
+import { ChevronLeft } from "~/components/ui/icons/chevron-left";
+import { ChevronRight } from "~/components/ui/icons/chevron-right";
 import { Link } from "react-router";
 import { cn } from "~/lib/cn";
 import { paginationWindow } from "~/lib/catalog/pagination";

@@ -1,4 +1,4 @@
-import { Upload } from "lucide-react";
+import { Upload } from "~/components/ui/icons/upload";
 import { useId, useRef, useState } from "react";
 
 /** Bars of the chosen file's waveform. */

@@ -1,4 +1,4 @@
-import { FileText } from "lucide-react";
+import { FileText } from "~/components/ui/icons/file-text";
 import { Link } from "react-router";
 import { licensingHref } from "~/lib/catalog/cards";
 import type { TrackRowData } from "~/lib/catalog/track-query";

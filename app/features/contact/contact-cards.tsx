@@ -1,4 +1,8 @@
-import { Handshake, Mail, MessageCircle, Music, Users } from "lucide-react";
+import { Handshake } from "~/components/ui/icons/handshake";
+import { Mail } from "~/components/ui/icons/mail";
+import { MessageCircle } from "~/components/ui/icons/message-circle";
+import { Music } from "~/components/ui/icons/music";
+import { Users } from "~/components/ui/icons/users";
 import { contactCards, type ContactCard } from "~/content/contact";
 import { site } from "~/content/site";
 import { mailtoHref } from "~/lib/mailto";

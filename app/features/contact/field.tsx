@@ -1,4 +1,4 @@
-import { ChevronDown } from "lucide-react";
+import { ChevronDown } from "~/components/ui/icons/chevron-down";
 import type { ComponentProps, ReactNode } from "react";
 import type { LeadFieldSpec } from "~/content/contact";
 import { cn } from "~/lib/cn";

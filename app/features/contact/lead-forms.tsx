@@ -1,6 +1,10 @@
 import { useForm, type FieldMetadata } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { CircleAlert, CircleCheck, LoaderCircle, Send, ShieldCheck } from "lucide-react";
+import { CircleAlert } from "~/components/ui/icons/circle-alert";
+import { CircleCheck } from "~/components/ui/icons/circle-check";
+import { LoaderCircle } from "~/components/ui/icons/loader-circle";
+import { Send } from "~/components/ui/icons/send";
+import { ShieldCheck } from "~/components/ui/icons/shield-check";
 import { useEffect } from "react";
 import { useFetcher } from "react-router";
 import { contactFields, contactForm, licensingFields, licensingForm, type LeadFieldSpec } from "~/content/contact";

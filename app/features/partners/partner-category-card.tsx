@@ -1,4 +1,7 @@
-import { ArrowRight, Clapperboard, MonitorPlay, Music } from "lucide-react";
+import { ArrowRight } from "~/components/ui/icons/arrow-right";
+import { Clapperboard } from "~/components/ui/icons/clapperboard";
+import { MonitorPlay } from "~/components/ui/icons/monitor-play";
+import { Music } from "~/components/ui/icons/music";
 import { Link } from "react-router";
 import type { PartnerCategoryCard as CategoryCard } from "~/content/partners";
 import { Badge } from "~/components/ui/badge";

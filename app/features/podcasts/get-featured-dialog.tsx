@@ -1,4 +1,6 @@
-import { ArrowUpRight, Mic, XIcon } from "lucide-react";
+import { ArrowUpRight } from "~/components/ui/icons/arrow-up-right";
+import { Mic } from "~/components/ui/icons/mic";
+import { X } from "~/components/ui/icons/x";
 import type { PodcastShow } from "~/content/podcasts";
 import { buttonVariants } from "~/components/ui/button";
 
@@ -45,7 +47,7 @@ export function GetFeaturedDialog({ shows, buttonLabel, title, description }: Pr
             method="dialog" closes it without any script. */}
         <form method="dialog" className="absolute top-4 right-4">
           <button type="submit" autoFocus className="rounded-full p-1.5 text-muted hover:bg-white/10 hover:text-fg">
-            <XIcon className="size-5" aria-hidden="true" />
+            <X className="size-5" aria-hidden="true" />
             <span className="sr-only">Close</span>
           </button>
         </form>

@@ -1,4 +1,5 @@
-import { CalendarCheck, ListVideo } from "lucide-react";
+import { CalendarCheck } from "~/components/ui/icons/calendar-check";
+import { ListVideo } from "~/components/ui/icons/list-video";
 import type { PodcastShow } from "~/content/podcasts";
 import { Button } from "~/components/ui/button";
 

@@ -1,4 +1,5 @@
-import { BookmarkCheck, BookmarkPlus } from "lucide-react";
+import { BookmarkCheck } from "~/components/ui/icons/bookmark-check";
+import { BookmarkPlus } from "~/components/ui/icons/bookmark-plus";
 import { cn } from "~/lib/cn";
 import { SHORTLIST_MAX_ITEMS, type ShortlistEntry } from "~/lib/shortlist/shortlist";
 import { addShortlistEntries, removeShortlistEntry, useShortlist } from "~/lib/shortlist/store";

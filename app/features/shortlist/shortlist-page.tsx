@@ -1,4 +1,9 @@
-import { Bookmark, Disc3, FileText, Link2, Save, Trash2 } from "lucide-react";
+import { Bookmark } from "~/components/ui/icons/bookmark";
+import { Disc3 } from "~/components/ui/icons/disc-3";
+import { FileText } from "~/components/ui/icons/file-text";
+import { Link2 } from "~/components/ui/icons/link-2";
+import { Save } from "~/components/ui/icons/save";
+import { Trash2 } from "~/components/ui/icons/trash-2";
 import { useState } from "react";
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";

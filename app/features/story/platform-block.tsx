@@ -1,4 +1,5 @@
-import { ArrowUpRight, Check } from "lucide-react";
+import { ArrowUpRight } from "~/components/ui/icons/arrow-up-right";
+import { Check } from "~/components/ui/icons/check";
 import { platformsPage, type Platform } from "~/content/platforms";
 import { ExternalLink } from "./external-link";
 import { IconTile } from "./story-icon";

@@ -1,38 +1,36 @@
-import {
-  BadgeDollarSign,
-  BookOpen,
-  Brain,
-  ChartColumnIncreasing,
-  Coins,
-  Compass,
-  Eye,
-  Film,
-  Gamepad2,
-  Globe,
-  Handshake,
-  Headphones,
-  HeartHandshake,
-  Layers,
-  LayoutDashboard,
-  Lightbulb,
-  Lock,
-  Music,
-  Network,
-  Rocket,
-  ShieldCheck,
-  Sparkles,
-  Tag,
-  Target,
-  TrendingUp,
-  Tv,
-  Users,
-  WandSparkles,
-  type LucideIcon,
-} from "lucide-react";
+import type { IconComponent } from "~/components/ui/icon";
+import { BadgeDollarSign } from "~/components/ui/icons/badge-dollar-sign";
+import { BookOpen } from "~/components/ui/icons/book-open";
+import { Brain } from "~/components/ui/icons/brain";
+import { ChartColumnIncreasing } from "~/components/ui/icons/chart-column-increasing";
+import { Coins } from "~/components/ui/icons/coins";
+import { Compass } from "~/components/ui/icons/compass";
+import { Eye } from "~/components/ui/icons/eye";
+import { Film } from "~/components/ui/icons/film";
+import { Gamepad2 } from "~/components/ui/icons/gamepad-2";
+import { Globe } from "~/components/ui/icons/globe";
+import { Handshake } from "~/components/ui/icons/handshake";
+import { Headphones } from "~/components/ui/icons/headphones";
+import { HeartHandshake } from "~/components/ui/icons/heart-handshake";
+import { Layers } from "~/components/ui/icons/layers";
+import { LayoutDashboard } from "~/components/ui/icons/layout-dashboard";
+import { Lightbulb } from "~/components/ui/icons/lightbulb";
+import { Lock } from "~/components/ui/icons/lock";
+import { Music } from "~/components/ui/icons/music";
+import { Network } from "~/components/ui/icons/network";
+import { Rocket } from "~/components/ui/icons/rocket";
+import { ShieldCheck } from "~/components/ui/icons/shield-check";
+import { Sparkles } from "~/components/ui/icons/sparkles";
+import { Tag } from "~/components/ui/icons/tag";
+import { Target } from "~/components/ui/icons/target";
+import { TrendingUp } from "~/components/ui/icons/trending-up";
+import { Tv } from "~/components/ui/icons/tv";
+import { Users } from "~/components/ui/icons/users";
+import { WandSparkles } from "~/components/ui/icons/wand-sparkles";
 import type { StoryIconName } from "~/content/story-icons";
 import { cn } from "~/lib/cn";
 
-const ICONS: Record<StoryIconName, LucideIcon> = {
+const ICONS: Record<StoryIconName, IconComponent> = {
   music: Music,
   film: Film,
   "shield-check": ShieldCheck,

@@ -1,4 +1,4 @@
-import { ArrowUpRight } from "lucide-react";
+import { ArrowUpRight } from "~/components/ui/icons/arrow-up-right";
 import { Button } from "~/components/ui/button";
 import type { featuredTokenizationPartner } from "~/content/web3";
 

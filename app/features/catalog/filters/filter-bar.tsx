@@ -1,4 +1,5 @@
-import { Search, X } from "lucide-react";
+import { Search } from "~/components/ui/icons/search";
+import { X } from "~/components/ui/icons/x";
 import { useId } from "react";
 import { Form, Link } from "react-router";
 import { activeChips, removeChip, type FilterChip } from "~/lib/catalog/filters";

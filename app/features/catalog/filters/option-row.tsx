@@ -1,4 +1,4 @@
-import { Check } from "lucide-react";
+import { Check } from "~/components/ui/icons/check";
 import { useId, type ReactNode } from "react";
 import { Link } from "react-router";
 import { cn } from "~/lib/cn";
