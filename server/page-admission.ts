@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import zlib from "node:zlib";
 import type { Request, Response } from "express";
 import { LRUCache } from "lru-cache";
-import { NONCE_PLACEHOLDER, withoutSameOriginLinkNonces } from "./page-cache.ts";
+import { documentBytes } from "./page-cache.ts";
+import { utf8Bytes } from "./utf8.ts";
 import { brotliParams } from "./precompressed.ts";
 import { responseText } from "../app/.server/rendered-document.ts";
 
@@ -54,10 +55,9 @@ export function createPageAdmission(opts: { maxKeys: number; windowMs: number })
  * here, so the `compression` middleware leaves it alone.
  */
 export async function sendUnstoredPage(req: Request, res: Response, response: globalThis.Response) {
-  let text = await responseText(response);
+  const text = await responseText(response);
   // the same document a stored page sends (same-origin links without the nonce, page-cache.ts)
-  if (/^text\/html/i.test(response.headers.get("content-type") ?? "")) text = withoutSameOriginLinkNonces(text).replaceAll(NONCE_PLACEHOLDER, String(res.locals.nonce ?? ""));
-  const raw = Buffer.from(text, "utf8");
+  const raw = /^text\/html/i.test(response.headers.get("content-type") ?? "") ? documentBytes(text, String(res.locals.nonce ?? "")) : utf8Bytes(text);
   // br over gzip whatever their order (browsers send "gzip, deflate, br, zstd"), as the cached
   // pages are negotiated (server/precompressed.ts negotiateEncoding)
   const accepted = raw.length < MIN_COMPRESS_BYTES ? "identity" : req.acceptsEncodings("br") ? "br" : req.acceptsEncodings("gzip") ? "gzip" : "identity";

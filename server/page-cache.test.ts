@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createPageCache, createPageStore, NONCE_PLACEHOLDER, withoutSameOriginLinkNonces } from "./page-cache.ts";
+import { createPageCache, createPageStore, documentBytes, NONCE_PLACEHOLDER, withoutSameOriginLinkNonces } from "./page-cache.ts";
 import { get, serve } from "../tests/support/page-cache-server.ts";
+import { utf8Bytes } from "./utf8.ts";
 
 /** A static page as React Router renders it: the nonce at the end, in the scripts. */
 function html(path: string, n: number): string {
@@ -127,5 +128,42 @@ describe("static page cache", () => {
         `<link rel="preload" href="https://cdn.example.com/x.js" as="script" ${n}/><link rel="preload" href="//cdn.example.com/y.js" ${n}/>` +
         `<script ${n}>x()</script>`,
     );
+  });
+
+  it("drops them in a whole document, head and body, and leaves the body's text alone", () => {
+    const n = `nonce="${NONCE_PLACEHOLDER}"`;
+    const body = `<body><p>Title (A–Z)</p><link rel="stylesheet" href="/late.css" ${n}/><script ${n}>x()</script></body>`;
+    expect(withoutSameOriginLinkNonces(`<html><head><link rel="icon" href="/i.svg" ${n}/></head>${body}</html>`)).toBe(
+      `<html><head><link rel="icon" href="/i.svg"/></head><body><p>Title (A–Z)</p><link rel="stylesheet" href="/late.css"/><script ${n}>x()</script></body></html>`,
+    );
+    // the usual page: links in the head only
+    expect(withoutSameOriginLinkNonces(`<html><head><link rel="icon" href="/i.svg" ${n}/></head><body><p>–</p><script ${n}>x()</script></body></html>`)).toBe(
+      `<html><head><link rel="icon" href="/i.svg"/></head><body><p>–</p><script ${n}>x()</script></body></html>`,
+    );
+  });
+
+  it("sends a document's bytes with the response's nonce in every place, as the string rewrite would", () => {
+    const p = NONCE_PLACEHOLDER;
+    const documents = [
+      `<html><head><link rel="icon" href="/i.svg" nonce="${p}"/><style nonce="${p}"></style></head><body><p>Title (A–Z) 1–2 min …</p><script nonce="${p}">x()</script><script nonce="${p}">y("${p}${p}")</script></body></html>`,
+      `<html><head></head><body>${p}<p>é</p>${p}</body></html>`,
+      `<html><head><link rel="icon" href="/i.svg" nonce="${p}"/></head><body><link rel="stylesheet" href="/late.css" nonce="${p}"/>“quoted”<script nonce="${p}"></script></body></html>`,
+      `<p>a fragment, no head, 日本語 <script nonce="${p}"></script></p>`,
+      `<html><head></head><body>no placeholder</body></html>`,
+      `<html><head></head><body>a lone surrogate \ud800 from a catalog's data <script nonce="${p}"></script></body></html>`,
+    ];
+    for (const html of documents) {
+      const bytes = documentBytes(html, "abc/DEF+123==");
+      const expected = withoutSameOriginLinkNonces(html).replaceAll(p, "abc/DEF+123==");
+      expect(bytes.toString("utf8")).toBe(Buffer.from(expected, "utf8").toString("utf8")); // a lone surrogate is sent as U+FFFD
+      expect(bytes.equals(Buffer.from(expected, "utf8"))).toBe(true);
+      expect(bytes.toString("utf8")).not.toContain(p);
+    }
+  });
+
+  it("encodes text as UTF-8 whatever V8 holds it as, a lone surrogate as U+FFFD", () => {
+    for (const text of ["plain ASCII", "Latin-1: café ©", "Title (A–Z) “blue” 日本語 🎵", "lone \ud800 surrogate", ""]) {
+      expect(utf8Bytes(text).equals(Buffer.from(text, "utf8"))).toBe(true);
+    }
   });
 });

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import pLimit from "p-limit";
+import { utf8Bytes } from "./utf8.ts";
 
 /**
  * A cached page body kept compressed (issue #8, ADR 0080): brotli and gzip are produced once,
@@ -76,7 +77,7 @@ export function precompress(body: string, placeholder: string, opts: CompressOpt
 const compressing = pLimit(2);
 
 async function precompressNow(body: string, placeholder: string, opts: CompressOptions): Promise<PrecompressedBody> {
-  const parts = (placeholder ? body.split(placeholder) : [body]).map((p) => Buffer.from(p, "utf8"));
+  const parts = (placeholder ? body.split(placeholder) : [body]).map((p) => utf8Bytes(p));
   const level = opts.gzipLevel ?? 6;
   const quality = opts.brotliQuality ?? 5;
   const last = parts.length - 1;

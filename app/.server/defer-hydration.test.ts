@@ -32,6 +32,16 @@ describe("deferHydration", () => {
     expect(inert).toBe('import "/assets/manifest.js";\nimport * as route0 from "/assets/root.js";\nimport("/assets/entry.client.js");');
   });
 
+  it("finds the bootstrap past text that only looks like it, and a modulepreload React left in the body", () => {
+    const tricky = page("n==")
+      .replace("<main>Catalog</main>", '<main>Catalog – <code>type="module" async=""</code></main><link rel="modulepreload" href="/assets/late.js"/>');
+    const html = deferHydration(tricky);
+    expect(html).toContain('<code>type="module" async=""</code>');
+    expect(html).toContain('<script nonce="n==" type="text/x-module" id="rr-deferred-bootstrap">import "/assets/manifest.js";');
+    expect(html).not.toContain("modulepreload");
+    expect(html).toContain("<main>Catalog – ");
+  });
+
   it("leaves a document page (no React Router bootstrap) as it is", () => {
     const doc = `<html><head><link rel="stylesheet" href="/a.css"/></head><body><script type="module" src="/assets/document-page.js" nonce="x=="></script></body></html>`;
     expect(deferHydration(doc)).toBe(doc);
