@@ -3,7 +3,6 @@ import zlib from "node:zlib";
 import type { Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { documentBytes } from "./page-cache.ts";
-import { utf8Bytes } from "./utf8.ts";
 import { brotliParams } from "./precompressed.ts";
 import { responseText } from "../app/.server/rendered-document.ts";
 
@@ -56,8 +55,9 @@ export function createPageAdmission(opts: { maxKeys: number; windowMs: number })
  */
 export async function sendUnstoredPage(req: Request, res: Response, response: globalThis.Response) {
   const text = await responseText(response);
-  // the same document a stored page sends (same-origin links without the nonce, page-cache.ts)
-  const raw = /^text\/html/i.test(response.headers.get("content-type") ?? "") ? documentBytes(text, String(res.locals.nonce ?? "")) : utf8Bytes(text);
+  // the same document a stored page sends (same-origin links without the nonce, page-cache.ts);
+  // a `.data` answer (1–10 KB, Latin-1 as a rule) is encoded the direct way
+  const raw = /^text\/html/i.test(response.headers.get("content-type") ?? "") ? documentBytes(text, String(res.locals.nonce ?? "")) : Buffer.from(text, "utf8");
   // br over gzip whatever their order (browsers send "gzip, deflate, br, zstd"), as the cached
   // pages are negotiated (server/precompressed.ts negotiateEncoding)
   const accepted = raw.length < MIN_COMPRESS_BYTES ? "identity" : req.acceptsEncodings("br") ? "br" : req.acceptsEncodings("gzip") ? "gzip" : "identity";
