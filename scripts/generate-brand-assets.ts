@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { site } from "../app/content/site.ts";
+import { escapeXml } from "./lib/escape-xml.ts";
 
 const publicDir = path.resolve(import.meta.dirname, "../public");
 const gradient = `<linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#ff8a5c"/><stop offset=".55" stop-color="#e23a7a"/><stop offset="1" stop-color="#8b5cf6"/></linearGradient>`;
@@ -17,10 +18,6 @@ function iconSvg(size: number, padding: number, rounded: boolean): string {
 <defs>${gradient}</defs>
 <rect width="${size}" height="${size}" rx="${rounded ? size * 0.28 : 0}" fill="url(#g)"/>
 <g transform="translate(${padding} ${padding}) scale(${inner / 32})">${beat}</g></svg>`;
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/[<>&"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;" })[c]!);
 }
 
 function ogSvg(): string {

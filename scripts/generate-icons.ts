@@ -12,6 +12,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { escapeXml } from "./lib/escape-xml.ts";
 
 type IconData = { name: string; node: [string, Record<string, string | number>][]; aliases?: string[] };
 
@@ -24,14 +25,13 @@ const kebab = (name: string) =>
     .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
     .replace(/([a-z])([0-9])/g, "$1-$2")
     .toLowerCase();
-const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** the SVG children as React would render them: `<path d="…"></path>`, Lucide's React keys left out */
 function drawing(data: IconData): string {
   return data.node
     .map(([tag, attributes]) => {
       const pairs = Object.entries(attributes).filter(([name]) => name !== "key");
-      return `<${tag}${pairs.map(([name, value]) => ` ${name}="${escapeAttribute(String(value))}"`).join("")}></${tag}>`;
+      return `<${tag}${pairs.map(([name, value]) => ` ${name}="${escapeXml(String(value))}"`).join("")}></${tag}>`;
     })
     .join("");
 }

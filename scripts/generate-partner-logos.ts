@@ -11,6 +11,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { filmPartners, musicPartners, type Partner } from "../app/content/partners.ts";
+import { escapeXml } from "./lib/escape-xml.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const WIDTH = 200;
@@ -19,10 +20,6 @@ const PADDING = 14;
 /** Average advance of a bold sans-serif glyph, in ems; good enough to size a wordmark. */
 const GLYPH_EM = 0.62;
 const GOLDEN_ANGLE = 137.508;
-
-function escapeXml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-}
 
 /** Splits a long multi-word name into two balanced lines. */
 export function wordmarkLines(name: string): string[] {
