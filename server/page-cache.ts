@@ -45,12 +45,20 @@ export function isCacheableResponse(response: globalThis.Response): boolean {
  * a few large parts instead of thirty small ones (server/precompressed.ts).
  */
 export function withoutSameOriginLinkNonces(html: string): string {
-  // Only the head is rewritten when no link follows it: a regex over a whole 60–125 KB page
-  // costs a fifth of a millisecond when the page holds a character beyond Latin-1 (V8 then
-  // keeps it two-byte), indexOf a tenth of that (issue #18).
-  const headEnd = html.indexOf("</head>");
-  if (headEnd < 0 || html.indexOf("<link", headEnd) >= 0) return withoutLinkNonces(html);
+  const headEnd = linksOnlyBefore(html);
+  if (headEnd < 0) return withoutLinkNonces(html);
   return withoutLinkNonces(html.slice(0, headEnd)) + html.slice(headEnd);
+}
+
+/**
+ * Where the head ends when every `<link>` is in it (React hoists them there), else -1: only the
+ * head is then rewritten. A regex over a whole 60–125 KB page costs a fifth of a millisecond
+ * when the page holds a character beyond Latin-1 (V8 then keeps it two-byte), indexOf a tenth
+ * of that (issue #18).
+ */
+function linksOnlyBefore(html: string): number {
+  const headEnd = html.indexOf("</head>");
+  return headEnd < 0 || html.indexOf("<link", headEnd) >= 0 ? -1 : headEnd;
 }
 
 /**
@@ -62,8 +70,10 @@ export function withoutSameOriginLinkNonces(html: string): string {
  * page that V8 holds two-byte (issue #18).
  */
 export function documentBytes(html: string, nonce: string): Buffer {
-  const headEnd = html.indexOf("</head>");
-  if (headEnd < 0 || html.indexOf("<link", headEnd) >= 0) return utf8Bytes(withoutSameOriginLinkNonces(html).replaceAll(NONCE_PLACEHOLDER, nonce));
+  // the whole page rewritten as a string: where a link follows the head, or a lone surrogate
+  const rewritten = () => withoutSameOriginLinkNonces(html).replaceAll(NONCE_PLACEHOLDER, nonce);
+  const headEnd = linksOnlyBefore(html);
+  if (headEnd < 0) return utf8Bytes(rewritten());
   const nonce16 = Buffer.from(nonce, "utf16le");
   const parts = [Buffer.from(withoutLinkNonces(html.slice(0, headEnd)).replaceAll(NONCE_PLACEHOLDER, nonce), "utf16le")];
   let from = headEnd;
@@ -72,7 +82,7 @@ export function documentBytes(html: string, nonce: string): Buffer {
     from = at + NONCE_PLACEHOLDER.length;
   }
   parts.push(Buffer.from(html.slice(from), "utf16le"));
-  return utf16ToUtf8(Buffer.concat(parts), () => Buffer.from(withoutSameOriginLinkNonces(html).replaceAll(NONCE_PLACEHOLDER, nonce), "utf8"));
+  return utf16ToUtf8(Buffer.concat(parts), () => Buffer.from(rewritten(), "utf8"));
 }
 
 function withoutLinkNonces(html: string): string {
