@@ -25,6 +25,7 @@ import { serviceWorkerHandler } from "./service-worker.ts";
 import { answerUnparsableRequests, requestGuard, requestLimits, sendRefusal } from "./request-guard.ts";
 import { productionHandler, reactRouterHandler } from "./react-router-handler.ts";
 import { readinessHandler } from "./readiness.ts";
+import { createRenderTurns } from "./render-turns.ts";
 import { isSoundsLikeUpload, soundsLikeUpload, type UploadError } from "./sounds-like.ts";
 
 export interface StartOptions {
@@ -210,9 +211,13 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
     logger,
   });
   // one handler, its route tables derived once, for the caches' renders and every other request
-  const handle = dev
+  const render = dev
     ? createRequestHandler(() => opts.vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>, "development")
     : productionHandler(loadBuild);
+  // issue #18, ADR 0115: one render starts per turn of the event loop, so new connections are
+  // accepted while keep-alive clients keep the process busy (server/render-turns.ts)
+  const turns = createRenderTurns();
+  const handle: typeof render = (request, context) => turns.run(() => render(request, context));
   if (!dev) {
     /** Renders a path for the caches, with NONCE_PLACEHOLDER where each response's nonce goes. */
     const renderForCache = (pageUrl: string, ip: string, log: Logger) =>
