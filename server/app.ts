@@ -215,9 +215,11 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
     ? createRequestHandler(() => opts.vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>, "development")
     : productionHandler(loadBuild);
   // issue #18, ADR 0115: one render starts per turn of the event loop, so new connections are
-  // accepted while keep-alive clients keep the process busy (server/render-turns.ts)
-  const turns = createRenderTurns();
-  const handle: typeof render = (request, context) => turns.run(() => render(request, context));
+  // accepted while keep-alive clients keep the process busy (server/render-turns.ts). Not in a
+  // cluster's workers: there the primary accepts and hands connections over (round robin), and
+  // the turns cost throughput without a newcomer to let in.
+  const turns = opts.cluster ? undefined : createRenderTurns();
+  const handle: typeof render = turns ? (request, context) => turns.run(() => render(request, context)) : render;
   if (!dev) {
     /** Renders a path for the caches, with NONCE_PLACEHOLDER where each response's nonce goes. */
     const renderForCache = (pageUrl: string, ip: string, log: Logger) =>
