@@ -11,6 +11,8 @@
  * loop comes back to the listening socket every few milliseconds, and a newcomer's request
  * joins the same queue as everyone else's.
  *
+ * Used where the process accepts its own connections (one process; in a cluster the primary
+ * accepts and the workers run without turns, which cost them throughput there: ADR 0115).
  * Only renders wait here (React Router's handler, for the page caches and for every other
  * request): cached pages, static files and /healthz are answered in the turn their bytes
  * arrive. The queue holds at most one render per open connection (HTTP/1.1 answers a
