@@ -83,7 +83,12 @@ function answerUnhandledErrors(err: unknown, req: Request, res: Response, next: 
  * The page caches (ADR 0002, ADR 0080): static pages and catalog views, rendered with a nonce
  * placeholder and kept compressed, in one byte budget.
  */
-function pageCaches(services: AppServices, renderForCache: (pageUrl: string, ip: string, log: Logger) => Promise<globalThis.Response>, budget: RenderBudget) {
+function pageCaches(
+  services: AppServices,
+  renderForCache: (pageUrl: string, ip: string, log: Logger) => Promise<globalThis.Response>,
+  budget: RenderBudget,
+  alone: boolean,
+) {
   const { config, logger } = services;
   // Static pages and catalog pages share one byte budget (ADR 0080).
   const pages = createPageStore({
@@ -110,6 +115,8 @@ function pageCaches(services: AppServices, renderForCache: (pageUrl: string, ip:
     // issue #18, ADR 0085: stored on a second ask; a miss within the client's render budget
     admission: createPageAdmission({ maxKeys: config.PAGE_CACHE_SEEN_MAX_KEYS, windowMs: CATALOG_PAGE_TTL_MS }),
     budget,
+    // ADR 0115: one process leaves a core to the thread pool; a cluster's workers take them all
+    compressOffThread: alone,
   });
   return [cache.middleware, catalogPages.middleware];
 }
@@ -214,17 +221,20 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
   const render = dev
     ? createRequestHandler(() => opts.vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>, "development")
     : productionHandler(loadBuild);
-  // issue #18, ADR 0115: one render starts per turn of the event loop, so new connections are
-  // accepted while keep-alive clients keep the process busy (server/render-turns.ts). Not in a
-  // cluster's workers: there the primary accepts and hands connections over (round robin), and
-  // the turns cost throughput without a newcomer to let in.
-  const turns = opts.cluster ? undefined : createRenderTurns();
+  // issue #18, ADR 0115: a process alone (not one of a cluster's workers) accepts its own
+  // connections and has a core to spare. One render starts per turn of the event loop, so new
+  // connections are accepted while keep-alive clients keep the process busy
+  // (server/render-turns.ts), and a page asked once is compressed on the thread pool. In a
+  // cluster the primary accepts and hands connections over (round robin) and every core has a
+  // process: both cost the workers throughput there, measured.
+  const alone = !opts.cluster;
+  const turns = alone ? createRenderTurns() : undefined;
   const handle: typeof render = turns ? (request, context) => turns.run(() => render(request, context)) : render;
   if (!dev) {
     /** Renders a path for the caches, with NONCE_PLACEHOLDER where each response's nonce goes. */
     const renderForCache = (pageUrl: string, ip: string, log: Logger) =>
       handle(new Request(new URL(pageUrl, config.SITE_URL), { headers: { accept: "text/html" } }), loadContext(NONCE_PLACEHOLDER, ip, log));
-    for (const middleware of pageCaches(services, renderForCache, budget)) app.use(middleware);
+    for (const middleware of pageCaches(services, renderForCache, budget, alone)) app.use(middleware);
   }
 
   // issue #19: a reference file's upload, streamed and bounded by UPLOAD_LIMIT_BYTES; a refusal renders the form's page

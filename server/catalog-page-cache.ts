@@ -58,6 +58,8 @@ export interface CatalogPageCacheOptions {
   admission?: PageAdmission;
   /** issue #18: a miss is rendered within the client's budget (server/render-budget.ts), a hit always */
   budget?: RenderBudget;
+  /** issue #18, ADR 0115: a page asked once is compressed on the thread pool (one server process) */
+  compressOffThread?: boolean;
 }
 
 const PREFIX = "catalog|";
@@ -154,7 +156,7 @@ export function createCatalogPageCache(opts: CatalogPageCacheOptions) {
         return sendCachedPage(req, res, found.page, found.kind === "hit");
       case "once":
         // asked once so far (issue #18): compressed for this response only, not stored
-        return sendUnstoredPage(req, res, found.response);
+        return sendUnstoredPage(req, res, found.response, { offThread: opts.compressOffThread });
       case "uncached":
         // a redirect, a 404, a page with incomplete data: sent as rendered, not kept
         res.setHeader("X-Page-Cache", "MISS");

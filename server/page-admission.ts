@@ -1,5 +1,7 @@
 import crypto from "node:crypto";
+import { promisify } from "node:util";
 import zlib from "node:zlib";
+import pLimit from "p-limit";
 import type { Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { documentBytes } from "./page-cache.ts";
@@ -53,7 +55,7 @@ export function createPageAdmission(opts: { maxKeys: number; windowMs: number })
  * parts around the nonce, and a check decode, when a page is stored). Content-Encoding is set
  * here, so the `compression` middleware leaves it alone.
  */
-export async function sendUnstoredPage(req: Request, res: Response, response: globalThis.Response) {
+export async function sendUnstoredPage(req: Request, res: Response, response: globalThis.Response, opts: { offThread?: boolean } = {}) {
   const text = await responseText(response);
   // the same document a stored page sends (same-origin links without the nonce, page-cache.ts);
   // a `.data` answer (1–10 KB, Latin-1 as a rule) is encoded the direct way
@@ -61,10 +63,21 @@ export async function sendUnstoredPage(req: Request, res: Response, response: gl
   // br over gzip whatever their order (browsers send "gzip, deflate, br, zstd"), as the cached
   // pages are negotiated (server/precompressed.ts negotiateEncoding)
   const accepted = raw.length < MIN_COMPRESS_BYTES ? "identity" : req.acceptsEncodings("br") ? "br" : req.acceptsEncodings("gzip") ? "gzip" : "identity";
-  // On the event loop: a third of a millisecond at these settings, less than a trip to the
-  // thread pool costs in scheduling, and one encoder at a time (each holds native memory: one
-  // per connection at 64 connections held 1.4 GB, ADR 0080).
-  const body = accepted === "br" ? zlib.brotliCompressSync(raw, { params: brotliParams(FIRST_ASK_BROTLI_QUALITY, raw.length) }) : accepted === "gzip" ? zlib.gzipSync(raw, { level: 3 }) : raw;
+  // A third of a millisecond at these settings. `offThread` (one server process, ADR 0115): on
+  // the thread pool, two at a time (each encoder holds native memory: one per connection at 64
+  // connections held 1.4 GB, ADR 0080), so the event loop renders the next page meanwhile on a
+  // core it would not use. In a cluster every core has a process: on the event loop.
+  const params = { params: brotliParams(FIRST_ASK_BROTLI_QUALITY, raw.length) };
+  const body =
+    accepted === "br"
+      ? opts.offThread
+        ? await compressing(() => brotli(raw, params))
+        : zlib.brotliCompressSync(raw, params)
+      : accepted === "gzip"
+        ? opts.offThread
+          ? await compressing(() => gzip(raw, { level: 3 }))
+          : zlib.gzipSync(raw, { level: 3 })
+        : raw;
   res.status(response.status);
   response.headers.forEach((value, name) => {
     if (!SENT_HERE.has(name.toLowerCase())) res.setHeader(name, value);
@@ -76,6 +89,10 @@ export async function sendUnstoredPage(req: Request, res: Response, response: gl
   if (req.method === "HEAD") res.end();
   else res.end(body);
 }
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+const compressing = pLimit(2);
 
 /** a first ask's brotli: fast, for one response (stored catalog pages use 5, server/catalog-page-cache.ts) */
 const FIRST_ASK_BROTLI_QUALITY = 3;
