@@ -5,12 +5,21 @@ import { openSqliteDatabase } from "../../app/.server/analysis/stage/store-sqlit
 import { createPrng } from "../../app/.server/catalog/sample/prng.ts";
 import { DEFAULT_SEED, distinctAudioKey, sampleAlbums } from "../../app/.server/catalog/sample/generate.ts";
 import { KEY_NAMES } from "../../app/lib/catalog/track-query.ts";
+import { FINGERPRINT_BYTES, FINGERPRINT_VERSION } from "../../app/.server/analysis/fingerprint.ts";
 import { TOP_GENRES } from "../../app/lib/catalog/genre-tree.ts";
 
 /**
  * The track view's part of `npm run bench:catalog` (issue #10): synthetic analysis results for
  * the benchmark catalog's tracks, and the track view and search requests it measures.
  */
+
+/** A fingerprint of this version with every field drawn at random (the stored form: base64). */
+function randomFingerprint(r: ReturnType<typeof createPrng>): string {
+  const bytes = new Uint8Array(FINGERPRINT_BYTES);
+  bytes[0] = FINGERPRINT_VERSION;
+  for (let i = 1; i < bytes.length; i++) bytes[i] = r.int(0, 255);
+  return Buffer.from(bytes).toString("base64");
+}
 
 /** Share of the bench's tracks with a stored analysis; the rest are listed without figures. */
 const ANALYSED = 0.9;
@@ -19,9 +28,10 @@ const ANALYSED = 0.9;
  * Writes a `done` result for ~90 % of the tracks of the catalog `sampleAlbums(albums, seed,
  * { distinctAudio: true })` into DATA_DIR/analysis.sqlite (the store the server reads): lengths
  * 20 s – 7 min, tempi 60–180 BPM (15 % without a beat), the 24 keys (5 % none), 100 preview
- * bars. Returns how many rows it wrote.
+ * bars, and with `fingerprints` a random fingerprint (for `like=` views; bench:load). Returns
+ * how many rows it wrote.
  */
-export function seedAnalysis(dataDir: string, albums: number, seed = DEFAULT_SEED): number {
+export function seedAnalysis(dataDir: string, albums: number, seed = DEFAULT_SEED, opts: { fingerprints?: boolean } = {}): number {
   const file = path.join(dataDir, "analysis.sqlite");
   // the schema, as the server creates it
   void openSqliteDatabase(file).close();
@@ -49,6 +59,8 @@ export function seedAnalysis(dataDir: string, albums: number, seed = DEFAULT_SEE
         loudnessLufs: -14,
         previewPeaks: peaks,
         overviewPeaks: [],
+        // how it sounds (ADR 0104), for `like=` views: random bytes of the fingerprint's layout
+        ...(opts.fingerprints ? { fingerprint: randomFingerprint(r) } : {}),
         analyzerVersion: ANALYZER_VERSION,
       };
       insert.run(distinctAudioKey(i, j), JSON.stringify(analysis), ANALYZER_VERSION, at++);
