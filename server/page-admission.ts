@@ -5,7 +5,7 @@ import pLimit from "p-limit";
 import type { Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { documentBytes } from "./page-cache.ts";
-import { brotliParams } from "./precompressed.ts";
+import { brotliCompress, brotliParams } from "./precompressed.ts";
 import { responseText } from "../app/.server/rendered-document.ts";
 
 /**
@@ -63,21 +63,7 @@ export async function sendUnstoredPage(req: Request, res: Response, response: gl
   // br over gzip whatever their order (browsers send "gzip, deflate, br, zstd"), as the cached
   // pages are negotiated (server/precompressed.ts negotiateEncoding)
   const accepted = raw.length < MIN_COMPRESS_BYTES ? "identity" : req.acceptsEncodings("br") ? "br" : req.acceptsEncodings("gzip") ? "gzip" : "identity";
-  // A third of a millisecond at these settings. `offThread` (one server process, ADR 0115): on
-  // the thread pool, two at a time (each encoder holds native memory: one per connection at 64
-  // connections held 1.4 GB, ADR 0080), so the event loop renders the next page meanwhile on a
-  // core it would not use. In a cluster every core has a process: on the event loop.
-  const params = { params: brotliParams(FIRST_ASK_BROTLI_QUALITY, raw.length) };
-  const body =
-    accepted === "br"
-      ? opts.offThread
-        ? await compressing(() => brotli(raw, params))
-        : zlib.brotliCompressSync(raw, params)
-      : accepted === "gzip"
-        ? opts.offThread
-          ? await compressing(() => gzip(raw, { level: 3 }))
-          : zlib.gzipSync(raw, { level: 3 })
-        : raw;
+  const body = accepted === "identity" ? raw : await encodeFirstAsk(raw, accepted, opts.offThread ?? false);
   res.status(response.status);
   response.headers.forEach((value, name) => {
     if (!SENT_HERE.has(name.toLowerCase())) res.setHeader(name, value);
@@ -90,12 +76,28 @@ export async function sendUnstoredPage(req: Request, res: Response, response: gl
   else res.end(body);
 }
 
-const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
+/** first asks' encoders in flight (their own two: a stored page's precompression is slower, precompressed.ts) */
 const compressing = pLimit(2);
+
+/**
+ * A first ask's body at a fast setting (brotli 3, gzip 3): a third of a millisecond. `offThread`
+ * (one server process, ADR 0115): on the thread pool, two at a time (each encoder holds native
+ * memory: one per connection at 64 connections held 1.4 GB, ADR 0080), so the event loop renders
+ * the next page meanwhile on a core it would not use. In a cluster every core has a process: on
+ * the event loop.
+ */
+function encodeFirstAsk(raw: Buffer, encoding: "br" | "gzip", offThread: boolean): Buffer | Promise<Buffer> {
+  if (encoding === "br") {
+    const options = { params: brotliParams(FIRST_ASK_BROTLI_QUALITY, raw.length) };
+    return offThread ? compressing(() => brotliCompress(raw, options)) : zlib.brotliCompressSync(raw, options);
+  }
+  return offThread ? compressing(() => gzip(raw, FIRST_ASK_GZIP)) : zlib.gzipSync(raw, FIRST_ASK_GZIP);
+}
 
 /** a first ask's brotli: fast, for one response (stored catalog pages use 5, server/catalog-page-cache.ts) */
 const FIRST_ASK_BROTLI_QUALITY = 3;
+const FIRST_ASK_GZIP = { level: 3 };
 /** below this a compressed body is hardly smaller (the compression middleware's own threshold) */
 const MIN_COMPRESS_BYTES = 1024;
 const SENT_HERE = new Set(["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive", "vary"]);

@@ -51,7 +51,7 @@ export interface CompressOptions {
 }
 
 const deflateRaw = promisify(zlib.deflateRaw);
-const brotliCompress = promisify(zlib.brotliCompress);
+export const brotliCompress = promisify(zlib.brotliCompress);
 
 /** A CSP nonce: 16 random bytes in base64 (server/security.ts), 24 characters ending "==". */
 const NONCE_SHAPE = { length: 24, suffix: "==" };
