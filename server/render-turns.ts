@@ -27,8 +27,8 @@ export interface RenderTurns {
 }
 
 export function createRenderTurns(): RenderTurns {
+  // a turn is scheduled exactly while the queue holds a render
   const queue: (() => void)[] = [];
-  let scheduled = false;
 
   // A setImmediate callback runs after the poll phase (where sockets are read and the one
   // connection accepted); one scheduled from inside it runs on the next turn, after the next
@@ -36,7 +36,6 @@ export function createRenderTurns(): RenderTurns {
   const turn = () => {
     const next = queue.shift();
     if (queue.length) setImmediate(turn);
-    else scheduled = false;
     next?.();
   };
 
@@ -50,10 +49,7 @@ export function createRenderTurns(): RenderTurns {
             reject(error);
           }
         });
-        if (!scheduled) {
-          scheduled = true;
-          setImmediate(turn);
-        }
+        if (queue.length === 1) setImmediate(turn);
       });
     },
     get waiting() {
