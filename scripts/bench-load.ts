@@ -13,18 +13,12 @@
 //                          --only healthz,mission,mix,data,img,contact,tail,tail-data,items,like]
 //
 // It measures; it asserts nothing.
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
-import { DEFAULT_SEED } from "../app/.server/catalog/sample/generate.ts";
-import { seedAnalysis } from "./lib/bench-tracks.ts";
-import { startSite } from "./lib/site-process.ts";
+import { startAnalysedSite } from "./lib/analysed-site.ts";
 import { catalogMix } from "./lib/catalog-mix.ts";
 import { asDataUrl, catalogWords, itemWalk, likeSeeds, likeViews, searchMix, sitemapPaths, type UrlGenerator } from "./lib/long-tail.ts";
-import { samplePaths } from "../app/.server/catalog/sample/ensure.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -71,22 +65,8 @@ async function runOnce(albums: number, processes: number): Promise<Row[]> {
     // measure the refusal, not the render
     RENDER_RATE_LIMIT: "100000000",
   };
-  // The track view's ranges, tempo sorts and `like=` views need analysis results (without them
-  // a range matches nothing and every `like=` view is "still being analysed"): the sample's
-  // shipped results, stored at start by the analysis stage (nothing is left for it to analyse),
-  // or for a generated catalog synthetic results with fingerprints, written before the start.
-  let sampleDir: string | undefined;
-  let dataDir: string | undefined;
-  if (albums !== 300) {
-    sampleDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-load-"));
-    await writeSampleSources(sampleDir, { albums, seed: DEFAULT_SEED, force: true, distinctAudio: true });
-    env.ALBUMS_URL = path.join(sampleDir, "merged.json");
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-load-data-"));
-    seedAnalysis(dataDir, albums, DEFAULT_SEED, { fingerprints: true });
-  } else env.ANALYSIS_WORKER = "true";
-  const site = await startSite({ env, dataDir, timeoutMs: 600_000 });
+  const { site, albumsFile, stop } = await startAnalysedSite(albums, env);
   try {
-    await analysisShown(site.base);
     const mix = catalogMix();
     // Warm every URL (and the thumbnail), unmeasured: twice, as a catalog page is stored on its
     // second ask (issue #18, ADR 0085).
@@ -97,7 +77,7 @@ async function runOnce(albums: number, processes: number): Promise<Row[]> {
 
     // the long tail's sources, read as a crawler (the sitemap, the track view's links) and from
     // the generated catalog (the words of its titles)
-    const words = await catalogWords(sampleDir ? path.join(sampleDir, "merged.json") : samplePaths(site.dataDir).albums);
+    const words = await catalogWords(albumsFile);
     const items = ONLY.has("items") ? await sitemapPaths(site.base) : [];
     const seeds = ONLY.has("like") ? await likeSeeds(site.base) : [];
     const fresh = (urls: UrlGenerator, map: (url: string) => string = (u) => u): autocannon.Request[] => [
@@ -144,20 +124,7 @@ async function runOnce(albums: number, processes: number): Promise<Row[]> {
     );
     return rows;
   } finally {
-    await site.stop();
-    for (const dir of [sampleDir, dataDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** Waits until the track view filters by tempo (the track index has read the analysis figures). */
-async function analysisShown(base: string) {
-  const deadline = Date.now() + 600_000;
-  for (;;) {
-    // a row of the track view (its HTML: `data-track-id`) within a tempo range
-    const body = await (await fetch(`${base}/catalog?type=music&view=tracks&bpm=60-200`)).text();
-    if (body.includes("data-track-id=")) return;
-    if (Date.now() > deadline) throw new Error("the track view never showed analysis figures");
-    await new Promise((r) => setTimeout(r, 500));
+    await stop();
   }
 }
 

@@ -1,9 +1,9 @@
 // `npm run profile:render`: what one uncached catalog or item page costs the server (issue #18).
-// Starts the built site (the sample catalog unless --albums says otherwise) under
-// `node --cpu-prof`, warms it with URLs of the same kinds, then asks, one at a time, URLs never
-// asked before (scripts/lib/long-tail.ts): catalog views (typo'd searches, tempo and length
-// ranges, searches sorted by tempo) and album/single item pages, each as an HTML document and as
-// `.data`. For every request it reads the server's CPU time from /proc (schedstat: nanoseconds,
+// Starts the built site (the sample catalog unless --albums says otherwise, with analysis results
+// behind it: scripts/lib/analysed-site.ts) under `node --cpu-prof`, warms it with URLs of the
+// same kinds, then asks, one at a time, URLs never asked before (scripts/lib/long-tail.ts):
+// catalog views (typo'd searches, tempo and length ranges, searches sorted by tempo), album/single
+// item pages and `like=` views, each as an HTML document and as `.data`. For every request it reads the server's CPU time from /proc (schedstat: nanoseconds,
 // the main thread and all threads), and prints the p50 and p90 per kind. The profile is cut to
 // the measured requests (its samples carry CLOCK_MONOTONIC times, the clock this script reads
 // too), and its top self-time items are printed.
@@ -15,9 +15,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { writeSampleSources, samplePaths } from "../app/.server/catalog/sample/ensure.ts";
-import { startSite } from "./lib/site-process.ts";
-import { asDataUrl, catalogWords, itemWalk, searchMix, sitemapPaths, type UrlGenerator } from "./lib/long-tail.ts";
+import { startAnalysedSite } from "./lib/analysed-site.ts";
+import { asDataUrl, catalogWords, itemWalk, likeSeeds, likeViews, searchMix, sitemapPaths, type UrlGenerator } from "./lib/long-tail.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -56,26 +55,29 @@ const quantile = (values: number[], q: number) => {
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), "render-prof-"));
-let sampleDir: string | undefined;
-const env: Record<string, string> = { LOG_LEVEL: "warn", WEB_CONCURRENCY: "1", RENDER_RATE_LIMIT: "100000000" };
-if (ALBUMS !== 300) {
-  sampleDir = fs.mkdtempSync(path.join(os.tmpdir(), "profile-render-"));
-  await writeSampleSources(sampleDir, { albums: ALBUMS, seed: 20240105, force: true });
-  env.ALBUMS_URL = path.join(sampleDir, "merged.json");
-}
-// the build (when stale) runs before the server, in a child: its profile is another file
-const site = await startSite({ env: { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` }, timeoutMs: 600_000 });
+// The site as a visitor gets it: with analysis results behind the catalog (analysed-site.ts),
+// so ranges match, item pages carry their tracks' figures and `like=` views find neighbours.
+// The build (when stale) runs before the server, in a child: its profile is another file.
+const { site, albumsFile, stop } = await startAnalysedSite(ALBUMS, {
+  LOG_LEVEL: "warn",
+  WEB_CONCURRENCY: "1",
+  RENDER_RATE_LIMIT: "100000000",
+  NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}`,
+});
 const pid = site.child.pid!;
 const windows: [number, number][] = [];
 const table: string[] = [];
 try {
-  const words = await catalogWords(sampleDir ? path.join(sampleDir, "merged.json") : samplePaths(site.dataDir).albums);
+  const words = await catalogWords(albumsFile);
   const items = itemWalk(await sitemapPaths(site.base));
+  const likes = likeViews(await likeSeeds(site.base));
   const kinds: { name: string; urls: UrlGenerator; map?: (u: string) => string }[] = [
     { name: "catalog view, HTML", urls: searchMix(words, 101) },
     { name: "catalog view, .data", urls: searchMix(words, 102), map: asDataUrl },
     { name: "item page, HTML", urls: items },
     { name: "item page, .data", urls: items, map: asDataUrl },
+    { name: "like= view, HTML", urls: likes },
+    { name: "like= view, .data", urls: likes, map: asDataUrl },
   ];
   const ask = async (url: string) => {
     const res = await fetch(site.base + url, { headers: { "accept-encoding": "br, gzip" } });
@@ -118,8 +120,7 @@ try {
     );
   }
 } finally {
-  await site.stop();
-  if (sampleDir) fs.rmSync(sampleDir, { recursive: true, force: true });
+  await stop();
 }
 console.log(table.join("\n"));
 
