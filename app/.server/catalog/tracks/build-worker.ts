@@ -5,7 +5,7 @@ import { openAnalysisStore } from "../../analysis/stage/open.ts";
 import type { FiguresCursor } from "../../analysis/stage/types.ts";
 import { buildTrackColumns } from "./table.ts";
 import { createTitleIndexer } from "../search/postings.ts";
-import { FiguresBuilder, readFigures, TrackFigures, type FiguresArrays } from "./figures.ts";
+import { figureArrays, FiguresBuilder, readFigures, TrackFigures, type FiguresArrays } from "./figures.ts";
 import { NO_YIELD } from "./yielding.ts";
 import { releaseFreedPages } from "./release-pages.ts";
 import type { BuildInput, BuildOutput } from "./build-thread.ts";
@@ -34,7 +34,7 @@ if (input.figures) {
   try {
     const store = await openAnalysisStore(input.figures.store);
     try {
-      const builder = new FiguresBuilder(columns, null);
+      const builder = await FiguresBuilder.create(columns, null, NO_YIELD);
       const cursor = await readFigures(store, builder, null, null, input.figures.pageSize, NO_YIELD);
       figures = { ...(await TrackFigures.from(builder, NO_YIELD)).arrays(), cursor };
     } finally {
@@ -52,5 +52,5 @@ releaseFreedPages();
 
 const out: BuildOutput = { columns, titles: postings, figures, figuresError, ms: { columns: columnsMs, figures: performance.now() - started - columnsMs } };
 const arrays: ArrayBufferView[] = [columns.albumStart, columns.trackAlbum, columns.titleOrder, columns.titleRank, columns.audioSorted, columns.byAudio, postings.offsets, postings.docs];
-if (figures) arrays.push(figures.seconds, figures.bpm, figures.key, figures.prints, figures.printed, figures.scales, figures.groupStarts, figures.groupSeconds, ...Object.values(figures.orders), ...Object.values(figures.packed));
+if (figures) arrays.push(...figureArrays(figures));
 parentPort!.postMessage(out, arrays.map((a) => a.buffer as ArrayBuffer));

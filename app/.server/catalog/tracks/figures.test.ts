@@ -7,7 +7,7 @@ async function randomFigures(n: number, seed: number) {
   let x = seed;
   const rand = () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   const titleOrder = Int32Array.from({ length: n }, (_, i) => i);
-  const builder = new FiguresBuilder({ count: n, titleOrder, audioSorted: new Uint32Array(2 * n), byAudio: new Int32Array(n) }, null);
+  const builder = await FiguresBuilder.create({ count: n, titleOrder, audioSorted: new Uint32Array(2 * n), byAudio: new Int32Array(n) }, null, NO_YIELD);
   for (let t = 0; t < n; t++) {
     if (rand() < 0.1) continue; // not analysed
     builder.seconds[t] = rand() < 0.02 ? 3000 : Math.floor(rand() * 600);
@@ -53,7 +53,7 @@ describe("countInRanges (issue #18)", () => {
   });
 
   it("counts nothing in the figures of no analysed track but the tracks themselves without a filter", async () => {
-    const builder = new FiguresBuilder({ count: 3, titleOrder: Int32Array.of(0, 1, 2), audioSorted: new Uint32Array(6), byAudio: new Int32Array(3) }, null);
+    const builder = await FiguresBuilder.create({ count: 3, titleOrder: Int32Array.of(0, 1, 2), audioSorted: new Uint32Array(6), byAudio: new Int32Array(3) }, null, NO_YIELD);
     const figures = await TrackFigures.from(builder, NO_YIELD);
     expect(figures.seconds[0]).toBe(NO_SECONDS);
     expect(countInRanges(figures, null, null)[32]).toBe(3);

@@ -63,11 +63,19 @@ export class TrackFigures {
    */
   readonly packed: Readonly<Record<"title" | FigureSort, Uint32Array>>;
   /**
-   * How each track sounds (issue #19, ADR 0104): PRINT_BYTES a track, end to end (the
-   * fingerprint's quantised bytes), and 1 in `printed` where a track has one.
+   * How each track sounds (issue #19, ADR 0104): the fingerprints' quantised bytes, PRINT_BYTES
+   * a row, **laid out for the `like=` scan** (issue #18, ADR 0116): the fingerprinted tracks
+   * grouped by packed tempo and key as `groupStarts` groups them (`printStarts` the offsets,
+   * rows in track order within a group), so the scan reads the groups it needs front to back
+   * and skips the others whole. `printTracks[row]` is the row's track, `printRow[t]` a track's
+   * row (-1: no fingerprint), `printSeconds[row]` its seconds (TrackFigures.seconds, for the length
+   * filter read in the same order). The rows past the last group are unused (the layout is made in place).
    */
   readonly prints: Uint8Array;
-  readonly printed: Uint8Array;
+  readonly printRow: Int32Array;
+  readonly printTracks: Int32Array;
+  readonly printStarts: Int32Array;
+  readonly printSeconds: Uint16Array;
   /**
    * Issue #18: the tracks grouped by packed tempo and key (group = BPM × 32 + key, 512 × 32
    * groups), each group's packed seconds ascending, `groupStarts` its offsets. A tempo or length
@@ -95,16 +103,17 @@ export class TrackFigures {
     this.orders = a.orders;
     this.packed = a.packed;
     this.prints = a.prints;
-    this.printed = a.printed;
+    this.printRow = a.printRow;
+    this.printTracks = a.printTracks;
+    this.printStarts = a.printStarts;
+    this.printSeconds = a.printSeconds;
     this.scales = a.scales;
     this.groupStarts = a.groupStarts;
     this.groupSeconds = a.groupSeconds;
     let analysed = 0;
     for (let t = 0; t < a.seconds.length; t++) if (a.seconds[t] !== NO_SECONDS) analysed++;
     this.analysed = analysed;
-    let fingerprinted = 0;
-    for (let t = 0; t < a.printed.length; t++) fingerprinted += a.printed[t];
-    this.fingerprinted = fingerprinted;
+    this.fingerprinted = a.printTracks.length;
   }
 
   /** Its arrays, for a transfer to another thread (the build worker: build-thread.ts). */
@@ -116,7 +125,10 @@ export class TrackFigures {
       orders: this.orders,
       packed: this.packed,
       prints: this.prints,
-      printed: this.printed,
+      printRow: this.printRow,
+      printTracks: this.printTracks,
+      printStarts: this.printStarts,
+      printSeconds: this.printSeconds,
       scales: this.scales,
       groupStarts: this.groupStarts,
       groupSeconds: this.groupSeconds,
@@ -130,7 +142,7 @@ export class TrackFigures {
 
   /** The figures of `builder`, with the track orders they give. */
   static async from(builder: FiguresBuilder, yielder: Yielder): Promise<TrackFigures> {
-    const { table, seconds, bpm, key, prints, printed } = builder;
+    const { table, seconds, bpm, key } = builder;
     const n = table.count;
     // Orders by a figure: a counting sort over the title order, so equal figures stay in
     // title order; the missing figure takes the last key in both directions.
@@ -164,18 +176,91 @@ export class TrackFigures {
     };
     const { groupStarts, groupSeconds } = figureGroups(packed.duration);
     await yielder.yield();
-    const scales = catalogScales(prints, n, printed);
+    const layout = await printLayout(builder, yielder);
+    const scales = catalogScales(layout.prints, layout.printTracks.length);
     await yielder.yield();
-    return new TrackFigures({ seconds, bpm, key, orders, packed, prints, printed, scales, groupStarts, groupSeconds });
+    return new TrackFigures({ seconds, bpm, key, orders, packed, ...layout, scales, groupStarts, groupSeconds });
   }
 }
 
 /** The arrays of a TrackFigures, as the build worker hands them over. */
-export type FiguresArrays = Pick<TrackFigures, "seconds" | "bpm" | "key" | "orders" | "packed" | "prints" | "printed" | "scales" | "groupStarts" | "groupSeconds">;
+export type FiguresArrays = Pick<
+  TrackFigures,
+  "seconds" | "bpm" | "key" | "orders" | "packed" | "prints" | "printRow" | "printTracks" | "printStarts" | "printSeconds" | "scales" | "groupStarts" | "groupSeconds"
+>;
 
-/** Groups of TrackFigures.groupStarts: every packed BPM (0–511) × every packed key (0–31). */
-const GROUPS = 512 * 32;
+/** Every typed array of a TrackFigures' arrays: the transfer list of the build worker, and the index's byte count. */
+export function figureArrays(f: FiguresArrays): ArrayBufferView[] {
+  return [f.seconds, f.bpm, f.key, f.prints, f.printRow, f.printTracks, f.printStarts, f.printSeconds, f.scales, f.groupStarts, f.groupSeconds, ...Object.values(f.orders), ...Object.values(f.packed)];
+}
+
+/** Groups of TrackFigures.groupStarts and printStarts: every packed BPM (0–511) × every packed key (0–31). */
+export const GROUPS = 512 * 32;
 const groupOf = (p: number) => (p & 511) * 32 + (p >>> 20);
+/** A track's group from its figures (TrackFigures.bpm, key): as groupOf(packFigures(…)). */
+export const figureGroup = (bpm: number, key: number) => (bpm > 511 ? 511 : bpm) * 32 + (key > 31 ? PACKED_NO_KEY : key);
+
+/**
+ * The fingerprints laid out for the `like=` scan (TrackFigures.prints): the builder's rows (one
+ * per track, in track order) moved in place, so the layout costs no second copy of the bytes
+ * (112 MB at 2.5 million tracks) next to the figures in use.
+ */
+async function printLayout(builder: FiguresBuilder, yielder: Yielder): Promise<Pick<FiguresArrays, "prints" | "printRow" | "printTracks" | "printStarts" | "printSeconds">> {
+  const { bpm, key, seconds, printed, prints } = builder;
+  const n = builder.table.count;
+  const printStarts = new Int32Array(GROUPS + 1);
+  let count = 0;
+  for (let t = 0; t < n; t++) {
+    if (!printed[t]) continue;
+    printStarts[figureGroup(bpm[t], key[t]) + 1]++;
+    count++;
+  }
+  for (let g = 0; g < GROUPS; g++) printStarts[g + 1] += printStarts[g];
+  const next = printStarts.slice(0, GROUPS);
+  // row → track: the fingerprinted tracks by group, then the others (their rows unused)
+  const order = new Int32Array(n);
+  const printRow = new Int32Array(n).fill(-1);
+  let rest = count;
+  for (let t = 0; t < n; t++) {
+    if (printed[t]) order[(printRow[t] = next[figureGroup(bpm[t], key[t])]++)] = t;
+    else order[rest++] = t;
+  }
+  await yielder.yield();
+  await permuteRows(prints, order, PRINT_BYTES, yielder);
+  const printSeconds = new Uint16Array(count);
+  for (let p = 0; p < count; p++) printSeconds[p] = seconds[order[p]];
+  return { prints, printRow, printTracks: order.slice(0, count), printStarts, printSeconds };
+}
+
+/**
+ * Moves `data`'s rows of `size` bytes in place so that row p then holds what row `from[p]`
+ * held (`from` a permutation of the rows), following the permutation's cycles: one row's bytes
+ * held aside per cycle, each row moved once.
+ */
+async function permuteRows(data: Uint8Array, from: Int32Array, size: number, yielder: Yielder): Promise<void> {
+  const n = from.length;
+  const done = new Uint8Array(n);
+  const aside = new Uint8Array(size);
+  let moves = 0;
+  for (let start = 0; start < n; start++) {
+    if (done[start]) continue;
+    done[start] = 1;
+    if (from[start] === start) continue;
+    aside.set(data.subarray(start * size, start * size + size));
+    let p = start;
+    for (;;) {
+      const s = from[p];
+      if (s === start) {
+        data.set(aside, p * size);
+        break;
+      }
+      data.copyWithin(p * size, s * size, s * size + size);
+      done[s] = 1;
+      p = s;
+      if ((++moves & 1023) === 0) await yielder.maybeYield();
+    }
+  }
+}
 
 /**
  * The tracks' packed seconds grouped by packed tempo and key, ascending in each group: a
@@ -250,14 +335,33 @@ export class FiguresBuilder {
   readonly printed: Uint8Array;
   private readonly h = new Uint32Array(2);
 
-  constructor(table: FiguresTable, previous: TrackFigures | null) {
+  private constructor(table: FiguresTable, previous: TrackFigures | null) {
     this.table = table;
     const n = table.count;
     this.seconds = previous ? previous.seconds.slice() : new Uint16Array(n).fill(NO_SECONDS);
     this.bpm = previous ? previous.bpm.slice() : new Uint16Array(n);
     this.key = previous ? previous.key.slice() : new Uint8Array(n).fill(NO_KEY);
     this.prints = previous ? previous.prints.slice() : new Uint8Array(n * PRINT_BYTES);
-    this.printed = previous ? previous.printed.slice() : new Uint8Array(n);
+    this.printed = new Uint8Array(n);
+    if (previous) for (let t = 0; t < n; t++) this.printed[t] = previous.printRow[t] >= 0 ? 1 : 0;
+  }
+
+  /**
+   * A builder over `table`, from nothing or from the previous figures of the same table (a
+   * refresh applies what changed since): their fingerprints copied and moved back to track
+   * order (TrackFigures.prints is laid out for the scan).
+   */
+  static async create(table: FiguresTable, previous: TrackFigures | null, yielder: Yielder): Promise<FiguresBuilder> {
+    const builder = new FiguresBuilder(table, previous);
+    if (previous) {
+      const n = table.count;
+      // track t's row now: its row in the layout, or one of the unused rows
+      const from = new Int32Array(n);
+      let unused = previous.fingerprinted;
+      for (let t = 0; t < n; t++) from[t] = previous.printRow[t] >= 0 ? previous.printRow[t] : unused++;
+      await permuteRows(builder.prints, from, PRINT_BYTES, yielder);
+    }
+    return builder;
   }
 
   /** Sets every track that shares a row's audio key; a row without seconds withdraws the result. */

@@ -1,7 +1,7 @@
 import type { TrackSort } from "../../../lib/catalog/track-query.ts";
 import { matchKeys } from "../match-keys.ts";
 import { nearestTracks, reorder, type LikeSeedSound } from "./like.ts";
-import { genreAlbums, inFigureRanges, type PageMatches, type TrackQueryContext } from "./query-context.ts";
+import { genreAlbums, type PageMatches, type TrackQueryContext } from "./query-context.ts";
 
 /**
  * The `like=` view's query (issue #19, ADR 0104): the seed's nearest neighbours among the tracks
@@ -36,15 +36,15 @@ export function likePage(ctx: TrackQueryContext, f: LikeFilters, seed: LikeSeedS
       if (hits) for (let j = 0; j < hits.tracks.length; j++) inSearch[hits.tracks[j]] = 1;
     }
     const { bpm, seconds } = f;
+    // the tempo and length ranges are read from the scan's own layout (like.ts); the rest here
     const keep =
-      albums || inSearch || bpm || seconds
+      albums || inSearch
         ? (t: number) => {
             if (albums && albums[table.trackAlbum[t]] === 0) return false;
-            if (inSearch && !inSearch[t]) return false;
-            return inFigureRanges(figures, t, bpm, seconds);
+            return !inSearch || inSearch[t] === 1;
           }
         : null;
-    const list = nearestTracks({ table, figures, seed, keep, wanted: f.wanted });
+    const list = nearestTracks({ table, figures, seed, keep, bpm, seconds, wanted: f.wanted });
     hit = { tracks: reorder(list.tracks, f.sort, table, figures), scores: null, keyCounts: list.keyCounts };
     ctx.cache.set(cacheKey, hit);
   }

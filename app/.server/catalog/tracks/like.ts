@@ -3,7 +3,7 @@ import { FIELDS } from "../../analysis/fingerprint.ts";
 
 const FIELD_COUNT = FIELDS.length;
 import { KEY_NAMES, LIKE_LIMIT, LIKE_PER_ALBUM, LIKE_SPREAD_WINDOW, type TrackSort } from "../../../lib/catalog/track-query.ts";
-import { NO_BPM, NO_KEY, NO_SECONDS, PRINT_BYTES, type TrackFigures } from "./figures.ts";
+import { GROUPS, NO_BPM, NO_KEY, NO_SECONDS, PRINT_BYTES, type TrackFigures } from "./figures.ts";
 import type { TrackTable } from "./table.ts";
 
 /**
@@ -24,14 +24,19 @@ export interface LikeSeedSound {
   cacheId: string;
 }
 
-/** A bounded max-heap of (distance, track): the `size` smallest distances seen. */
+/**
+ * A bounded max-heap of (distance, track): the `size` nearest seen, a tie going to the track
+ * first in title order, so the tracks kept do not depend on the order they were seen in.
+ */
 class NearestHeap {
   readonly d: Float64Array;
   readonly t: Int32Array;
   readonly size: number;
+  private readonly rank: Int32Array;
   length = 0;
-  constructor(size: number) {
+  constructor(size: number, titleRank: Int32Array) {
     this.size = size;
+    this.rank = titleRank;
     this.d = new Float64Array(size);
     this.t = new Int32Array(size);
   }
@@ -39,13 +44,17 @@ class NearestHeap {
   get bound(): number {
     return this.length < this.size ? Infinity : this.d[0];
   }
+  /** whether (da, ta) ranks after (db, tb) */
+  private after(da: number, ta: number, db: number, tb: number): boolean {
+    return da > db || (da === db && this.rank[ta] > this.rank[tb]);
+  }
   push(distance: number, track: number): void {
     const { d, t } = this;
     if (this.length < this.size) {
       let i = this.length++;
       while (i > 0) {
         const p = (i - 1) >> 1;
-        if (d[p] >= distance) break;
+        if (!this.after(distance, track, d[p], t[p])) break;
         d[i] = d[p];
         t[i] = t[p];
         i = p;
@@ -54,14 +63,14 @@ class NearestHeap {
       t[i] = track;
       return;
     }
-    if (distance >= d[0]) return;
+    if (!this.after(d[0], t[0], distance, track)) return;
     let i = 0;
     for (;;) {
       const l = 2 * i + 1;
       if (l >= this.length) break;
       const r = l + 1;
-      const c = r < this.length && d[r] > d[l] ? r : l;
-      if (d[c] <= distance) break;
+      const c = r < this.length && this.after(d[r], t[r], d[l], t[l]) ? r : l;
+      if (!this.after(d[c], t[c], distance, track)) break;
       d[i] = d[c];
       t[i] = t[c];
       i = c;
@@ -70,10 +79,10 @@ class NearestHeap {
     t[i] = track;
   }
   /** the tracks kept, nearest first (ties in title order) */
-  sorted(titleRank: Int32Array): { tracks: Int32Array; distances: Float64Array } {
+  sorted(): Int32Array {
     const idx = Array.from({ length: this.length }, (_, i) => i);
-    idx.sort((a, b) => this.d[a] - this.d[b] || titleRank[this.t[a]] - titleRank[this.t[b]]);
-    return { tracks: Int32Array.from(idx, (i) => this.t[i]), distances: Float64Array.from(idx, (i) => this.d[i]) };
+    idx.sort((a, b) => this.d[a] - this.d[b] || this.rank[this.t[a]] - this.rank[this.t[b]]);
+    return Int32Array.from(idx, (i) => this.t[i]);
   }
 }
 
@@ -81,8 +90,11 @@ export interface LikeScanInput {
   table: TrackTable;
   figures: TrackFigures;
   seed: LikeSeedSound;
-  /** the tracks the other filters leave (null: every track), tested per track */
+  /** the tracks the other filters leave (null: every track), tested per track; the ranges below are not its part */
   keep: ((t: number) => boolean) | null;
+  /** the tempo and length filters (inFigureRanges' meaning), read from the layout: whole groups left out */
+  bpm?: [number, number] | null;
+  seconds?: [number, number] | null;
   /** the key filter (KEY_NAMES positions), or null */
   wanted: Uint8Array | null;
   limit?: number;
@@ -95,50 +107,87 @@ export interface LikeList {
   keyCounts: { key: string; count: number }[];
 }
 
-/** The scan (see the module's comment). */
+/** Group order keys: a group's term rounded down to this grid (then its number), sorted as plain numbers. */
+const TERM_GRID = 1 << 20;
+
+/**
+ * The scan (see the module's comment). Exact: every fingerprinted track the filters leave is
+ * either measured or provably farther than the LIKE_LIMIT kept. The fingerprints are laid out
+ * by tempo and key (TrackFigures.prints, ADR 0116), and a group's tempo and key terms are the
+ * same for all its tracks: the groups the tempo filter leaves are visited nearest term first,
+ * so the kept list tightens early, and the scan stops at the first group whose term alone is
+ * past the worst kept. In a group, the fields are summed heaviest first and a track is
+ * abandoned once past the worst kept (most are, after a few fields).
+ */
 export function nearestTracks(input: LikeScanInput): LikeList {
   const { table, figures, seed, keep, wanted } = input;
+  const bpmRange = input.bpm ?? null;
+  const secondsRange = input.seconds ?? null;
   const limit = input.limit ?? LIKE_LIMIT;
   const model = figures.model;
   const tables = seedTables(seed.sounding);
   // the excluded tracks (the seed and its copies) are dropped after the scan: room for them in the heaps
   const room = limit + seed.exclude.size;
-  const all = new NearestHeap(room);
-  const keyed = wanted ? new NearestHeap(room) : all;
-  const { prints, printed, bpm, key } = figures;
-  const n = table.count;
-  // The scan's inner loop (2.5 million tracks, ADR 0104): the tempo and key terms first, then
-  // the fields heaviest first, abandoning a track as soon as it is past the heap's worst
-  // (most are after a few fields once the heap is full). Same sum as scanDistance, reordered.
-  const w = model.fieldWeights;
-  const order = Int32Array.from(w.keys()).sort((x, y) => w[y] - w[x]);
-  const weights = Float64Array.from(order, (j) => w[j]);
-  const own = Float64Array.from(order, (j) => seed.sounding.fingerprint[j]);
-  const d = FIELD_COUNT;
-  for (let t = 0; t < n; t++) {
-    if (!printed[t]) continue;
-    if (keep && !keep(t)) continue;
-    const k = key[t];
-    const b = bpm[t];
-    let bound = all.bound;
-    if (wanted && wanted[k] && keyed.bound > bound) bound = keyed.bound;
-    let dist = tables.tempo[b > 511 ? 511 : b] + tables.key[k > 31 ? 31 : k];
-    if (dist >= bound) continue;
-    const at = t * d;
-    for (let i = 0; i < d; i++) {
-      const diff = own[i] - prints[at + order[i]];
-      dist += weights[i] * diff * diff;
-      if ((i & 7) === 7 && dist >= bound) break;
+  const all = new NearestHeap(room, table.titleRank);
+  const keyed = wanted ? new NearestHeap(room, table.titleRank) : all;
+  const { prints, printTracks, printStarts, printSeconds, bpm, key } = figures;
+
+  // The groups to visit: packed tempo 0 is "none" (no tempo range matches it), 511 holds every
+  // tempo from 511 up (its tracks are tested one by one against a range).
+  const bFrom = bpmRange ? Math.min(511, Math.max(1, Math.ceil(bpmRange[0]))) : 0;
+  const bTo = bpmRange ? Math.min(511, Math.floor(bpmRange[1])) : 511;
+  const visits: number[] = [];
+  for (let b = bFrom; b <= bTo; b++) {
+    for (let k = 0; k < 32; k++) {
+      const g = b * 32 + k;
+      if (printStarts[g + 1] === printStarts[g]) continue;
+      // the rounded term (down, so a later group's true term is never below an earlier one's key) and the group
+      visits.push(Math.floor((tables.tempo[b] + tables.key[k]) * TERM_GRID) * GROUPS + g);
     }
-    if (dist >= bound) continue;
-    if (dist < all.bound) all.push(dist, t);
-    if (wanted && wanted[k] && dist < keyed.bound) keyed.push(dist, t);
   }
-  const drop = (heap: NearestHeap) => {
-    const sorted = heap.sorted(table.titleRank);
-    const kept = sorted.tracks.filter((t) => !seed.exclude.has(t));
-    return kept.subarray(0, limit);
-  };
+  const order = Float64Array.from(visits).sort();
+
+  const w = model.fieldWeights;
+  const fieldOrder = Int32Array.from(w.keys()).sort((x, y) => w[y] - w[x]);
+  const weights = Float64Array.from(fieldOrder, (j) => w[j]);
+  const own = Float64Array.from(fieldOrder, (j) => seed.sounding.fingerprint[j]);
+  const d = FIELD_COUNT;
+  const [s0, s1] = secondsRange ?? [0, 0];
+  const [b0, b1] = bpmRange ?? [0, 0];
+  for (let v = 0; v < order.length; v++) {
+    const g = order[v] % GROUPS;
+    const b = g >> 5;
+    const k = g & 31;
+    const isWanted = wanted !== null && k < wanted.length && wanted[k] === 1;
+    const worst = isWanted && keyed.bound > all.bound ? keyed.bound : all.bound;
+    // every later group's term is at least this one's rounded term: none of them can enter either list
+    if (Math.floor(order[v] / GROUPS) / TERM_GRID > Math.max(all.bound, keyed.bound)) break;
+    const term = tables.tempo[b] + tables.key[k];
+    if (term > worst) continue;
+    const testBpm = bpmRange !== null && b === 511;
+    let bound = worst;
+    for (let p = printStarts[g], end = printStarts[g + 1]; p < end; p++) {
+      if (secondsRange) {
+        const sec = printSeconds[p];
+        if (sec === NO_SECONDS || sec < s0 || sec > s1) continue;
+      }
+      const t = printTracks[p];
+      if (testBpm && (bpm[t] < b0 || bpm[t] > b1)) continue;
+      if (keep && !keep(t)) continue;
+      let dist = term;
+      const at = p * d;
+      for (let i = 0; i < d; i++) {
+        const diff = own[i] - prints[at + fieldOrder[i]];
+        dist += weights[i] * diff * diff;
+        if ((i & 7) === 7 && dist > bound) break;
+      }
+      if (dist > bound) continue;
+      all.push(dist, t);
+      if (isWanted) keyed.push(dist, t);
+      bound = isWanted && keyed.bound > all.bound ? keyed.bound : all.bound;
+    }
+  }
+  const drop = (heap: NearestHeap) => heap.sorted().filter((t) => !seed.exclude.has(t)).subarray(0, limit);
   const allTracks = drop(all);
   const counts = new Int32Array(KEY_NAMES.length);
   for (const t of allTracks) if (key[t] !== NO_KEY) counts[key[t]]++;
@@ -148,7 +197,8 @@ export function nearestTracks(input: LikeScanInput): LikeList {
   // the same recording under several albums sounds the same: it counts as one "album" for the rule too
   const soundOf = new Map<string, number>();
   const groups = Int32Array.from(tracks, (t) => {
-    const sound = Buffer.from(prints.subarray(t * PRINT_BYTES, (t + 1) * PRINT_BYTES)).toString("latin1");
+    const row = figures.printRow[t];
+    const sound = Buffer.from(prints.subarray(row * PRINT_BYTES, (row + 1) * PRINT_BYTES)).toString("latin1");
     let g = soundOf.get(sound);
     if (g === undefined) soundOf.set(sound, (g = soundOf.size));
     return g;

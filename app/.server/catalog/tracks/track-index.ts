@@ -21,7 +21,7 @@ import { errorMessage } from "../errors.ts";
 import { ANALYSIS_WAIT_MS } from "../with-analysis.ts";
 import { clampPage, pageCountFor } from "../../../lib/catalog/pagination.ts";
 import { TRACKS_PER_PAGE, type LikeSeed, type TrackQuery, type TrackQueryResult } from "../../../lib/catalog/track-query.ts";
-import { FiguresBuilder, readFigures, TrackFigures } from "./figures.ts";
+import { figureArrays, FiguresBuilder, readFigures, TrackFigures } from "./figures.ts";
 import type { LikeSeedSound } from "./like.ts";
 import { matchPage } from "./query.ts";
 import { createCountsCache, createTrackCache, type TrackQueryContext } from "./query-context.ts";
@@ -275,7 +275,7 @@ async function readAllFigures(
 ): Promise<FiguresState> {
   const started = performance.now();
   const same = previous?.table === table ? previous : null;
-  const builder = new FiguresBuilder(table, same?.figures ?? null);
+  const builder = await FiguresBuilder.create(table, same?.figures ?? null, yielder);
   let cursor = same?.cursor ?? null;
   if (analysis) {
     const after = cursor ? { at: cursor.at - CLOCK_MARGIN_MS, key: "" } : null;
@@ -304,7 +304,7 @@ function statsOf(current: Generation, figures: FiguresState, cache: { size: numb
 function arrayBytes(t: TrackTable, f: TrackFigures): number {
   let bytes = 0;
   const arrays: ArrayBufferView[] = [t.albumStart, t.trackAlbum, t.titleOrder, t.titleRank, t.audioSorted, t.byAudio, ...t.albumBuckets.values()];
-  arrays.push(f.seconds, f.bpm, f.key, f.prints, f.printed, f.scales, f.groupStarts, f.groupSeconds, ...Object.values(f.orders), ...Object.values(f.packed));
+  arrays.push(...figureArrays(f));
   for (const a of arrays) bytes += a.byteLength;
   return bytes;
 }

@@ -46,10 +46,11 @@ export function readTracks(source: TrackIndexSource, albums: AlbumTable, a: numb
   }
 }
 
-/** A track's sound as the index holds it (its fingerprint bytes are a view of the figures). */
+/** A track's sound as the index holds it (its fingerprint bytes are a view of the figures; none without a row). */
 export function soundingOf(f: TrackFigures, t: number): Sounding {
+  const row = Math.max(0, f.printRow[t]);
   return {
-    fingerprint: f.prints.subarray(t * PRINT_BYTES, (t + 1) * PRINT_BYTES),
+    fingerprint: f.prints.subarray(row * PRINT_BYTES, (row + 1) * PRINT_BYTES),
     bpm: f.bpm[t] === NO_BPM ? null : f.bpm[t],
     key: f.key[t] === NO_KEY ? null : f.key[t],
   };
@@ -74,7 +75,7 @@ export async function resolveSeed(deps: RowDeps, ctx: TrackQueryContext, id: str
   if (a < 0 || !Number.isInteger(index) || t >= table.albumStart[a + 1]) return { like: { id, kind: "track", status: "unknown" } };
   const [row] = await trackRows(deps, ctx, Int32Array.of(t));
   if (!row) return { like: { id, kind: "track", status: "unknown" } };
-  if (!f.printed[t]) return { like: { id, kind: "track", status: "analysing", row } };
+  if (f.printRow[t] < 0) return { like: { id, kind: "track", status: "analysing", row } };
   const exclude = new Set<number>([t]);
   const track = readTracks(deps.source, table.albums, a)?.[index];
   if (track) {
@@ -134,7 +135,7 @@ export async function trackRows(deps: RowDeps, ctx: TrackQueryContext, positions
     if (data.bpm !== undefined) row.bpm = data.bpm;
     if (data.key !== undefined) row.key = data.key;
     if (data.peaks !== undefined) row.peaks = data.peaks;
-    if (seed && f.printed[t]) {
+    if (seed && f.printRow[t] >= 0) {
       const other = soundingOf(f, t);
       row.why = explain(compare(f.model, seed.sounding, other), seed.sounding.bpm, other.bpm);
     }
