@@ -257,7 +257,7 @@ async function permuteRows(data: Uint8Array, from: Int32Array, size: number, yie
       data.copyWithin(p * size, s * size, s * size + size);
       done[s] = 1;
       p = s;
-      if ((++moves & 1023) === 0) await yielder.maybeYield();
+      if ((++moves & 63) === 0) await yielder.maybeYield();
     }
   }
 }
