@@ -34,10 +34,13 @@ export const matchKeys = {
     `${generation}|tracks|${terms(path)}|${range(bpm)}|${range(seconds)}|${words}`,
   /** the track view's counts per key of a tempo and length filter over the whole catalog */
   trackCounts: (generation: number, bpm: readonly [number, number] | null, seconds: readonly [number, number] | null) => `${generation}|counts|${range(bpm)}|${range(seconds)}`,
-  /** a `like=` view's neighbours under the other filters, in the order asked */
+  /**
+   * a `like=` view's neighbours under the other filters, most similar first: every sort of them
+   * shares it (another order is made from it per request: at most LIKE_LIMIT tracks)
+   */
   like: (
     generation: number,
     seedId: string,
-    f: { terms: readonly string[]; bpm: readonly [number, number] | null; seconds: readonly [number, number] | null; words: string; keys: readonly number[]; sort: string },
-  ) => `${generation}|like|${seedId}|${terms(f.terms)}|${range(f.bpm)}|${range(f.seconds)}|${f.words}|${f.keys.join(ITEM)}|${f.sort}`,
+    f: { terms: readonly string[]; bpm: readonly [number, number] | null; seconds: readonly [number, number] | null; words: string; keys: readonly number[] },
+  ) => `${generation}|like|${seedId}|${terms(f.terms)}|${range(f.bpm)}|${range(f.seconds)}|${f.words}|${f.keys.join(ITEM)}`,
 };

@@ -21,7 +21,8 @@ export interface LikeFilters {
 
 /**
  * A `like=` view's page: the seed's nearest neighbours among the tracks every other filter
- * keeps (like.ts), cached by the seed and the filters as the other lists are.
+ * keeps (like.ts), cached by the seed and the filters as the other lists are (not by the sort:
+ * every order of them is made from the one list).
  */
 export function likePage(ctx: TrackQueryContext, f: LikeFilters, seed: LikeSeedSound, start: number, size: number): PageMatches {
   const cacheKey = matchKeys.like(ctx.generation, seed.cacheId, f);
@@ -45,8 +46,10 @@ export function likePage(ctx: TrackQueryContext, f: LikeFilters, seed: LikeSeedS
           }
         : null;
     const list = nearestTracks({ table, figures, seed, keep, bpm, seconds, wanted: f.wanted });
-    hit = { tracks: reorder(list.tracks, f.sort, table, figures), scores: null, keyCounts: list.keyCounts };
+    hit = { tracks: list.tracks, scores: null, keyCounts: list.keyCounts };
     ctx.cache.set(cacheKey, hit);
   }
-  return { total: hit.tracks.length, keyCounts: hit.keyCounts, page: hit.tracks.slice(Math.min(start, hit.tracks.length), Math.min(hit.tracks.length, start + size)) };
+  // the list is kept most similar first; a visitor's other sort of it costs a sort of ≤ LIKE_LIMIT tracks, not a scan
+  const tracks = reorder(hit.tracks, f.sort, ctx.table, ctx.figures);
+  return { total: tracks.length, keyCounts: hit.keyCounts, page: tracks.slice(Math.min(start, tracks.length), Math.min(tracks.length, start + size)) };
 }

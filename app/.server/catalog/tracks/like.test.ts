@@ -103,6 +103,24 @@ describe("a like= view", () => {
     expect(tempi).toEqual([...tempi].sort((a, b) => b - a));
   });
 
+  it("sorts one list of neighbours in every order asked, without scanning again", async () => {
+    const bySimilarity = await index.query(Q({ bpm: { min: 100, max: 200 } }));
+    const entries = index.stats()!.cache.entries;
+    const all = async (sort: TrackQuery["sort"]) => {
+      const ids: string[] = [];
+      const first = await index.query(Q({ sort, bpm: { min: 100, max: 200 } }));
+      for (let page = 1; page <= first.pageCount; page++) ids.push(...(await index.query(Q({ sort, page, bpm: { min: 100, max: 200 } }))).rows.map((row) => `${row.id} ${row.bpm}`));
+      return ids;
+    };
+    const similar = await all("similarity");
+    const byTempo = await all("-bpm");
+    expect(bySimilarity.total).toBeGreaterThan(12);
+    expect([...byTempo].sort()).toEqual([...similar].sort());
+    const tempi = byTempo.map((id) => Number(id.split(" ")[1]));
+    expect(tempi).toEqual([...tempi].sort((a, b) => b - a));
+    expect(index.stats()!.cache.entries).toBe(entries);
+  });
+
   it("says a seed without a fingerprint is still being analysed, and an unknown one is unknown, listing nothing", async () => {
     const pending = await index.query(Q({ like: "copy:1" }));
     expect(pending.like).toMatchObject({ status: "analysing", row: { title: "New" } });
