@@ -65,11 +65,10 @@ export class TrackFigures {
   /**
    * How each track sounds (issue #19, ADR 0104): the fingerprints' quantised bytes, PRINT_BYTES
    * a row, **laid out for the `like=` scan** (issue #18, ADR 0116): the fingerprinted tracks
-   * grouped by packed tempo and key as `groupStarts` groups them (`printStarts` the offsets,
-   * rows in track order within a group), so the scan reads the groups it needs front to back
+   * grouped by packed tempo and key as `groupStarts` groups them (`printStarts` the offsets), so the scan reads the groups it needs front to back
    * and skips the others whole. `printTracks[row]` is the row's track, `printRow[t]` a track's
-   * row (-1: no fingerprint), `printSeconds[row]` its seconds (TrackFigures.seconds, for the length
-   * filter read in the same order). The rows past the last group are unused (the layout is made in place).
+   * row (-1: no fingerprint), `printSeconds[row]` its seconds (TrackFigures.seconds; a group's
+   * rows are in length order, so a length range is a slice of each group). The rows past the last group are unused (the layout is made in place).
    */
   readonly prints: Uint8Array;
   readonly printRow: Int32Array;
@@ -176,7 +175,7 @@ export class TrackFigures {
     };
     const { groupStarts, groupSeconds } = figureGroups(packed.duration);
     await yielder.yield();
-    const layout = await printLayout(builder, yielder);
+    const layout = await printLayout(builder, orders.duration, yielder);
     const scales = catalogScales(layout.prints, layout.printTracks.length);
     await yielder.yield();
     return new TrackFigures({ seconds, bpm, key, orders, packed, ...layout, scales, groupStarts, groupSeconds });
@@ -205,7 +204,11 @@ export const figureGroup = (bpm: number, key: number) => (bpm > 511 ? 511 : bpm)
  * per track, in track order) moved in place, so the layout costs no second copy of the bytes
  * (112 MB at 2.5 million tracks) next to the figures in use.
  */
-async function printLayout(builder: FiguresBuilder, yielder: Yielder): Promise<Pick<FiguresArrays, "prints" | "printRow" | "printTracks" | "printStarts" | "printSeconds">> {
+async function printLayout(
+  builder: FiguresBuilder,
+  byDuration: Int32Array,
+  yielder: Yielder,
+): Promise<Pick<FiguresArrays, "prints" | "printRow" | "printTracks" | "printStarts" | "printSeconds">> {
   const { bpm, key, seconds, printed, prints } = builder;
   const n = builder.table.count;
   const printStarts = new Int32Array(GROUPS + 1);
@@ -217,11 +220,13 @@ async function printLayout(builder: FiguresBuilder, yielder: Yielder): Promise<P
   }
   for (let g = 0; g < GROUPS; g++) printStarts[g + 1] += printStarts[g];
   const next = printStarts.slice(0, GROUPS);
-  // row → track: the fingerprinted tracks by group, then the others (their rows unused)
+  // row → track: the fingerprinted tracks by group, each group's by length (the order of
+  // sort=duration: a length range is then a slice of the group), then the others (rows unused)
   const order = new Int32Array(n);
   const printRow = new Int32Array(n).fill(-1);
   let rest = count;
-  for (let t = 0; t < n; t++) {
+  for (let i = 0; i < n; i++) {
+    const t = byDuration[i];
     if (printed[t]) order[(printRow[t] = next[figureGroup(bpm[t], key[t])]++)] = t;
     else order[rest++] = t;
   }
@@ -281,7 +286,7 @@ function figureGroups(byDuration: Uint32Array): Pick<TrackFigures, "groupStarts"
 }
 
 /** The first position in [lo, hi) of `values` (ascending) holding at least `x`. */
-function lowerBound(values: Uint16Array, lo: number, hi: number, x: number): number {
+export function lowerBound(values: Uint16Array, lo: number, hi: number, x: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (values[mid] < x) lo = mid + 1;

@@ -3,7 +3,7 @@ import { FIELDS } from "../../analysis/fingerprint.ts";
 
 const FIELD_COUNT = FIELDS.length;
 import { KEY_NAMES, LIKE_LIMIT, LIKE_PER_ALBUM, LIKE_SPREAD_WINDOW, type TrackSort } from "../../../lib/catalog/track-query.ts";
-import { GROUPS, NO_BPM, NO_KEY, NO_SECONDS, PRINT_BYTES, type TrackFigures } from "./figures.ts";
+import { GROUPS, lowerBound, NO_BPM, NO_KEY, NO_SECONDS, PRINT_BYTES, type TrackFigures } from "./figures.ts";
 import type { TrackTable } from "./table.ts";
 
 /**
@@ -166,11 +166,14 @@ export function nearestTracks(input: LikeScanInput): LikeList {
     if (term > worst) continue;
     const testBpm = bpmRange !== null && b === 511;
     let bound = worst;
-    for (let p = printStarts[g], end = printStarts[g + 1]; p < end; p++) {
-      if (secondsRange) {
-        const sec = printSeconds[p];
-        if (sec === NO_SECONDS || sec < s0 || sec > s1) continue;
-      }
+    // a group's rows are in length order (figures.ts): the length range is a slice of it
+    let from = printStarts[g];
+    let end = printStarts[g + 1];
+    if (secondsRange) {
+      end = lowerBound(printSeconds, from, end, Math.min(NO_SECONDS, Math.floor(s1) + 1));
+      from = lowerBound(printSeconds, from, end, Math.max(0, Math.ceil(s0)));
+    }
+    for (let p = from; p < end; p++) {
       const t = printTracks[p];
       if (testBpm && (bpm[t] < b0 || bpm[t] > b1)) continue;
       if (keep && !keep(t)) continue;
