@@ -218,6 +218,7 @@ async function printLayout(
     printStarts[figureGroup(bpm[t], key[t]) + 1]++;
     count++;
   }
+  await yielder.yield();
   for (let g = 0; g < GROUPS; g++) printStarts[g + 1] += printStarts[g];
   const next = printStarts.slice(0, GROUPS);
   // row → track: the fingerprinted tracks by group, each group's by length (the order of
@@ -234,6 +235,7 @@ async function printLayout(
   await permuteRows(prints, order, PRINT_BYTES, yielder);
   const printSeconds = new Uint16Array(count);
   for (let p = 0; p < count; p++) printSeconds[p] = seconds[order[p]];
+  await yielder.yield();
   return { prints, printRow, printTracks: order.slice(0, count), printStarts, printSeconds };
 }
 
@@ -364,6 +366,7 @@ export class FiguresBuilder {
       const from = new Int32Array(n);
       let unused = previous.fingerprinted;
       for (let t = 0; t < n; t++) from[t] = previous.printRow[t] >= 0 ? previous.printRow[t] : unused++;
+      await yielder.yield();
       await permuteRows(builder.prints, from, PRINT_BYTES, yielder);
     }
     return builder;
