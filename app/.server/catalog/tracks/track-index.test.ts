@@ -297,6 +297,29 @@ describe("the track index", () => {
     expect(index.stats()).toMatchObject({ tracks: 6, analysed: 4, analysisVersion: 2 });
   });
 
+  it("spaces its figure refreshes while results keep landing: the next waits a multiple of the last one's work", async () => {
+    const analysis = fakeAnalysis(RESULTS);
+    // a spacing no test waits out: the second refresh is still waiting when the index stops
+    const { tracks: index } = createCatalogIndexes(source(ALBUMS), analysis, { tracks: { yielder: () => NO_YIELD, figuresPage: 2, refreshSpacing: 1e9 } });
+    const inRange = () => titles(index, { bpm: { min: 60, max: 200 } });
+    expect(await inRange()).toEqual(["Highlife", "Minded", "Ocean Mind Healing", "Samba Sunrise"]);
+    // the first refresh after the build runs at once
+    analysis.set("k4.mp3", analysisOf(61, 180, "B minor"));
+    analysis.bump();
+    await index.query(Q());
+    await index.ready();
+    expect(await inRange()).toEqual(["Highlife", "Minded", "Ocean Drive", "Ocean Mind Healing", "Samba Sunrise"]);
+    // the next one waits: what lands meanwhile is not read yet
+    analysis.set("k1.mp3", null);
+    analysis.bump();
+    const reads = analysis.reads;
+    await index.query(Q());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(analysis.reads).toBe(reads);
+    expect(await inRange()).toEqual(["Highlife", "Minded", "Ocean Drive", "Ocean Mind Healing", "Samba Sunrise"]);
+    index.stop();
+  });
+
   it("lists every track unanalysed when the process has no analysis", async () => {
     const index = createCatalogIndexes(source(ALBUMS), undefined, { tracks: { yielder: () => NO_YIELD } }).tracks;
     const result = await index.query(Q({ sort: "bpm" }));

@@ -34,6 +34,7 @@ import type { CurrentSearch } from "../search/current.ts";
 import { Slicer, type Yielder } from "./yielding.ts";
 import { resolveSeed, trackRows, type ReferenceSeed, type TrackIndexSource } from "./track-rows.ts";
 import type { FiguresCursor } from "../../analysis/stage/types.ts";
+import { setTimeout as delay } from "node:timers/promises";
 
 export type { ReferenceSeed, TrackIndexSource } from "./track-rows.ts";
 
@@ -88,8 +89,20 @@ export interface TrackIndexOptions {
   releaseFreedPages?: boolean;
   /** the builds' time slices (tests: NO_YIELD) */
   yielder?: () => Yielder;
+  /** a figures refresh starts at least this many times its predecessor's work after it (default REFRESH_SPACING) */
+  refreshSpacing?: number;
   logger?: Logger;
 }
+
+/**
+ * While analysis results land (the lookup's version moves every few seconds for as long as a
+ * catalog is being analysed: days at 2.5 million tracks), refreshes would follow each other and
+ * take the server's thread between requests: one refresh is ~2.5 s of work at 2.5 million
+ * tracks (ADR 0116's layout included). Each refresh waits four times the previous one's work
+ * (yields excluded) after it ended, so refreshes take at most a fifth of the thread; the figures
+ * of a small catalog are as fresh as before (its refresh is a few ms). Issue #18.
+ */
+const REFRESH_SPACING = 4;
 
 /**
  * Each figures refresh reads again the results of the minute before the last one it saw: a
@@ -169,12 +182,18 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
 
   const releasePages = (when: "before" | "after") => returnFreedPages(opts.logger, when);
 
+  let nextRefreshAt = 0;
   const refreshFigures = async (): Promise<void> => {
+    const wait = nextRefreshAt - performance.now();
+    // not a busy wait: a timer that ends early at stop() and keeps no process alive
+    if (wait > 0) await delay(wait, undefined, { signal: stopping.signal, ref: false }).catch(() => undefined);
+    if (stopped) return;
     const gen = current;
     const state = figures;
     if (!gen || !state) return;
     const version = analysis?.version ?? 0;
     const next = await loadFigures(gen.table, state, version);
+    nextRefreshAt = performance.now() + (opts.refreshSpacing ?? REFRESH_SPACING) * next.ms;
     if (current !== gen) return; // a catalog rebuild won: it read the figures itself
     figures = next;
     generation++;
