@@ -2,11 +2,11 @@ import type { AnalysisFigures, AnalysisLookup, FiguresCursor } from "../../analy
 import { KEY_NAMES } from "../../../lib/catalog/track-query.ts";
 import { hash64 } from "./columns.ts";
 import { countingOrder, tracksOfHash, type TrackColumns } from "./table.ts";
-import { FIELDS, fingerprintBytes } from "../../analysis/fingerprint.ts";
+import { fingerprintBytes } from "../../analysis/fingerprint.ts";
+import { GROUPS, layPrints, PRINT_BYTES, restoreTrackOrder } from "./print-layout.ts";
 import { catalogScales, createModel, type SimilarityModel } from "../../analysis/similarity.ts";
 
-/** Bytes of one track's fingerprint in TrackFigures.prints (fingerprint.ts FIELDS, without the version byte). */
-export const PRINT_BYTES = FIELDS.length;
+export { PRINT_BYTES } from "./print-layout.ts";
 
 /** What the figures read of the table: the per-track columns (the build worker has only these). */
 type FiguresTable = Pick<TrackColumns, "count" | "audioSorted" | "byAudio" | "titleOrder">;
@@ -64,11 +64,13 @@ export class TrackFigures {
   readonly packed: Readonly<Record<"title" | FigureSort, Uint32Array>>;
   /**
    * How each track sounds (issue #19, ADR 0104): the fingerprints' quantised bytes, PRINT_BYTES
-   * a row, **laid out for the `like=` scan** (issue #18, ADR 0116): the fingerprinted tracks
-   * grouped by packed tempo and key as `groupStarts` groups them (`printStarts` the offsets), so the scan reads the groups it needs front to back
-   * and skips the others whole. `printTracks[row]` is the row's track, `printRow[t]` a track's
-   * row (-1: no fingerprint), `printSeconds[row]` its seconds (TrackFigures.seconds; a group's
-   * rows are in length order, so a length range is a slice of each group). The rows past the last group are unused (the layout is made in place).
+   * a row, **laid out for the `like=` scan** (issue #18, ADR 0116, print-layout.ts): the
+   * fingerprinted tracks grouped by packed tempo and key as `groupStarts` groups them
+   * (`printStarts` the offsets), so the scan reads the groups it needs front to back and skips
+   * the others whole. `printTracks[row]` is the row's track, `printRow[t]` a track's row (-1: no
+   * fingerprint), `printSeconds[row]` its seconds (TrackFigures.seconds; a group's rows are in
+   * length order, so a length range is a slice of each group). The rows past the last group are
+   * unused (the layout is made in place).
    */
   readonly prints: Uint8Array;
   readonly printRow: Int32Array;
@@ -175,7 +177,7 @@ export class TrackFigures {
     };
     const { groupStarts, groupSeconds } = figureGroups(packed.duration);
     await yielder.yield();
-    const layout = await printLayout(builder, orders.duration, yielder);
+    const layout = await layPrints(builder, orders.duration, yielder);
     const scales = catalogScales(layout.prints, layout.printTracks.length);
     await yielder.yield();
     return new TrackFigures({ seconds, bpm, key, orders, packed, ...layout, scales, groupStarts, groupSeconds });
@@ -193,81 +195,8 @@ export function figureArrays(f: FiguresArrays): ArrayBufferView[] {
   return [f.seconds, f.bpm, f.key, f.prints, f.printRow, f.printTracks, f.printStarts, f.printSeconds, f.scales, f.groupStarts, f.groupSeconds, ...Object.values(f.orders), ...Object.values(f.packed)];
 }
 
-/** Groups of TrackFigures.groupStarts and printStarts: every packed BPM (0–511) × every packed key (0–31). */
-export const GROUPS = 512 * 32;
+/** A packed word's group (print-layout.ts GROUPS): as figureGroup of its tempo and key. */
 const groupOf = (p: number) => (p & 511) * 32 + (p >>> 20);
-/** A track's group from its figures (TrackFigures.bpm, key): as groupOf(packFigures(…)). */
-export const figureGroup = (bpm: number, key: number) => (bpm > 511 ? 511 : bpm) * 32 + (key > 31 ? PACKED_NO_KEY : key);
-
-/**
- * The fingerprints laid out for the `like=` scan (TrackFigures.prints): the builder's rows (one
- * per track, in track order) moved in place, so the layout costs no second copy of the bytes
- * (112 MB at 2.5 million tracks) next to the figures in use.
- */
-async function printLayout(
-  builder: FiguresBuilder,
-  byDuration: Int32Array,
-  yielder: Yielder,
-): Promise<Pick<FiguresArrays, "prints" | "printRow" | "printTracks" | "printStarts" | "printSeconds">> {
-  const { bpm, key, seconds, printed, prints } = builder;
-  const n = builder.table.count;
-  const printStarts = new Int32Array(GROUPS + 1);
-  let count = 0;
-  for (let t = 0; t < n; t++) {
-    if (!printed[t]) continue;
-    printStarts[figureGroup(bpm[t], key[t]) + 1]++;
-    count++;
-  }
-  await yielder.yield();
-  for (let g = 0; g < GROUPS; g++) printStarts[g + 1] += printStarts[g];
-  const next = printStarts.slice(0, GROUPS);
-  // row → track: the fingerprinted tracks by group, each group's by length (the order of
-  // sort=duration: a length range is then a slice of the group), then the others (rows unused)
-  const order = new Int32Array(n);
-  const printRow = new Int32Array(n).fill(-1);
-  let rest = count;
-  for (let i = 0; i < n; i++) {
-    const t = byDuration[i];
-    if (printed[t]) order[(printRow[t] = next[figureGroup(bpm[t], key[t])]++)] = t;
-    else order[rest++] = t;
-  }
-  await yielder.yield();
-  await permuteRows(prints, order, PRINT_BYTES, yielder);
-  const printSeconds = new Uint16Array(count);
-  for (let p = 0; p < count; p++) printSeconds[p] = seconds[order[p]];
-  await yielder.yield();
-  return { prints, printRow, printTracks: order.slice(0, count), printStarts, printSeconds };
-}
-
-/**
- * Moves `data`'s rows of `size` bytes in place so that row p then holds what row `from[p]`
- * held (`from` a permutation of the rows), following the permutation's cycles: one row's bytes
- * held aside per cycle, each row moved once.
- */
-async function permuteRows(data: Uint8Array, from: Int32Array, size: number, yielder: Yielder): Promise<void> {
-  const n = from.length;
-  const done = new Uint8Array(n);
-  const aside = new Uint8Array(size);
-  let moves = 0;
-  for (let start = 0; start < n; start++) {
-    if (done[start]) continue;
-    done[start] = 1;
-    if (from[start] === start) continue;
-    aside.set(data.subarray(start * size, start * size + size));
-    let p = start;
-    for (;;) {
-      const s = from[p];
-      if (s === start) {
-        data.set(aside, p * size);
-        break;
-      }
-      data.copyWithin(p * size, s * size, s * size + size);
-      done[s] = 1;
-      p = s;
-      if ((++moves & 63) === 0) await yielder.maybeYield();
-    }
-  }
-}
 
 /**
  * The tracks' packed seconds grouped by packed tempo and key, ascending in each group: a
@@ -350,7 +279,6 @@ export class FiguresBuilder {
     this.key = previous ? previous.key.slice() : new Uint8Array(n).fill(NO_KEY);
     this.prints = previous ? previous.prints.slice() : new Uint8Array(n * PRINT_BYTES);
     this.printed = new Uint8Array(n);
-    if (previous) for (let t = 0; t < n; t++) this.printed[t] = previous.printRow[t] >= 0 ? 1 : 0;
   }
 
   /**
@@ -360,15 +288,7 @@ export class FiguresBuilder {
    */
   static async create(table: FiguresTable, previous: TrackFigures | null, yielder: Yielder): Promise<FiguresBuilder> {
     const builder = new FiguresBuilder(table, previous);
-    if (previous) {
-      const n = table.count;
-      // track t's row now: its row in the layout, or one of the unused rows
-      const from = new Int32Array(n);
-      let unused = previous.fingerprinted;
-      for (let t = 0; t < n; t++) from[t] = previous.printRow[t] >= 0 ? previous.printRow[t] : unused++;
-      await yielder.yield();
-      await permuteRows(builder.prints, from, PRINT_BYTES, yielder);
-    }
+    if (previous) await restoreTrackOrder(builder, previous, yielder);
     return builder;
   }
 

@@ -3,7 +3,8 @@ import { FIELDS } from "../../analysis/fingerprint.ts";
 
 const FIELD_COUNT = FIELDS.length;
 import { KEY_NAMES, LIKE_LIMIT, LIKE_PER_ALBUM, LIKE_SPREAD_WINDOW, type TrackSort } from "../../../lib/catalog/track-query.ts";
-import { GROUPS, lowerBound, NO_BPM, NO_KEY, NO_SECONDS, PRINT_BYTES, type TrackFigures } from "./figures.ts";
+import { lowerBound, NO_BPM, NO_KEY, NO_SECONDS, PRINT_BYTES, type TrackFigures } from "./figures.ts";
+import { GROUPS } from "./print-layout.ts";
 import type { TrackTable } from "./table.ts";
 
 /**
@@ -154,19 +155,21 @@ export function nearestTracks(input: LikeScanInput): LikeList {
   const d = FIELD_COUNT;
   const [s0, s1] = secondsRange ?? [0, 0];
   const [b0, b1] = bpmRange ?? [0, 0];
+  /** the distance a track must not pass to enter a list it would feed (the keyed list only for a wanted key) */
+  const worstKept = (isWanted: boolean) => (isWanted && keyed.bound > all.bound ? keyed.bound : all.bound);
   for (let v = 0; v < order.length; v++) {
     const g = order[v] % GROUPS;
     const b = g >> 5;
     const k = g & 31;
     const isWanted = wanted !== null && k < wanted.length && wanted[k] === 1;
-    const worst = isWanted && keyed.bound > all.bound ? keyed.bound : all.bound;
+    const worst = worstKept(isWanted);
     // every later group's term is at least this one's rounded term: none of them can enter either list
     if (Math.floor(order[v] / GROUPS) / TERM_GRID > Math.max(all.bound, keyed.bound)) break;
     const term = tables.tempo[b] + tables.key[k];
     if (term > worst) continue;
     const testBpm = bpmRange !== null && b === 511;
     let bound = worst;
-    // a group's rows are in length order (figures.ts): the length range is a slice of it
+    // a group's rows are in length order (print-layout.ts): the length range is a slice of it
     let from = printStarts[g];
     let end = printStarts[g + 1];
     if (secondsRange) {
@@ -187,7 +190,7 @@ export function nearestTracks(input: LikeScanInput): LikeList {
       if (dist > bound) continue;
       all.push(dist, t);
       if (isWanted) keyed.push(dist, t);
-      bound = isWanted && keyed.bound > all.bound ? keyed.bound : all.bound;
+      bound = worstKept(isWanted);
     }
   }
   const drop = (heap: NearestHeap) => heap.sorted().filter((t) => !seed.exclude.has(t)).subarray(0, limit);

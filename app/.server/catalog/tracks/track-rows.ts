@@ -46,11 +46,11 @@ export function readTracks(source: TrackIndexSource, albums: AlbumTable, a: numb
   }
 }
 
-/** A track's sound as the index holds it (its fingerprint bytes are a view of the figures; none without a row). */
+/** A track's sound as the index holds it (its fingerprint bytes are a view of the figures; none, empty, without a row). */
 export function soundingOf(f: TrackFigures, t: number): Sounding {
-  const row = Math.max(0, f.printRow[t]);
+  const row = f.printRow[t];
   return {
-    fingerprint: f.prints.subarray(row * PRINT_BYTES, (row + 1) * PRINT_BYTES),
+    fingerprint: row < 0 ? new Uint8Array(0) : f.prints.subarray(row * PRINT_BYTES, (row + 1) * PRINT_BYTES),
     bpm: f.bpm[t] === NO_BPM ? null : f.bpm[t],
     key: f.key[t] === NO_KEY ? null : f.key[t],
   };
