@@ -103,6 +103,7 @@ export interface TrackIndexOptions {
  * of a small catalog are as fresh as before (its refresh is a few ms). Issue #18.
  */
 const REFRESH_SPACING = 4;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Each figures refresh reads again the results of the minute before the last one it saw: a
@@ -184,7 +185,8 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
 
   let nextRefreshAt = 0;
   const refreshFigures = async (): Promise<void> => {
-    const wait = nextRefreshAt - performance.now();
+    // at most a timer's longest (~24.8 days): Node fires a longer one after 1 ms
+    const wait = Math.min(nextRefreshAt - performance.now(), MAX_TIMER_MS);
     // not a busy wait: a timer that ends early at stop() and keeps no process alive
     if (wait > 0) await delay(wait, undefined, { signal: stopping.signal, ref: false }).catch(() => undefined);
     if (stopped) return;
