@@ -48,14 +48,20 @@ export default function handleRequest(
     const html = renderAtOnce(app);
     if (html === null) return renderStreaming(app, nonce, responseStatusCode, responseHeaders, loadContext);
     responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-    return finishedDocument(html, responseStatusCode, responseHeaders);
+    // React's string renderer writes no doctype (its stream renderer does, below)
+    return finishedDocument(html, responseStatusCode, responseHeaders, "<!DOCTYPE html>");
   });
 }
 
-function finishedDocument(html: string, status: number, headers: Headers): Response {
+/**
+ * The document's Response, from React's output and the doctype before it, in parts
+ * (rendered-document.ts, DocumentParts): prefixed or rewritten as one string, a page V8 holds
+ * two-byte would be copied whole at each step (issue #18).
+ */
+function finishedDocument(html: string, status: number, headers: Headers, doctype = ""): Response {
   // ADR 0083: the framework's scripts start after the first paint. Not in development, where
   // Vite's module graph and HMR expect React Router's own bootstrap.
-  return documentResponse(import.meta.env.DEV ? html : deferHydration(html), { headers, status });
+  return documentResponse([doctype, ...(import.meta.env.DEV ? [html] : deferHydration(html))], { headers, status });
 }
 
 /**
@@ -98,7 +104,7 @@ function renderAtOnce(app: React.ReactElement): string | null {
   } catch {
     return null; // the streaming render reports it as it always has (onShellError, onError)
   }
-  return html.includes("<!--$!") ? null : `<!DOCTYPE html>${html}`;
+  return html.includes("<!--$!") ? null : html;
 }
 
 function renderStreaming(

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createPageCache, createPageStore, documentBytes, NONCE_PLACEHOLDER, withoutSameOriginLinkNonces } from "./page-cache.ts";
 import { get, serve } from "../tests/support/page-cache-server.ts";
 import { utf8Bytes } from "./utf8.ts";
+import { deferHydration } from "../app/.server/defer-hydration.ts";
 
 /** A static page as React Router renders it: the nonce at the end, in the scripts. */
 function html(path: string, n: number): string {
@@ -158,6 +159,22 @@ describe("static page cache", () => {
       expect(bytes.toString("utf8")).toBe(Buffer.from(expected, "utf8").toString("utf8")); // a lone surrogate is sent as U+FFFD
       expect(bytes.equals(Buffer.from(expected, "utf8"))).toBe(true);
       expect(bytes.toString("utf8")).not.toContain(p);
+    }
+  });
+
+  it("sends a document rendered in parts (doctype, deferred hydration) as the same bytes as the whole string", () => {
+    const p = NONCE_PLACEHOLDER;
+    const page = (body: string) =>
+      `<html><head><link rel="icon" href="/i.svg" nonce="${p}"/><link rel="modulepreload" href="/assets/a.js" nonce="${p}"/></head>` +
+      `<body>${body}<script nonce="${p}">window.__reactRouterContext = {"n":"${p}"};</script>` +
+      `<script nonce="${p}" type="module" async="">import "/assets/a.js";</script></body></html>`;
+    const bodies = ["<p>Title (A–Z) “blue”</p>", "<p>plain</p>", `<link rel="stylesheet" href="/late.css" nonce="${p}"/><p>é</p>`, "<p>lone \ud800</p>"];
+    for (const body of bodies) {
+      const parts = ["<!DOCTYPE html>", ...deferHydration(page(body))];
+      expect(parts.length).toBeGreaterThan(2);
+      const whole = parts.join("");
+      expect(documentBytes(parts, "abc/DEF+123==").equals(documentBytes(whole, "abc/DEF+123=="))).toBe(true);
+      expect(documentBytes(parts, "abc/DEF+123==").toString("utf8")).not.toContain(p);
     }
   });
 

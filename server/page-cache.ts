@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { encodeBody, negotiateEncoding, precompress, type CompressOptions, type PrecompressedBody } from "./precompressed.ts";
-import { responseText } from "../app/.server/rendered-document.ts";
+import { responseText, type DocumentParts } from "../app/.server/rendered-document.ts";
 import { utf16ToUtf8, utf8Bytes } from "./utf8.ts";
 
 /**
@@ -57,8 +57,17 @@ export function withoutSameOriginLinkNonces(html: string): string {
  * of that (issue #18).
  */
 function linksOnlyBefore(html: string): number {
-  const headEnd = html.indexOf("</head>");
-  return headEnd < 0 || html.indexOf("<link", headEnd) >= 0 ? -1 : headEnd;
+  return headEndIn([html])?.at ?? -1;
+}
+
+/** The part and position of `</head>` in a document's parts, when no `<link>` follows it; else null. */
+function headEndIn(parts: DocumentParts): { part: number; at: number } | null {
+  const part = parts.findIndex((text) => text.includes("</head>"));
+  if (part < 0) return null;
+  const at = parts[part]!.indexOf("</head>");
+  if (parts[part]!.indexOf("<link", at) >= 0) return null;
+  for (let i = part + 1; i < parts.length; i++) if (parts[i]!.includes("<link")) return null;
+  return { part, at };
 }
 
 /**
@@ -67,22 +76,29 @@ function linksOnlyBefore(html: string): number {
  * rewritten head, then the body's slices around each placeholder, gathered as UTF-16 (a copy)
  * and converted to UTF-8 once (utf8Bytes). Rewriting the whole page as a string first (a
  * replace, then the bytes) copied it twice more, a fifth of a millisecond each for a 125 KB
- * page that V8 holds two-byte (issue #18).
+ * page that V8 holds two-byte (issue #18). The document may come in parts
+ * (app/.server/rendered-document.ts): they are read where they lie, never joined, and none
+ * splits a placeholder (a part is never cut inside a tag).
  */
-export function documentBytes(html: string, nonce: string): Buffer {
+export function documentBytes(doc: string | DocumentParts, nonce: string): Buffer {
+  const parts = typeof doc === "string" ? [doc] : doc;
   // the whole page rewritten as a string: where a link follows the head, or a lone surrogate
-  const rewritten = () => withoutSameOriginLinkNonces(html).replaceAll(NONCE_PLACEHOLDER, nonce);
-  const headEnd = linksOnlyBefore(html);
-  if (headEnd < 0) return utf8Bytes(rewritten());
+  const rewritten = () => withoutSameOriginLinkNonces(parts.join("")).replaceAll(NONCE_PLACEHOLDER, nonce);
+  const head = headEndIn(parts);
+  if (!head) return utf8Bytes(rewritten());
   const nonce16 = Buffer.from(nonce, "utf16le");
-  const parts = [Buffer.from(withoutLinkNonces(html.slice(0, headEnd)).replaceAll(NONCE_PLACEHOLDER, nonce), "utf16le")];
-  let from = headEnd;
-  for (let at = html.indexOf(NONCE_PLACEHOLDER, from); at >= 0; at = html.indexOf(NONCE_PLACEHOLDER, from)) {
-    parts.push(Buffer.from(html.slice(from, at), "utf16le"), nonce16);
-    from = at + NONCE_PLACEHOLDER.length;
-  }
-  parts.push(Buffer.from(html.slice(from), "utf16le"));
-  return utf16ToUtf8(Buffer.concat(parts), () => Buffer.from(rewritten(), "utf8"));
+  const headText = parts.slice(0, head.part).join("") + parts[head.part]!.slice(0, head.at);
+  const out = [Buffer.from(withoutLinkNonces(headText).replaceAll(NONCE_PLACEHOLDER, nonce), "utf16le")];
+  const withNonce = (text: string, from: number) => {
+    for (let at = text.indexOf(NONCE_PLACEHOLDER, from); at >= 0; at = text.indexOf(NONCE_PLACEHOLDER, from)) {
+      out.push(Buffer.from(text.slice(from, at), "utf16le"), nonce16);
+      from = at + NONCE_PLACEHOLDER.length;
+    }
+    out.push(Buffer.from(from ? text.slice(from) : text, "utf16le"));
+  };
+  withNonce(parts[head.part]!, head.at);
+  for (let i = head.part + 1; i < parts.length; i++) withNonce(parts[i]!, 0);
+  return utf16ToUtf8(Buffer.concat(out), () => Buffer.from(rewritten(), "utf8"));
 }
 
 function withoutLinkNonces(html: string): string {

@@ -17,14 +17,14 @@ const MODULEPRELOAD = /<link\b[^>]*\brel="modulepreload"[^>]*\/?>/g;
 const BOOTSTRAP = /<script\b([^>]*)\btype="module" async=""([^>]*)>/y;
 const BOOTSTRAP_ID = "rr-deferred-bootstrap";
 
-export function deferHydration(html: string): string {
+export function deferHydration(html: string): string[] {
   const bootstrap = findBootstrap(html);
-  if (!bootstrap) return html;
+  if (!bootstrap) return [html];
   const nonce = /\bnonce="([^"]*)"/.exec(bootstrap[1]! + bootstrap[2]!)?.[1];
   const nonceAttribute = nonce === undefined ? "" : ` nonce="${nonce}"`;
   const start = bootstrap.index;
   const end = html.indexOf("</script>", start);
-  if (end < 0) return html;
+  if (end < 0) return [html];
   const inert = `<script${nonceAttribute} type="text/x-module" id="${BOOTSTRAP_ID}">`;
   // Started when the browser reports the first contentful paint (it reports it once the frame
   // is on screen, later than the frame's requestAnimationFrame); where paint timing is
@@ -37,16 +37,16 @@ export function deferHydration(html: string): string {
     `var P=window.PerformanceObserver;if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0){` +
     `new P(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();go()}}).observe({type:"paint",buffered:true})` +
     `}else requestAnimationFrame(function(){setTimeout(go)})})()</script>`;
-  const rest = html.slice(start + bootstrap[0].length, end + "</script>".length) + loader + html.slice(end + "</script>".length);
+  const afterBootstrap = end + "</script>".length;
+  const rest = [html.slice(start + bootstrap[0].length, afterBootstrap), loader, html.slice(afterBootstrap)];
   // React hoists the modulepreload links into the head: only the head is rewritten, unless one
-  // is found after it. Positions are taken in the document as rendered, which indexOf has
-  // already flattened: a search in the rewritten one would copy the whole page once more
-  // (a fifth of a millisecond for 125 KB held two-byte, issue #18).
+  // is found after it. The document is returned in parts, slices of the one React rendered
+  // (rendered-document.ts, DocumentParts): joined, it would be copied whole once more.
   const headEnd = html.indexOf("</head>");
   if (headEnd >= 0 && headEnd < start && html.indexOf("modulepreload", headEnd) < 0) {
-    return html.slice(0, headEnd).replace(MODULEPRELOAD, "") + html.slice(headEnd, start) + inert + rest;
+    return [html.slice(0, headEnd).replace(MODULEPRELOAD, ""), html.slice(headEnd, start), inert, ...rest];
   }
-  return (html.slice(0, start) + inert + rest).replace(MODULEPRELOAD, "");
+  return [(html.slice(0, start) + inert + rest.join("")).replace(MODULEPRELOAD, "")];
 }
 
 const BOOTSTRAP_ATTRIBUTES = 'type="module" async=""';
