@@ -8,7 +8,13 @@
 // the measured requests (its samples carry CLOCK_MONOTONIC times, the clock this script reads
 // too), and its top self-time items are printed.
 //
-//   npm run profile:render [-- --requests 150 --albums 300 --out /tmp/render.cpuprofile --only "catalog view, HTML"]
+// `--compare DIR`: a second checkout of the site (built, from 2026-11-25 on: it needs
+// scripts/lib/analysed-site.ts) runs beside this one on the same catalog, under the same
+// profiler, and each URL is asked of both in turn, the first alternating. Two runs of one build
+// differ by up to 15 % here (the machine, the heap's state); requests alternated between two
+// builds see the same conditions, so a change of a few per cent shows (issue #18).
+//
+//   npm run profile:render [-- --requests 150 --albums 300 --out /tmp/render.cpuprofile --only "catalog view, HTML" --compare ../before]
 //
 // It measures; it asserts nothing.
 import fs from "node:fs";
@@ -26,6 +32,8 @@ const { values: flags } = parseArgs({
     top: { type: "string", default: "10" },
     // only the kinds whose name contains this (e.g. "catalog view, HTML"), for a profile of one kind
     only: { type: "string" },
+    // another checkout of the site, measured beside this one (above)
+    compare: { type: "string" },
   },
 });
 const REQUESTS = Number(flags.requests);
@@ -58,13 +66,11 @@ const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), "render-prof-"));
 // The site as a visitor gets it: with analysis results behind the catalog (analysed-site.ts),
 // so ranges match, item pages carry their tracks' figures and `like=` views find neighbours.
 // The build (when stale) runs before the server, in a child: its profile is another file.
-const { site, albumsFile, stop } = await startAnalysedSite(ALBUMS, {
-  LOG_LEVEL: "warn",
-  WEB_CONCURRENCY: "1",
-  RENDER_RATE_LIMIT: "100000000",
-  NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}`,
-});
+const siteEnv = (dir: string) => ({ LOG_LEVEL: "warn", WEB_CONCURRENCY: "1", RENDER_RATE_LIMIT: "100000000", NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` });
+const { site, albumsFile, stop } = await startAnalysedSite(ALBUMS, siteEnv(profileDir));
 const pid = site.child.pid!;
+/** the other checkout, on the same catalog (its own copy of the helper starts its own server.ts) */
+const other = flags.compare ? await startOther(path.resolve(flags.compare)) : null;
 const windows: [number, number][] = [];
 const table: string[] = [];
 try {
@@ -79,30 +85,50 @@ try {
     { name: "like= view, HTML", urls: likes },
     { name: "like= view, .data", urls: likes, map: asDataUrl },
   ];
-  const ask = async (url: string) => {
-    const res = await fetch(site.base + url, { headers: { "accept-encoding": "br, gzip" } });
+  const ask = async (url: string, base = site.base) => {
+    const res = await fetch(base + url, { headers: { "accept-encoding": "br, gzip" } });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
     return res.headers.get("x-page-cache");
   };
   if (flags.only) kinds.splice(0, kinds.length, ...kinds.filter((kind) => kind.name.includes(flags.only!)));
   // JIT and caches of the index warm on URLs of the same kinds (never asked again)
-  for (const kind of kinds) for (let i = 0; i < 60; i++) await ask((kind.map ?? ((u) => u))(kind.urls.next()));
+  for (const kind of kinds) {
+    for (let i = 0; i < 60; i++) {
+      const url = (kind.map ?? ((u) => u))(kind.urls.next());
+      await ask(url);
+      if (other) await ask(url, other.base);
+    }
+  }
   await new Promise((r) => setTimeout(r, 500));
 
   table.push(
     `\n${ALBUMS.toLocaleString("en-US")} albums, 1 process, ${REQUESTS} URLs never asked before per kind, one at a time, ${os.cpus().length} CPU(s)\n`,
-    "| kind | CPU p50 ms (all threads) | p90 | CPU p50 ms (main thread) | wall p50 ms | answers |",
-    "|---|---:|---:|---:|---:|---|",
+    other
+      ? `| kind | CPU p50 ms (all threads) | p90 | CPU p50 ms (main thread) | wall p50 ms | answers | ${flags.compare}: all threads p50 | main thread p50 | this ÷ that, main thread |`
+      : "| kind | CPU p50 ms (all threads) | p90 | CPU p50 ms (main thread) | wall p50 ms | answers |",
+    other ? "|---|---:|---:|---:|---:|---|---:|---:|---:|" : "|---|---:|---:|---:|---:|---|",
   );
   for (const kind of kinds) {
     const all: number[] = [];
     const main: number[] = [];
     const wall: number[] = [];
     const answers = new Map<string, number>();
+    const otherAll: number[] = [];
+    const otherMain: number[] = [];
+    const askOther = async (url: string) => {
+      const before = cpuNs(other!.pid);
+      await ask(url, other!.base);
+      await new Promise((r) => setImmediate(r));
+      const after = cpuNs(other!.pid);
+      otherAll.push((after.all - before.all) / 1e6);
+      otherMain.push((after.main - before.main) / 1e6);
+    };
     const start = nowUs();
     for (let i = 0; i < REQUESTS; i++) {
       const url = (kind.map ?? ((u) => u))(kind.urls.next());
+      // the other site first on every second URL: neither always follows the other
+      if (other && i % 2) await askOther(url);
       const before = cpuNs(pid);
       const t0 = performance.now();
       const cache = await ask(url);
@@ -113,13 +139,16 @@ try {
       all.push((after.all - before.all) / 1e6);
       main.push((after.main - before.main) / 1e6);
       answers.set(cache ?? "-", (answers.get(cache ?? "-") ?? 0) + 1);
+      if (other && !(i % 2)) await askOther(url);
     }
     windows.push([start, nowUs()]);
     table.push(
-      `| ${kind.name} | ${quantile(all, 0.5).toFixed(2)} | ${quantile(all, 0.9).toFixed(2)} | ${quantile(main, 0.5).toFixed(2)} | ${quantile(wall, 0.5).toFixed(2)} | ${[...answers].map(([k, v]) => `${k} ${v}`).join(", ")} |`,
+      `| ${kind.name} | ${quantile(all, 0.5).toFixed(2)} | ${quantile(all, 0.9).toFixed(2)} | ${quantile(main, 0.5).toFixed(2)} | ${quantile(wall, 0.5).toFixed(2)} | ${[...answers].map(([k, v]) => `${k} ${v}`).join(", ")} |` +
+        (other ? ` ${quantile(otherAll, 0.5).toFixed(2)} | ${quantile(otherMain, 0.5).toFixed(2)} | ${(quantile(main, 0.5) / quantile(otherMain, 0.5)).toFixed(3)} |` : ""),
     );
   }
 } finally {
+  await other?.stop();
   await stop();
 }
 console.log(table.join("\n"));
@@ -175,3 +204,20 @@ top.forEach(([name, n], i) => console.log(`| ${i + 1} | \`${name}\` | ${((100 * 
 fs.rmSync(profileDir, { recursive: true, force: true });
 console.log(`\nSelf time by where the code lives\n\n| where | self % |\n|---|---:|`);
 for (const [group, n] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`| ${group} | ${((100 * n) / busy).toFixed(1)} |`);
+
+/** The other checkout's site (--compare), on the same catalog, under the profiler as this one. */
+async function startOther(dir: string): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
+  const helper = path.join(dir, "scripts/lib/analysed-site.ts");
+  if (!fs.existsSync(helper)) throw new Error(`--compare ${dir}: no scripts/lib/analysed-site.ts there (a checkout from 2026-11-25 on, built)`);
+  const otherProfiles = fs.mkdtempSync(path.join(os.tmpdir(), "render-prof-other-"));
+  const { startAnalysedSite: startThere } = (await import(helper)) as { startAnalysedSite: typeof startAnalysedSite };
+  const started = await startThere(ALBUMS, siteEnv(otherProfiles));
+  return {
+    base: started.site.base,
+    pid: started.site.child.pid!,
+    async stop() {
+      await started.stop();
+      fs.rmSync(otherProfiles, { recursive: true, force: true });
+    },
+  };
+}
