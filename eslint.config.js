@@ -26,7 +26,13 @@ const otherFeatureInternals = (feature) => ({
   regex: `(^~/features/|/features/)(?!${feature}(/|$))[^/]+/`,
   message: `a feature imports another feature only through its index.ts (import "~/features/<name>"), never its files`,
 });
-const restrict = (...patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
+// - app code links with the site's Link, never React Router's directly (ADR 0114, amended).
+const ROUTER_LINK = {
+  name: "react-router",
+  importNames: ["Link"],
+  message: "use the site's Link (~/components/ui/link): the same in the browser, React Router's markup without its hooks on the server",
+};
+const restrict = (...patterns) => ({ "no-restricted-imports": ["error", { patterns, paths: [ROUTER_LINK] }] });
 // unit tests sit next to the code they test and may use the test helpers
 const tests = ["**/*.test.ts", "**/*.test.tsx"];
 const features = fs.readdirSync(path.join(import.meta.dirname, "app/features"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);

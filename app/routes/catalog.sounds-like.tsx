@@ -1,4 +1,5 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
+import { Link } from "~/components/ui/link";
 import { SoundsLikeForm } from "~/features/catalog/sounds-like-form";
 import type { Route } from "./+types/catalog.sounds-like";
 import { requestInfo, services } from "~/.server/context";

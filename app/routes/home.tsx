@@ -1,5 +1,6 @@
 import { ArrowRight } from "~/components/ui/icons/arrow-right";
-import { Link, useRouteLoaderData } from "react-router";
+import { useRouteLoaderData } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/home";
 import { JsonLd, organizationJsonLd } from "~/components/seo/json-ld";
 import { homeEcosystem, homeHero, homeStats } from "~/content/home";

@@ -43,6 +43,13 @@ describe("lint rules that enforce the layout", () => {
     expect(await restricted("app/features/catalog/planted.tsx", 'import { x } from "~/features/catalog/cards";\nvoid x;\n')).toEqual([]);
   });
 
+  it("app code links with the site's Link, not React Router's", async () => {
+    for (const file of ["app/features/catalog/planted.tsx", "app/components/layout/planted.tsx", "app/routes/planted.tsx"]) {
+      expect(await restricted(file, 'import { Link } from "react-router";\nvoid Link;\n'), file).toEqual([expect.stringContaining("use the site's Link")]);
+      expect(await restricted(file, 'import { Link } from "~/components/ui/link";\nimport { useLocation } from "react-router";\nvoid Link, useLocation;\n'), file).toEqual([]);
+    }
+  });
+
   it("shared code may not import features or routes, and features may not import routes", async () => {
     expect(await restricted("app/lib/planted.ts", 'import { x } from "~/features/catalog/cards";\nvoid x;\n')).toEqual([expect.stringContaining("shared code must not import features or routes")]);
     expect(await restricted("app/features/catalog/planted.tsx", 'import { x } from "~/routes/catalog";\nvoid x;\n')).toEqual([expect.stringContaining("features must not import routes")]);

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 
 /** product-rules §2 "404 page": "404", "Oops! Page not found" and "Return to Home" (any unknown path or item). */
 export function NotFoundMessage() {

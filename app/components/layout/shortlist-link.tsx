@@ -1,5 +1,5 @@
 import { Bookmark } from "~/components/ui/icons/bookmark";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { shortlistLinkLabel } from "~/lib/shortlist/shortlist";
 import { useShortlist } from "~/lib/shortlist/store";
 

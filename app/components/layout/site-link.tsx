@@ -1,5 +1,5 @@
 import type { ComponentProps } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { DYNAMIC_PAGE_PATHS } from "~/lib/static-pages";
 
 const APP_PAGES: readonly string[] = DYNAMIC_PAGE_PATHS;

@@ -1,5 +1,5 @@
 import { ArrowLeft } from "~/components/ui/icons/arrow-left";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { Button } from "~/components/ui/button";
 
 /** "Back to …" at the top of a sub-page (partner directories, Web3 topics). */

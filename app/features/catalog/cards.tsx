@@ -4,7 +4,7 @@ import { Eye } from "~/components/ui/icons/eye";
 import { Music2 } from "~/components/ui/icons/music-2";
 import { Users } from "~/components/ui/icons/users";
 import { useEffect, useRef, useState } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { Badge } from "~/components/ui/badge";
 import type { AlbumCardData, CardImage, ChannelCardData, FilmCardData, SingleCardData } from "~/lib/catalog/cards";
 import { formatCount, formatReleaseDate, formatSubscribers } from "~/lib/catalog/format";

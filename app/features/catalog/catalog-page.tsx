@@ -1,6 +1,7 @@
 import { Layers } from "~/components/ui/icons/layers";
 import { useCallback } from "react";
-import { Link, useLocation, useNavigate, useNavigation } from "react-router";
+import { useLocation, useNavigate, useNavigation } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { CatalogCardData, CatalogDetailData } from "~/lib/catalog/cards";
 import type { GenreLevel } from "~/lib/catalog/genre-tree";
 import { itemPageHref } from "~/lib/catalog/item-url";

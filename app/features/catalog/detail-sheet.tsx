@@ -2,7 +2,7 @@ import { ArrowUpRight } from "~/components/ui/icons/arrow-up-right";
 import { FileText } from "~/components/ui/icons/file-text";
 import { X } from "~/components/ui/icons/x";
 import { createContext, useContext, type ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { Badge } from "~/components/ui/badge";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "~/components/ui/sheet";
 import type { AlbumDetailData, CardImage, CatalogDetailData, SingleDetailData, TrackData } from "~/lib/catalog/cards";

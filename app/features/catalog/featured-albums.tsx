@@ -1,5 +1,5 @@
 import { ArrowRight } from "~/components/ui/icons/arrow-right";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { AlbumCardData } from "~/lib/catalog/cards";
 import { catalogHref, defaultCatalogState, withItem } from "~/lib/catalog/url-state";
 import { AlbumCard } from "./cards";

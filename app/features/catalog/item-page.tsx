@@ -1,6 +1,6 @@
 import { ArrowLeft } from "~/components/ui/icons/arrow-left";
 import { Mail } from "~/components/ui/icons/mail";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { Badge } from "~/components/ui/badge";
 import type { AlbumDetailData, FilmCardData, SingleDetailData } from "~/lib/catalog/cards";
 import { FILM_PLACEHOLDER } from "./cards";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { LikeSeed } from "~/lib/catalog/track-query";
 import { itemPageHref } from "~/lib/catalog/item-url";
 import { AudioPreview } from "./audio-preview";

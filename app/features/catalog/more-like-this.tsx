@@ -1,5 +1,5 @@
 import { AudioLines } from "~/components/ui/icons/audio-lines";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { moreLikeThisHref } from "~/lib/catalog/track-params";
 
 /**

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { cn } from "~/lib/cn";
 import type { AlbumsState, TracksState } from "~/lib/catalog/types";
 import { catalogHref, withMusicView } from "~/lib/catalog/url-state";

@@ -1,6 +1,6 @@
 import { ChevronLeft } from "~/components/ui/icons/chevron-left";
 import { ChevronRight } from "~/components/ui/icons/chevron-right";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { cn } from "~/lib/cn";
 import { paginationWindow } from "~/lib/catalog/pagination";
 

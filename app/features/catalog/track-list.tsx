@@ -1,5 +1,5 @@
 import { FileText } from "~/components/ui/icons/file-text";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { licensingHref } from "~/lib/catalog/cards";
 import type { TrackRowData } from "~/lib/catalog/track-query";
 import type { ShortlistEntry } from "~/lib/shortlist/shortlist";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { Badge } from "~/components/ui/badge";
 import { cn } from "~/lib/cn";
 import { CATALOG_TABS, isTabEnabled } from "~/lib/catalog/nouns";

@@ -2,7 +2,7 @@ import { ArrowRight } from "~/components/ui/icons/arrow-right";
 import { Clapperboard } from "~/components/ui/icons/clapperboard";
 import { MonitorPlay } from "~/components/ui/icons/monitor-play";
 import { Music } from "~/components/ui/icons/music";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { PartnerCategoryCard as CategoryCard } from "~/content/partners";
 import { Badge } from "~/components/ui/badge";
 import { IconTile } from "~/components/ui/icon-tile";

@@ -5,7 +5,7 @@ import { Link2 } from "~/components/ui/icons/link-2";
 import { Save } from "~/components/ui/icons/save";
 import { Trash2 } from "~/components/ui/icons/trash-2";
 import { useState } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { Badge } from "~/components/ui/badge";
 import { shortlistEntryHref, shortlistLicensingHref, shortlistSharePath } from "~/lib/shortlist/links";
 import { SHORTLIST_MAX_ITEMS, SHORTLIST_STORAGE_KEY, type ShortlistEntry } from "~/lib/shortlist/shortlist";

@@ -2,7 +2,7 @@ import { ArrowRight } from "~/components/ui/icons/arrow-right";
 import { Blocks } from "~/components/ui/icons/blocks";
 import { Coins } from "~/components/ui/icons/coins";
 import { Tags } from "~/components/ui/icons/tags";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Web3Topic } from "~/content/web3";
 import { Badge } from "~/components/ui/badge";
 import { IconTile } from "~/components/ui/icon-tile";

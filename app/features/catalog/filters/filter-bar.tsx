@@ -1,7 +1,8 @@
 import { Search } from "~/components/ui/icons/search";
 import { X } from "~/components/ui/icons/x";
 import { useId } from "react";
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "~/components/ui/link";
 import { activeChips, removeChip, type FilterChip } from "~/lib/catalog/filters";
 import type { CatalogState } from "~/lib/catalog/types";
 import { catalogHref, clearedState, serializeCatalogState, withFilters, withSearch } from "~/lib/catalog/url-state";

@@ -1,6 +1,6 @@
 import { Check } from "~/components/ui/icons/check";
 import { useId, type ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { cn } from "~/lib/cn";
 
 /**
