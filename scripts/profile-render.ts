@@ -109,42 +109,38 @@ try {
       : "| kind | CPU p50 ms (all threads) | p90 | CPU p50 ms (main thread) | wall p50 ms | answers |",
     other ? "|---|---:|---:|---:|---:|---|---:|---:|---:|" : "|---|---:|---:|---:|---:|---|",
   );
+  /** Asks `url` of one site and records the CPU time and wall time it took. */
+  const measure = async (target: { pid: number; base: string }, url: string, into: { all: number[]; main: number[]; wall: number[] }) => {
+    const before = cpuNs(target.pid);
+    const t0 = performance.now();
+    const cache = await ask(url, target.base);
+    into.wall.push(performance.now() - t0);
+    // the response's compression may still be finishing on the thread pool after the last byte
+    await new Promise((r) => setImmediate(r));
+    const after = cpuNs(target.pid);
+    into.all.push((after.all - before.all) / 1e6);
+    into.main.push((after.main - before.main) / 1e6);
+    return cache;
+  };
+  const here = { pid, base: site.base };
   for (const kind of kinds) {
-    const all: number[] = [];
-    const main: number[] = [];
-    const wall: number[] = [];
+    const ours = { all: [] as number[], main: [] as number[], wall: [] as number[] };
+    const theirs = { all: [] as number[], main: [] as number[], wall: [] as number[] };
     const answers = new Map<string, number>();
-    const otherAll: number[] = [];
-    const otherMain: number[] = [];
-    const askOther = async (url: string) => {
-      const before = cpuNs(other!.pid);
-      await ask(url, other!.base);
-      await new Promise((r) => setImmediate(r));
-      const after = cpuNs(other!.pid);
-      otherAll.push((after.all - before.all) / 1e6);
-      otherMain.push((after.main - before.main) / 1e6);
-    };
     const start = nowUs();
     for (let i = 0; i < REQUESTS; i++) {
       const url = (kind.map ?? ((u) => u))(kind.urls.next());
       // the other site first on every second URL: neither always follows the other
-      if (other && i % 2) await askOther(url);
-      const before = cpuNs(pid);
-      const t0 = performance.now();
-      const cache = await ask(url);
-      wall.push(performance.now() - t0);
-      // the response's compression may still be finishing on the thread pool after the last byte
-      await new Promise((r) => setImmediate(r));
-      const after = cpuNs(pid);
-      all.push((after.all - before.all) / 1e6);
-      main.push((after.main - before.main) / 1e6);
+      if (other && i % 2) await measure(other, url, theirs);
+      const cache = await measure(here, url, ours);
       answers.set(cache ?? "-", (answers.get(cache ?? "-") ?? 0) + 1);
-      if (other && !(i % 2)) await askOther(url);
+      if (other && !(i % 2)) await measure(other, url, theirs);
     }
     windows.push([start, nowUs()]);
+    const { all, main, wall } = ours;
     table.push(
       `| ${kind.name} | ${quantile(all, 0.5).toFixed(2)} | ${quantile(all, 0.9).toFixed(2)} | ${quantile(main, 0.5).toFixed(2)} | ${quantile(wall, 0.5).toFixed(2)} | ${[...answers].map(([k, v]) => `${k} ${v}`).join(", ")} |` +
-        (other ? ` ${quantile(otherAll, 0.5).toFixed(2)} | ${quantile(otherMain, 0.5).toFixed(2)} | ${(quantile(main, 0.5) / quantile(otherMain, 0.5)).toFixed(3)} |` : ""),
+        (other ? ` ${quantile(theirs.all, 0.5).toFixed(2)} | ${quantile(theirs.main, 0.5).toFixed(2)} | ${(quantile(main, 0.5) / quantile(theirs.main, 0.5)).toFixed(3)} |` : ""),
     );
   }
 } finally {

@@ -6,7 +6,7 @@ import type { Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { documentBytes } from "./page-cache.ts";
 import { brotliCompress, brotliParams } from "./precompressed.ts";
-import { responseDocument } from "../app/.server/rendered-document.ts";
+import { responseDocument, responseText } from "../app/.server/rendered-document.ts";
 
 /**
  * Issue #18, ADR 0085: which rendered catalog pages are worth storing. Most long-tail URLs (a
@@ -56,12 +56,11 @@ export function createPageAdmission(opts: { maxKeys: number; windowMs: number })
  * here, so the `compression` middleware leaves it alone.
  */
 export async function sendUnstoredPage(req: Request, res: Response, response: globalThis.Response, opts: { offThread?: boolean } = {}) {
-  const doc = await responseDocument(response);
   // the same document a stored page sends (same-origin links without the nonce, page-cache.ts);
   // a `.data` answer (1–10 KB, Latin-1 as a rule) is encoded the direct way
   const raw = /^text\/html/i.test(response.headers.get("content-type") ?? "")
-    ? documentBytes(doc, String(res.locals.nonce ?? ""))
-    : Buffer.from(typeof doc === "string" ? doc : doc.join(""), "utf8");
+    ? documentBytes(await responseDocument(response), String(res.locals.nonce ?? ""))
+    : Buffer.from(await responseText(response), "utf8");
   // br over gzip whatever their order (browsers send "gzip, deflate, br, zstd"), as the cached
   // pages are negotiated (server/precompressed.ts negotiateEncoding)
   const accepted = raw.length < MIN_COMPRESS_BYTES ? "identity" : req.acceptsEncodings("br") ? "br" : req.acceptsEncodings("gzip") ? "gzip" : "identity";

@@ -62,12 +62,14 @@ function linksOnlyBefore(html: string): number {
 
 /** The part and position of `</head>` in a document's parts, when no `<link>` follows it; else null. */
 function headEndIn(parts: DocumentParts): { part: number; at: number } | null {
-  const part = parts.findIndex((text) => text.includes("</head>"));
-  if (part < 0) return null;
-  const at = parts[part]!.indexOf("</head>");
-  if (parts[part]!.indexOf("<link", at) >= 0) return null;
-  for (let i = part + 1; i < parts.length; i++) if (parts[i]!.includes("<link")) return null;
-  return { part, at };
+  for (let part = 0; part < parts.length; part++) {
+    const at = parts[part]!.indexOf("</head>");
+    if (at < 0) continue;
+    if (parts[part]!.indexOf("<link", at) >= 0) return null;
+    for (let i = part + 1; i < parts.length; i++) if (parts[i]!.includes("<link")) return null;
+    return { part, at };
+  }
+  return null;
 }
 
 /**
