@@ -67,6 +67,10 @@ describe("parseConfig", () => {
     ["LEAD_RETENTION_DAYS", { LEAD_RETENTION_DAYS: "-30" }],
     ["LEAD_RETENTION_DAYS", { LEAD_RETENTION_DAYS: "1.5" }],
     ["LEAD_RETENTION_DAYS", { LEAD_RETENTION_DAYS: "a year" }],
+    ["METRICS_PORT", { METRICS_PORT: "70000" }],
+    ["METRICS_PORT", { METRICS_PORT: "nine" }],
+    ["METRICS_PORT", { PORT: "9100", METRICS_PORT: "9100" }],
+    ["METRICS_HOST", { METRICS_HOST: "" }],
   ])("rejects a bad %s with a message that names it", (variable, env) => {
     let error: unknown;
     try {
@@ -77,6 +81,14 @@ describe("parseConfig", () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toContain(`${variable}:`);
     expect((error as ConfigError).issues.map((i) => i.variable)).toContain(variable);
+  });
+
+  it("keeps metrics off unless METRICS_PORT is set, on loopback by default (issue #31)", () => {
+    expect(parseConfig({}).METRICS_PORT).toBeUndefined();
+    expect(parseConfig({ METRICS_PORT: "" }).METRICS_PORT).toBeUndefined();
+    expect(parseConfig({}).METRICS_HOST).toBe("127.0.0.1");
+    const c = parseConfig({ METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" });
+    expect([c.METRICS_PORT, c.METRICS_HOST]).toEqual([9464, "0.0.0.0"]);
   });
 
   it("treats empty strings as unset", () => {

@@ -167,6 +167,12 @@ export const configSchema = z
      * the catalog and runs the outbox worker; the others serve its snapshots.
      */
     WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+
+    // Metrics (issue #31, DESIGN.md §3d, ADR 0120): the Prometheus exposition on its own listener
+    /** Port of the metrics listener (GET /metrics); unset: no listener and no metrics kept. Never the public port. */
+    METRICS_PORT: z.preprocess(emptyToUndefined, port.optional()),
+    /** Address the metrics listener binds; loopback by default (the exposition is for the machine's scraper). */
+    METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   })
   .superRefine((c, ctx) => {
     if (c.MAIL_TRANSPORT === "smtp" && !c.SMTP_URL) {
@@ -188,6 +194,10 @@ export const configSchema = z
         path: ["MAIL_TIMEOUT_SECONDS"],
         message: "must be less than half of OUTBOX_LEASE_SECONDS",
       });
+    }
+    if (c.METRICS_PORT !== undefined && c.METRICS_PORT !== 0 && c.METRICS_PORT === c.PORT) {
+      // the exposition is never served on the public port (issue #31)
+      ctx.addIssue({ code: "custom", path: ["METRICS_PORT"], message: "must differ from PORT: metrics are never served on the public port" });
     }
     if (c.MUSIC_API_URL && !(c.MUSIC_API_USERNAME && c.MUSIC_API_PASSWORD)) {
       ctx.addIssue({
