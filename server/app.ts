@@ -27,6 +27,8 @@ import { productionHandler, reactRouterHandler } from "./react-router-handler.ts
 import { readinessHandler } from "./readiness.ts";
 import { createRenderTurns } from "./render-turns.ts";
 import { isSoundsLikeUpload, soundsLikeUpload, type UploadError } from "./sounds-like.ts";
+import { answerClusterScrapes, createSiteMetrics, type SiteMetrics } from "./metrics.ts";
+import { listenForScrapes } from "./metrics-listener.ts";
 
 export interface StartOptions {
   /** Present in development: Vite serves the client modules and hot-reloads the app. */
@@ -88,6 +90,7 @@ function pageCaches(
   renderForCache: (pageUrl: string, ip: string, log: Logger) => Promise<globalThis.Response>,
   budget: RenderBudget,
   alone: boolean,
+  metrics: SiteMetrics | undefined,
 ) {
   const { config, logger } = services;
   // Static pages and catalog pages share one byte budget (ADR 0080).
@@ -95,6 +98,8 @@ function pageCaches(
     maxBytes: config.PAGE_CACHE_MAX_BYTES,
     onError: (err, key) => logger.error({ err, key }, "page render for the cache failed"),
   });
+  metrics?.watch({ pageStore: pages });
+  const admission = createPageAdmission({ maxKeys: config.PAGE_CACHE_SEEN_MAX_KEYS, windowMs: CATALOG_PAGE_TTL_MS });
   const cache = createPageCache({
     store: pages,
     ttlMs: 60_000,
@@ -113,7 +118,7 @@ function pageCaches(
       return stats ? `${stats.catalogVersion}:${stats.analysisVersion}` : "building";
     },
     // issue #18, ADR 0085: stored on a second ask; a miss within the client's render budget
-    admission: createPageAdmission({ maxKeys: config.PAGE_CACHE_SEEN_MAX_KEYS, windowMs: CATALOG_PAGE_TTL_MS }),
+    admission: metrics ? metrics.countAdmission(admission) : admission,
     budget,
     // ADR 0115: one process leaves a core to the thread pool; a cluster's workers take them all
     compressOffThread: alone,
@@ -121,8 +126,8 @@ function pageCaches(
   return [cache.middleware, catalogPages.middleware];
 }
 
-/** Builds the Express app around already-started services. */
-export function createApp(services: AppServices, opts: StartOptions = {}) {
+/** Builds the Express app around already-started services; `metrics` (METRICS_PORT set, issue #31) times and counts its requests. */
+export function createApp(services: AppServices, opts: StartOptions = {}, metrics?: SiteMetrics) {
   const { config, logger } = services;
   const dev = Boolean(opts.vite);
   const buildDir = path.resolve(opts.buildDir ?? process.env.BUILD_DIR ?? "build");
@@ -131,6 +136,8 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxySetting(config.TRUST_PROXY));
+  // first, so a request's time is the whole of it (issue #31, server/metrics.ts)
+  if (metrics) app.use(metrics.middleware);
 
   // One structured log line per request.
   app.use(
@@ -170,7 +177,7 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
   );
 
   // Catalog thumbnails: resized, AVIF/WebP by Accept, cached (server/images.ts).
-  app.get("/img", createImageHandler({ config, logger }));
+  app.get("/img", createImageHandler({ config, logger, onEncode: metrics && (() => metrics.thumbnailEncoded()) }));
 
   if (opts.vite) {
     app.use(opts.vite.middlewares);
@@ -229,12 +236,13 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
   // process: both cost the workers throughput there, measured.
   const alone = !opts.cluster;
   const turns = alone ? createRenderTurns() : undefined;
+  if (turns) metrics?.watch({ renderQueue: turns });
   const handle: typeof render = turns ? (request, context) => turns.run(() => render(request, context)) : render;
   if (!dev) {
     /** Renders a path for the caches, with NONCE_PLACEHOLDER where each response's nonce goes. */
     const renderForCache = (pageUrl: string, ip: string, log: Logger) =>
       handle(new Request(new URL(pageUrl, config.SITE_URL), { headers: { accept: "text/html" } }), loadContext(NONCE_PLACEHOLDER, ip, log));
-    for (const middleware of pageCaches(services, renderForCache, budget, alone)) app.use(middleware);
+    for (const middleware of pageCaches(services, renderForCache, budget, alone, metrics)) app.use(middleware);
   }
 
   // issue #19: a reference file's upload, streamed and bounded by UPLOAD_LIMIT_BYTES; a refusal renders the form's page
@@ -271,7 +279,24 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   });
   const { logger } = built;
   const services = appServices(built);
-  const app = createApp(services, opts);
+  // issue #31, ADR 0120: metrics only when METRICS_PORT is set; alone, this process serves them on
+  // their own listener; in a cluster, the primary asks each worker for them (server/metrics-cluster.ts)
+  const metrics =
+    config.METRICS_PORT === undefined
+      ? undefined
+      : createSiteMetrics({ config, logger, catalog: services.catalog, leads: services.leads, analyzer: () => built.analyzer, reportsStores: !cluster || cluster.syncing });
+  const scrapes = metrics && cluster ? answerClusterScrapes(metrics.registry, logger) : undefined;
+  const metricsListener =
+    metrics && !cluster
+      ? await listenForScrapes({
+          host: config.METRICS_HOST,
+          port: config.METRICS_PORT!,
+          expose: async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() }),
+          onError: (err) => logger.error({ err }, "metrics: could not be collected"),
+        })
+      : undefined;
+  if (metricsListener) logger.info({ url: `http://${config.METRICS_HOST}:${metricsListener.port}/metrics` }, "metrics listening");
+  const app = createApp(services, opts, metrics);
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
@@ -287,7 +312,11 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
 
   let closing: Promise<void> | undefined;
   const close = () =>
-    (closing ??= shutdown({ server, services: built, logger, timeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000 }));
+    (closing ??= shutdown({ server, services: built, logger, timeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000 }).then(async () => {
+      // a cluster worker's last counts reach the primary before it exits (ADR 0120)
+      await scrapes?.final();
+      await metricsListener?.close();
+    }));
   return { server, url, services, close };
 }
 

@@ -33,6 +33,10 @@ export interface SourceStatus<N extends string = string> {
   /** ISO time of the last successful sync (or of the snapshot loaded at start) */
   updatedAt?: string;
   lastAttemptAt?: string;
+  /** ISO time this process last synced the source successfully (changed or not); never in follow mode (issue #31 metrics) */
+  lastSuccessAt?: string;
+  /** syncs of the source that failed or were held back in this process since it started (issue #31 metrics) */
+  failedSyncs?: number;
   error?: string;
 }
 

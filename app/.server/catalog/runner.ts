@@ -205,15 +205,21 @@ export class CatalogRunner<D extends object> {
       const result = await source.load({ current: served ? slot.data : undefined, stamp: served && !force ? slot.stamp : undefined });
       if (!result.unchanged) {
         const accepted = await this.accept(slot, result, force);
-        if (!accepted) return;
+        if (!accepted) {
+          // held back, or its snapshot could not be saved: a failed sync for the operator's alerts
+          status.failedSyncs = (status.failedSyncs ?? 0) + 1;
+          return;
+        }
       }
       status.ok = true;
       status.error = undefined;
       status.count = source.count(slot.data);
+      status.lastSuccessAt = new Date().toISOString();
       this.log.info({ source: name, count: status.count, changed: !result.unchanged, forced: force || undefined }, "catalog source synced");
     } catch (error) {
       status.ok = false;
       status.error = errorMessage(error);
+      status.failedSyncs = (status.failedSyncs ?? 0) + 1;
       this.log.error(
         {
           source: name,

@@ -252,6 +252,11 @@ export class OutboxStore implements OutboxRepository {
     return counts;
   }
 
+  async oldestUndeliveredAt() {
+    const [row] = await this.db.query<{ at: unknown }>("SELECT MIN(created_at) AS at FROM outbox WHERE status IN ('pending', 'sending')");
+    return row?.at === null || row?.at === undefined ? null : sqlNumber(row.at);
+  }
+
   async retry(id: number, now: number) {
     const changed = await this.db.run(
       `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = $1, updated_at = $1, lease_owner = NULL, lease_until = NULL

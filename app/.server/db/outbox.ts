@@ -125,6 +125,8 @@ export interface OutboxRepository {
   get(id: number): Promise<OutboxMessage | undefined>;
   list(options?: { status?: OutboxStatus; limit?: number }): Promise<OutboxMessage[]>;
   counts(): Promise<Record<OutboxStatus, number>>;
+  /** When the oldest message not yet delivered (pending or sending) was stored (ms), or null (issue #31 metrics). */
+  oldestUndeliveredAt(): Promise<number | null>;
   /** Operator: puts a failed (or pending) message back in the queue with fresh attempts. */
   retry(id: number, now: number): Promise<boolean>;
   retryFailed(now: number): Promise<number>;

@@ -270,6 +270,7 @@ function deferredRepository(open: () => Promise<OutboxRepository>, kind: OutboxR
     get: call("get"),
     list: call("list"),
     counts: call("counts"),
+    oldestUndeliveredAt: call("oldestUndeliveredAt"),
     retry: call("retry"),
     retryFailed: call("retryFailed"),
     probeWrite: call("probeWrite"),

@@ -58,8 +58,21 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * instead of sending. Only a crash of this process in that window (store down, then killed)
  * can lead to a second send, and that one carries the same Message-ID.
  */
+/** What this worker did since it started, read by the metrics at scrape time (issue #31, ADR 0120). */
+export interface DeliveryCounts {
+  /** sends handed to the transport */
+  attempts: number;
+  /** sends the transport accepted */
+  sent: number;
+  /** sends that failed and will be tried again */
+  retried: number;
+  /** sends that failed for good (permanent, or out of attempts) */
+  failed: number;
+}
+
 export class OutboxWorker {
   readonly owner: string;
+  readonly counts: DeliveryCounts = { attempts: 0, sent: 0, retried: 0, failed: 0 };
   private readonly opts: Required<Omit<OutboxWorkerOptions, "owner">>;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
@@ -246,6 +259,7 @@ export class OutboxWorker {
       return;
     }
     let messageId: string;
+    this.counts.attempts++;
     try {
       ({ messageId } = await transport.send(message.mail, {
         outboxId: message.id,
@@ -256,6 +270,7 @@ export class OutboxWorker {
       await this.recordFailure(message, error, log);
       return;
     }
+    this.counts.sent++;
     await this.recordSent(message, messageId, log);
   }
 
@@ -264,6 +279,8 @@ export class OutboxWorker {
     const { repository, maxAttempts, baseDelayMs, maxDelayMs, now } = this.opts;
     const reason = error instanceof Error ? error.message : String(error);
     const permanent = error instanceof MailDeliveryError && error.permanent;
+    if (permanent || message.attempts >= maxAttempts) this.counts.failed++;
+    else this.counts.retried++;
     try {
       if (permanent || message.attempts >= maxAttempts) {
         await repository.markFailed(message.id, this.owner, reason, now());

@@ -42,8 +42,19 @@ export interface AnalyzerOptions {
   now?: () => number;
 }
 
+/** Analyses this analyzer finished since it started, read by the metrics at scrape time (issue #31, ADR 0120). */
+export interface AnalysisCounts {
+  /** results stored */
+  analysed: number;
+  /** tracks whose analysis failed (recorded with a retry time) */
+  failed: number;
+}
+
 export interface Analyzer {
   readonly owner: string;
+  readonly counts: AnalysisCounts;
+  /** the results' store (the metrics read its counts by state) */
+  readonly store: AnalysisStore;
   /** registered with catalog.addStage (services.ts) */
   readonly stage: CatalogStage;
   /** Resolves once nothing is due and nothing is being analysed (tests, benchmarks). */
@@ -149,10 +160,11 @@ async function analyseClaim(
     now: () => number;
     log: Logger;
     storeFailures: FailureLog;
+    counts: AnalysisCounts;
   },
   claim: Claim,
 ): Promise<void> {
-  const { resolve, downloads, remote, pool, store, owner, now, log, storeFailures } = deps;
+  const { resolve, downloads, remote, pool, store, owner, now, log, storeFailures, counts } = deps;
   let identity = claim.identity;
   let temporary: string | undefined;
   try {
@@ -183,9 +195,11 @@ async function analyseClaim(
       return;
     }
     if (!stored) log.warn({ key: claim.key }, "analysis result not stored: the claim's lease ran out and another analyzer holds it");
+    else counts.analysed++;
   } catch (error) {
     const reason = error instanceof AnalysisError ? `${error.reason}: ${error.message}` : `unreachable: ${errorMessage(error)}`;
     log.warn({ key: claim.key, attempts: claim.attempts, reason }, "track analysis failed");
+    counts.failed++;
     await store.finishFailed(claim, owner, identity, reason, now()).catch((e: unknown) => log.error({ key: claim.key, err: errorMessage(e) }, "could not record an analysis failure"));
   } finally {
     if (temporary) await fsp.rm(temporary, { force: true });
@@ -243,7 +257,8 @@ export function startAnalyzer(opts: AnalyzerOptions): Analyzer {
   const storeFailures = new FailureLog(log, { level: "error", message: "analysis results cannot be stored; their tracks are analysed again when their claims end" });
   const claimFailures = new FailureLog(log, { level: "error", message: "could not claim tracks to analyse" });
 
-  const claimDeps = { resolve, downloads, remote, pool, store, owner, now, log, storeFailures };
+  const counts: AnalysisCounts = { analysed: 0, failed: 0 };
+  const claimDeps = { resolve, downloads, remote, pool, store, owner, now, log, storeFailures, counts };
   const analyseOne = (claim: Claim) => analyseClaim(claimDeps, claim);
 
   async function drain() {
@@ -297,6 +312,8 @@ export function startAnalyzer(opts: AnalyzerOptions): Analyzer {
   let stopped: Promise<void> | undefined;
   return {
     owner,
+    counts,
+    store,
     stage,
     idle() {
       return new Promise<void>((resolveIdle) => {
