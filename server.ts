@@ -99,6 +99,20 @@ const EXIT_GRACE_MS = 5_000;
 function runPrimary(config: Config) {
   const log = createLogger(config.LOG_LEVEL).child({ pid: process.pid, cluster: "primary" });
   new RateLimiterClusterMaster();
+  // issue #31, ADR 0120: one scrape gives the whole machine (the workers' metrics summed here)
+  const metrics =
+    config.METRICS_PORT === undefined
+      ? undefined
+      : import("./server/metrics-cluster.ts")
+          .then((m) => m.startClusterMetrics({ host: config.METRICS_HOST, port: config.METRICS_PORT!, log }))
+          .then((started) => {
+            log.info({ url: `http://${config.METRICS_HOST}:${started.listener.port}/metrics` }, "metrics listening");
+            return started;
+          })
+          .catch((error: unknown) => {
+            log.fatal({ err: error }, "cluster: the metrics listener could not start (METRICS_HOST, METRICS_PORT)");
+            process.exit(1);
+          });
   const workers = new Map<number, Worker>();
   const quickExits = new Map<number, number>();
   const restarts = new Set<NodeJS.Timeout>();
@@ -139,7 +153,9 @@ function runPrimary(config: Config) {
       );
       const timer = setTimeout(() => {
         restarts.delete(timer);
-        if (!stopping) fork(slot);
+        if (stopping) return;
+        fork(slot);
+        void metrics?.then((m) => m.restarts.inc());
       }, delayMs);
       restarts.add(timer);
     });
