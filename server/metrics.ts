@@ -156,6 +156,14 @@ export function createSiteMetrics(opts: SiteMetricsOptions): SiteMetrics {
   });
   const thumbnails = new Counter({ name: "thumbnail_encodes_total", help: "Thumbnails made (resized and encoded), not read from their disk cache.", registers });
 
+  // every value of a small label set from the start, so that rate() and increase() see the first event
+  for (const route of ["catalog", "item", "story", "data"] as const) {
+    cacheHits.inc({ route }, 0);
+    cacheMisses.inc({ route }, 0);
+  }
+  for (const limit of ["renders", "leads", "references"]) refusals.inc({ limit }, 0);
+  for (const outcome of ["accepted", "refused", "too_large", "rate_limited", "busy", "error"]) uploads.inc({ outcome }, 0);
+
   const uploadOutcome = (status: number) =>
     status === 303 ? "accepted" : status === 413 ? "too_large" : status === 429 ? "rate_limited" : status === 503 ? "busy" : status >= 500 ? "error" : "refused";
   const limitOf = (route: RouteKind) => (route === "form" ? "leads" : route === "sounds_like" ? "references" : "renders");
@@ -212,6 +220,7 @@ export function createSiteMetrics(opts: SiteMetricsOptions): SiteMetrics {
     labelNames: ["decision"],
     registers,
   });
+  for (const decision of ["store", "once"]) admissions.inc({ decision }, 0);
   new Gauge({
     name: "page_cache_admission_remembered_keys",
     help: "Catalog pages asked once that the admission rule remembers (PAGE_CACHE_SEEN_MAX_KEYS bounds it).",
