@@ -46,6 +46,9 @@ describe("the route label (issue #31)", () => {
       const app = express();
       app.use(metrics.middleware);
       app.get("/mission", (_req, res) => void res.setHeader("X-Page-Cache", "HIT").send("story"));
+      app.post("/contact", (_req, res) => void res.status(429).send("Too many"));
+      app.get("/shortlist", (_req, res) => void res.status(429).send("Too many"));
+      app.post("/catalog/sounds-like", (req, res) => void (req.query.ok ? res.redirect(303, "/catalog?like=r1") : res.status(415).send("Not audio")));
       app.use((_req, res) => void res.status(404).send("Not found"));
       server = await new Promise<http.Server>((resolve) => {
         const s = app.listen(0, "127.0.0.1", () => resolve(s));
@@ -95,6 +98,20 @@ describe("the route label (issue #31)", () => {
       const text = await metrics.registry.metrics();
       expect(text).toMatch(/^page_cache_hits_total\{route="story"\} 1$/m);
       expect(text).toMatch(/^http_server_request_duration_seconds_count\{method="GET",route="story",status="200"\} 1$/m);
+    });
+
+    it("counts 429s by the limit that refused them, and reference uploads by outcome", async () => {
+      const post = (path: string) => fetch(base + path, { method: "POST", redirect: "manual" }).then((r) => r.text());
+      await post("/contact");
+      await (await fetch(`${base}/shortlist?items=a`)).text();
+      await post("/catalog/sounds-like?ok=1");
+      await post("/catalog/sounds-like");
+      const text = await metrics.registry.metrics();
+      expect(text).toMatch(/^rate_limit_refusals_total\{limit="leads"\} 1$/m);
+      expect(text).toMatch(/^rate_limit_refusals_total\{limit="renders"\} 1$/m);
+      expect(text).toMatch(/^rate_limit_refusals_total\{limit="references"\} 0$/m);
+      expect(text).toMatch(/^reference_uploads_total\{outcome="accepted"\} 1$/m);
+      expect(text).toMatch(/^reference_uploads_total\{outcome="refused"\} 1$/m);
     });
   });
 });

@@ -166,7 +166,9 @@ export function createSiteMetrics(opts: SiteMetricsOptions): SiteMetrics {
 
   const uploadOutcome = (status: number) =>
     status === 303 ? "accepted" : status === 413 ? "too_large" : status === 429 ? "rate_limited" : status === 503 ? "busy" : status >= 500 ? "error" : "refused";
-  const limitOf = (route: RouteKind) => (route === "form" ? "leads" : route === "sounds_like" ? "references" : "renders");
+  // a post of a form or a file is counted by its own limit; any other 429 is the render budget's
+  const limitOf = (route: RouteKind, method: string) =>
+    method === "POST" && route === "form" ? "leads" : method === "POST" && route === "sounds_like" ? "references" : "renders";
 
   function middleware(req: Request, res: Response, next: NextFunction) {
     const started = performance.now();
@@ -180,7 +182,7 @@ export function createSiteMetrics(opts: SiteMetricsOptions): SiteMetrics {
       const cache = res.getHeader("x-page-cache");
       if (cache === "HIT") cacheHits.inc({ route });
       else if (cache === "MISS") cacheMisses.inc({ route });
-      if (status === 429) refusals.inc({ limit: limitOf(route) });
+      if (status === 429) refusals.inc({ limit: limitOf(route, method) });
       if (route === "sounds_like" && method === "POST") uploads.inc({ outcome: uploadOutcome(status) });
     });
     next();
