@@ -24,10 +24,13 @@ function siteMetrics(status: CatalogSourceStatus[] = []): SiteMetrics {
   });
 }
 
+/** A histogram's values carry the name of their series (`_bucket`, `_count`, `_sum`). */
+const metricName = (v: object) => (v as { metricName?: string }).metricName;
+
 /** The label values of the request histogram's series. */
 async function requestSeries(registry: Registry) {
   const [metric] = (await registry.getMetricsAsJSON()).filter((m) => m.name === "http_server_request_duration_seconds");
-  return metric!.values.filter((v) => v.metricName === "http_server_request_duration_seconds_count");
+  return metric!.values.filter((v) => metricName(v) === "http_server_request_duration_seconds_count");
 }
 
 describe("the route label (issue #31)", () => {
@@ -126,8 +129,8 @@ describe("a cluster's sum (issue #31, ADR 0120)", () => {
     return { registry, requests, duration, held, snapshot: () => registry.getMetricsAsJSON() };
   }
   const valueOf = async (registry: Registry, name: string, labels: Record<string, string> = {}) => {
-    const metric = (await registry.getMetricsAsJSON()).find((m) => m.values.some((v) => (v.metricName ?? m.name) === name));
-    const found = metric?.values.find((v) => (v.metricName ?? metric.name) === name && Object.entries(labels).every(([k, x]) => String(v.labels[k]) === x));
+    const metric = (await registry.getMetricsAsJSON()).find((m) => m.values.some((v) => (metricName(v) ?? m.name) === name));
+    const found = metric?.values.find((v) => (metricName(v) ?? metric.name) === name && Object.entries(labels).every(([k, x]) => String(v.labels[k]) === x));
     return found?.value;
   };
 

@@ -236,7 +236,7 @@ describe("deploy/prometheus/alerts.yml", () => {
   const rules = path.join(root, "deploy/prometheus/alerts.yml");
 
   it("passes promtool check rules", (ctx) => {
-    let promtool = "";
+    let promtool: string;
     try {
       promtool = execFileSync("sh", ["-c", "command -v promtool"], { encoding: "utf8" }).trim();
     } catch {
