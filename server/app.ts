@@ -136,8 +136,8 @@ export function createApp(services: AppServices, opts: StartOptions = {}, metric
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxySetting(config.TRUST_PROXY));
-  // first, so a request's time is the whole of it (issue #31, server/metrics.ts)
-  if (metrics) app.use(metrics.middleware);
+  // first, so a request's time is the whole of it; recorded as the request log's line is (issue #31, server/metrics.ts)
+  if (metrics) app.use(metrics.timing);
 
   // One structured log line per request.
   app.use(
@@ -145,8 +145,10 @@ export function createApp(services: AppServices, opts: StartOptions = {}, metric
       logger,
       // 503 is a deliberate answer (a lead that cannot be stored, a busy thumbnail queue, not
       // ready): its cause is logged once by the service that knows it (issue #15), not per request
-      customLogLevel: (_req, res, err) =>
-        err || (res.statusCode >= 500 && res.statusCode !== 503) ? "error" : res.statusCode >= 400 ? "warn" : "info",
+      customLogLevel: (_req, res, err) => {
+        metrics?.record(res as unknown as Response);
+        return err || (res.statusCode >= 500 && res.statusCode !== 503) ? "error" : res.statusCode >= 400 ? "warn" : "info";
+      },
       serializers: {
         req: (req) => ({ method: req.method, url: req.url, id: req.id }),
         res: (res) => ({ statusCode: res.statusCode }),

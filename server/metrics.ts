@@ -84,8 +84,16 @@ export interface SiteMetricsOptions {
 
 export interface SiteMetrics {
   readonly registry: Registry;
-  /** The first middleware: times every request and counts what its answer says. */
+  /** The first middleware: times every request and counts what its answer says when the response closes. */
   middleware(req: Request, res: Response, next: NextFunction): void;
+  /**
+   * The same without a listener of its own: `record(res)` must then be called once when the
+   * response ends. The server calls it from the request logger's own end-of-response callback
+   * (pino-http customLogLevel, server/app.ts): a second listener per request was most of the
+   * metrics' cost on a cached page (ADR 0120).
+   */
+  timing(req: Request, res: Response, next: NextFunction): void;
+  record(res: Response): void;
   /** The admission rule (server/page-admission.ts), its decisions counted. */
   countAdmission(admission: PageAdmission): PageAdmission;
   /** Parts of the app read at scrape time. */
@@ -233,18 +241,22 @@ export function createSiteMetrics(opts: SiteMetricsOptions): SiteMetrics {
   // The hot path (measured: a closure and prom-client's labelled observe per request cost several
   // microseconds on a cached page of ~60 us, ADR 0120): what the request's close needs is kept on
   // the response, and one shared listener reads it.
-  function onClose(this: Response & { [REQUEST]?: RequestFacts }) {
-    const facts = this[REQUEST]!;
-    const status = this.writableFinished ? this.statusCode : 499;
+  function record(res: Response) {
+    const facts = (res as Response & { [REQUEST]?: RequestFacts })[REQUEST];
+    if (!facts) return;
+    const status = res.writableFinished ? res.statusCode : 499;
     const { route, method } = facts;
     duration.observe(method, route, status, (performance.now() - facts.started) / 1000);
-    const cache = this.getHeader("x-page-cache");
+    const cache = res.getHeader("x-page-cache");
     if (cache === "HIT") hits.set(route, (hits.get(route) ?? 0) + 1);
     else if (cache === "MISS") misses.set(route, (misses.get(route) ?? 0) + 1);
     if (status === 429) refusals.inc({ limit: limitOf(route, method) });
     if (route === "sounds_like" && method === "POST") uploads.inc({ outcome: uploadOutcome(status) });
   }
-  function middleware(req: Request, res: Response, next: NextFunction) {
+  function onClose(this: Response) {
+    record(this);
+  }
+  function timing(req: Request, res: Response, next: NextFunction) {
     const url = req.url;
     const query = url.indexOf("?");
     (res as Response & { [REQUEST]?: RequestFacts })[REQUEST] = {
@@ -252,8 +264,11 @@ export function createSiteMetrics(opts: SiteMetricsOptions): SiteMetrics {
       method: methodLabel(req.method),
       route: routeKind(query < 0 ? url : url.slice(0, query)),
     };
-    res.on("close", onClose);
     next();
+  }
+  function middleware(req: Request, res: Response, next: NextFunction) {
+    res.on("close", onClose);
+    timing(req, res, next);
   }
 
   // ---- the page cache, the render queue ---------------------------------------------------
@@ -475,6 +490,8 @@ export function createSiteMetrics(opts: SiteMetricsOptions): SiteMetrics {
   return {
     registry,
     middleware,
+    timing,
+    record,
     countAdmission(admission) {
       admissionSize = () => admission.size();
       return {
