@@ -1,13 +1,17 @@
 import type { ReactNode } from "react";
 import { formatDuration, isoDuration } from "~/lib/catalog/format";
 
-/** One fact of a track's row (album sheet and page, track view): a small box, its term for screen readers. */
+/**
+ * One fact of a track's row (album sheet and page, track view): a small box, its term for screen
+ * readers. The term and its value sit straight in the `dl` (no wrapping div: ADR 0121, a track
+ * row's elements); the box is `.track-fact` in app.css.
+ */
 export function TrackFact({ term, children }: { term: string; children: ReactNode }) {
   return (
-    <div className="rounded-md border border-border px-1.5 py-0.5">
+    <>
       <dt className="sr-only">{term}</dt>
-      <dd>{children}</dd>
-    </div>
+      <dd className="track-fact">{children}</dd>
+    </>
   );
 }
 
