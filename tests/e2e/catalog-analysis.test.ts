@@ -52,7 +52,7 @@ beforeAll(async () => {
 afterAll(async () => browser?.close());
 
 const facts = (row: Locator) =>
-  row.locator("[data-track-facts] > div").evaluateAll((els) => Object.fromEntries(els.map((el) => [el.querySelector("dt")!.textContent, el.querySelector("dd")!.textContent])));
+  row.locator("[data-track-facts] > dt").evaluateAll((els) => Object.fromEntries(els.map((dt) => [dt.textContent, dt.nextElementSibling!.textContent])));
 const state = (player: Locator) => player.getAttribute("data-preview-state");
 
 /** The open sheet as a visitor sees it (screenshot() takes the whole page, behind the fixed sheet). */

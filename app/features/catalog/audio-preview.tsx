@@ -162,7 +162,7 @@ export function AudioPreview({ src, track, peaks, className }: { src: string; tr
 
   return (
     <div className={cn("preview", className)} onContextMenu={blockContextMenu} data-preview-state={playing ? "playing" : "stopped"}>
-      {/* its look and Play/Pause icon are CSS (.preview-button, .ico-*: app.css, ADR 0121) */}
+      {/* its look and Play/Pause icon are CSS (.preview-button, data-preview-state: app.css, ADR 0121) */}
       <button
         type="button"
         onClick={playing ? pause : play}
@@ -170,14 +170,14 @@ export function AudioPreview({ src, track, peaks, className }: { src: string; tr
         aria-label={label}
         // the tooltip names the action; the accessible name adds the track (ADR 0121: as the shortlist button)
         title={failed ? "Audio preview not available" : playing ? "Pause preview" : "Play preview"}
-        className={`preview-button ico ${playing ? "ico-pause" : "ico-play"}`}
+        className="preview-button"
       />
       <PreviewProgress track={track} time={time} peaks={peaks} />
       <span className="preview-time" aria-hidden="true">
         {`0:${String(shownSeconds(time)).padStart(2, "0")}`}
       </span>
       {failed ? <span className="sr-only">Audio preview not available</span> : null}
-      <audio ref={audioRef} src={src} preload="none" controlsList="nodownload noplaybackrate" onContextMenu={blockContextMenu} onEnded={stop} onError={onError} />
+      <audio ref={audioRef} src={src} preload="none" onContextMenu={blockContextMenu} onEnded={stop} onError={onError} />
     </div>
   );
 }

@@ -4,13 +4,14 @@ import { formatDuration, isoDuration } from "~/lib/catalog/format";
 /**
  * One fact of a track's row (album sheet and page, track view): a small box, its term for screen
  * readers. The term and its value sit straight in the `dl` (no wrapping div: ADR 0121, a track
- * row's elements); the box is `.track-fact` in app.css.
+ * row's elements); the `dl` carries data-track-facts, whose terms app.css hides but for screen
+ * readers and whose values it boxes.
  */
 export function TrackFact({ term, children }: { term: string; children: ReactNode }) {
   return (
     <>
-      <dt className="sr-only">{term}</dt>
-      <dd className="track-fact">{children}</dd>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
     </>
   );
 }

@@ -48,7 +48,7 @@ function TrackRow({ row, albumHref }: { row: TrackRowData; albumHref: string }) 
         <p className="text-sm text-muted">Audio preview not available</p>
       )}
       <div className="track-actions">
-        <Link to={licensingHref(row.title, row.artist, row.album)} aria-label={`License this track: ${row.title}`} className="btn-primary track-license ico ico-file-text">
+        <Link to={licensingHref(row.title, row.artist, row.album)} aria-label={`License this track: ${row.title}`} className="btn-primary track-license">
           License this track
         </Link>
         <ShortlistButton entry={shortlistEntry(row)} compact />

@@ -43,8 +43,8 @@ export function ShortlistButton({ entry, compact = false, className }: { entry: 
       aria-label={compact ? `${label}: ${entry.title}` : undefined}
       title={compact ? label : undefined}
       className={cn(
-        // compact: its look and icon are CSS (.icon-btn, .ico-bookmark-*: app.css, ADR 0121), the listed state follows data-listed
-        compact ? `icon-btn ico ico-5 ${listed ? "ico-bookmark-check" : "ico-bookmark-plus"}` : "btn-secondary disabled:opacity-60",
+        // compact: its look and icon are CSS (.icon-btn: app.css, ADR 0121), the listed state follows data-listed
+        compact ? "icon-btn" : "btn-secondary disabled:opacity-60",
         !compact && listed && "border-[#ff8a5c] text-[#ffb38f]",
         className,
       )}

@@ -60,9 +60,14 @@ const CLIPS_BY_FAMILY = new Map<Family, number[]>(FAMILIES.map((family) => [fami
  * first half of them kept for the family's home genre (genre-families.ts FAMILY_HOME) when the
  * family has four or more, so the same piece under House is House.
  */
+const TOPS_OF_FAMILY = new Map<Family, Set<string>>();
+for (const path of genreLeafPaths()) {
+  const family = familyOfGenre(path);
+  TOPS_OF_FAMILY.set(family, (TOPS_OF_FAMILY.get(family) ?? new Set()).add(path[0]));
+}
 function clipsOf(family: Family, top: string): number[] {
   const clips = CLIPS_BY_FAMILY.get(family)!;
-  if (clips.length < 4) return clips;
+  if (clips.length < 4 || TOPS_OF_FAMILY.get(family)!.size < 2) return clips;
   const half = Math.ceil(clips.length / 2);
   return top === FAMILY_HOME[family] ? clips.slice(0, half) : clips.slice(half);
 }

@@ -9,8 +9,10 @@ import type { Family } from "./families.ts";
  * Keyed by the lower-cased leaf name, then by the top genre.
  */
 const BY_LEAF: Record<string, Family> = {
-  // dance floors
-  "italo disco": "house", party: "house", "sweet sixteen": "house", "new year": "house",
+  // dance floors: uptempo breaks; house is House's alone, so that "More like this" from a House
+  // track, whose nearest pieces are the other house pieces, lists House (LIKE_PER_RECORDING
+  // spreads a page over several pieces)
+  "italo disco": "breakbeat", party: "breakbeat", "sweet sixteen": "breakbeat", "new year": "breakbeat",
   "cuban street beats": "breakbeat", "puerto rican": "breakbeat", "dominican republic": "breakbeat", panama: "breakbeat",
   colombia: "breakbeat", nigeria: "breakbeat", ghana: "breakbeat", "south africa": "breakbeat", korea: "breakbeat",
   quinceañera: "breakbeat", "new year songs mexican": "breakbeat",
@@ -40,8 +42,9 @@ export function familyOfGenre(path: readonly string[]): Family {
 }
 
 /**
- * The top genre whose own the first half of a family's pieces are (the rest serve the family's
- * other genres): "More like this" from a House track finds the same piece under House first.
+ * The top genre whose own the first half of a family's pieces are, when the family serves
+ * others too (the rest serve those): "More like this" from a track of the home genre finds the
+ * same pieces under that genre first.
  */
 export const FAMILY_HOME: Readonly<Record<Family, string>> = {
   house: "House", ambient: "Relaxing", ballad: "Jazz", acoustic: "Brazilian", breakbeat: "Cuban", strings: "Asian",

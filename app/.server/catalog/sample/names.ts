@@ -107,15 +107,18 @@ function phrase(r: Prng, v: Voice, n: number): string {
   return out.join(join);
 }
 
-/** Titles that are numbers, as real ones are: years, hours, routes, counts. */
-const NUMBER_TITLES: ((r: Prng) => string)[] = [
+/**
+ * Numbers in titles, as real ones have them: mostly after a word ("Havana 1957", "Room 214"),
+ * now and then a title that is a number ("1999", "3 AM"), which sorts before every letter.
+ */
+const NUMBER_TITLES: ((r: Prng, word: string) => string)[] = [
+  (r, w) => `${w} ${r.int(1950, 2026)}`,
+  (r) => `Room ${r.int(100, 999)}`,
+  (r) => `Route ${r.int(1, 99)}`,
+  (r, w) => `${w} No. ${r.int(1, 30)}`,
+  (r, w) => `${r.int(2, 99)} ${w}`,
   (r) => String(r.int(1950, 2026)),
   (r) => `${r.int(1, 12)} AM`,
-  (r) => `Route ${r.int(1, 99)}`,
-  (r) => `${r.int(2, 99)} Days`,
-  (r) => `No. ${r.int(1, 30)}`,
-  (r) => `${r.int(1, 23)}:${String(r.int(0, 59)).padStart(2, "0")}`,
-  (r) => `Room ${r.int(100, 999)}`,
 ];
 const ENGLISH_FORMS: ((a: string, b: string) => string)[] = [
   (a) => `The ${a}`,
@@ -138,7 +141,7 @@ export function trackTitle(r: Prng, v: Voice, family: Family, artist: () => stri
   else if (roll < 0.62) title = phrase(r, v, 2);
   else if (roll < 0.72) title = phrase(r, v, 3);
   else if (roll < 0.9) title = r.pick(ENGLISH_FORMS)(phrase(r, { ...v, lang: LANGUAGES.en }, 1), phrase(r, { ...v, lang: LANGUAGES.en }, 1));
-  else if (roll < 0.92) title = r.pick(NUMBER_TITLES)(r);
+  else if (roll < 0.92) title = NUMBER_TITLES[r.chance(0.85) ? r.int(0, 3) : r.int(4, 6)](r, phrase(r, v, 1));
   else title = `${phrase(r, v, 1)} ${r.int(2, 40)}`;
   const dance = family === "house" || family === "breakbeat";
   if (r.chance(0.1)) title += ` (feat. ${artist()})`;
