@@ -6,7 +6,7 @@ import { FAMILIES, type Family } from "./families.ts";
 import { familyOfGenre, FAMILY_HOME } from "./genre-families.ts";
 import { languagesOf } from "./languages.ts";
 import * as names from "./names.ts";
-import { albumName, DEFAULT_VOCABULARY, trackTitle, voiceOf, type Vocabulary } from "./names.ts";
+import { albumName, trackTitle, vocabularyFor, voiceOf, type Vocabulary } from "./names.ts";
 
 /**
  * The deterministic sample catalog (issue #3 "Sample data"): the same seed gives the same
@@ -85,9 +85,9 @@ export interface SampleAlbumOptions {
    */
   distinctAudio?: boolean;
   /**
-   * The English words titles draw from (names.ts): the hand-written list by default, the long
-   * word list for the benchmark catalogs (names.ts benchVocabulary), so their vocabulary grows
-   * with their size (issue #32).
+   * The English words titles draw from (names.ts): by default `vocabularyFor(count)`, the
+   * hand-written list for the sample, the long word list for benchmark catalogs, so their
+   * vocabulary grows with their size (issue #32).
    */
   vocabulary?: Vocabulary;
 }
@@ -115,7 +115,7 @@ export function* sampleAlbums(count: number, seed: number = DEFAULT_SEED, opts: 
   const r = createPrng(seed);
   const paths = genreLeafPaths();
   const order = paths.map((p) => ({ p, k: r.next() })).sort((a, b) => a.k - b.k).map((x) => x.p);
-  const vocabulary = opts.vocabulary ?? DEFAULT_VOCABULARY;
+  const vocabulary = opts.vocabulary ?? vocabularyFor(count);
   const titles = count <= UNIQUE_TITLES_UP_TO ? new Set<string>() : null;
   for (let i = 0; i < count; i++) {
     const path = order[i % order.length];

