@@ -129,4 +129,21 @@ describe("sample catalog generator", () => {
     // a family serves several genres
     expect(new Set([...families.values()].flatMap((f) => [...f])).size).toBe(6);
   });
+
+  it("gives a benchmark catalog a vocabulary that grows with it (Heaps' law), from a long word list", () => {
+    const distinct = (n: number) => {
+      const words = new Set<string>();
+      for (const a of sampleAlbums(n, 11)) for (const t of a.tracks) for (const w of t.Filename.toLowerCase().split(/[^\p{L}\p{M}]+/u)) if (w) words.add(w);
+      return words.size;
+    };
+    const small = distinct(2_500);
+    const [five, ten] = [distinct(5_000), distinct(10_000)];
+    // the sample's hand-written words, then the long list: tens of thousands of words
+    expect(small).toBeLessThan(1_500);
+    expect(five).toBeGreaterThan(15_000);
+    // twice the albums, more words, but fewer than twice as many (Heaps: V ~ N^b, b < 1)
+    expect(ten / five).toBeGreaterThan(1.2);
+    expect(ten / five).toBeLessThan(1.9);
+  });
 });
+
