@@ -154,10 +154,13 @@ export function trackTitle(r: Prng, v: Voice, family: Family, artist: () => stri
   else title = `${phrase(r, v, 1)} ${r.int(2, 40)}`;
   const dance = family === "house" || family === "breakbeat";
   if (r.chance(0.1)) title += ` (feat. ${artist()})`;
-  if (r.chance(dance ? 0.18 : 0.03)) title += dance && r.chance(0.5) ? ` (${r.pick(MIXES)})` : ` (${artist()} Remix)`;
-  else if (r.chance(0.04)) title += ` - ${v.lang.live ?? "Live"}`;
-  else if (r.chance(0.03)) title += `, Pt. ${r.int(1, 3)}`;
-  else if (!dance && r.chance(0.04)) title += ` (${r.pick(VERSIONS)})`;
+  // one form at most after it: a remix or mix (dance albums more often), a live take, a part, a version
+  const form = r.next();
+  const remix = dance ? 0.18 : 0.03;
+  if (form < remix) title += dance && r.chance(0.5) ? ` (${r.pick(MIXES)})` : ` (${artist()} Remix)`;
+  else if (form < remix + 0.04) title += ` - ${v.lang.live ?? "Live"}`;
+  else if (form < remix + 0.07) title += `, Pt. ${r.int(1, 3)}`;
+  else if (!dance && form < remix + 0.11) title += ` (${r.pick(VERSIONS)})`;
   return title;
 }
 
