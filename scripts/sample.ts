@@ -1,4 +1,4 @@
-// `npm run sample -- [--albums N] [--out DIR] [--seed N] [--media] [--force]`
+// `npm run sample -- [--albums N] [--out DIR] [--seed N] [--media] [--force] [--vocabulary]`
 // Writes a deterministic sample catalog (merged.json, channels.json, films.json,
 // music-api.json) into DIR (default: $DATA_DIR/catalog/sample, where the server looks by
 // default). Big catalogs for benchmarks: `npm run sample -- --albums 250000 --out /tmp/big`,
@@ -7,7 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../app/.server/services.ts";
-import { DEFAULT_SEED } from "../app/.server/catalog/sample/generate.ts";
+import { DEFAULT_SEED, sampleAlbums } from "../app/.server/catalog/sample/generate.ts";
+import { formatVocabulary, VocabularyCounter } from "./lib/vocabulary.ts";
 import { DEFAULT_SAMPLE_ALBUMS, samplePaths, writeSampleMedia, writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
 
 const { values } = parseArgs({
@@ -17,12 +18,13 @@ const { values } = parseArgs({
     seed: { type: "string" },
     media: { type: "boolean", default: false },
     force: { type: "boolean", default: false },
+    vocabulary: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
 });
 
 if (values.help) {
-  console.log("usage: npm run sample -- [--albums N] [--out DIR] [--seed N] [--media] [--force]");
+  console.log("usage: npm run sample -- [--albums N] [--out DIR] [--seed N] [--media] [--force] [--vocabulary]");
   process.exit(0);
 }
 
@@ -55,4 +57,10 @@ if (values.media || values.out === undefined) {
   const mediaDir = values.out ? path.join(out, "media") : samplePaths(dataDir).media;
   const n = await writeSampleMedia(mediaDir, { force: values.force });
   console.log(`${n} media files -> ${mediaDir}`);
+}
+if (values.vocabulary) {
+  // issue #32: the catalog's words (distinct, the most common words' shares), counted over the same generator's albums
+  const counter = new VocabularyCounter();
+  for (const album of sampleAlbums(albums, seed)) counter.addAlbum(album);
+  console.log(formatVocabulary(counter.figures()));
 }

@@ -43,11 +43,14 @@ function unique(candidate: () => string): UrlGenerator {
 }
 
 /**
- * Words of the catalog's album and track titles, read from the generated merged.json (one album
- * per line, app/.server/catalog/sample/ensure.ts albumsJsonChunks): the first `albums` albums.
+ * The words of the catalog's album and track titles as they run (a word as often as it occurs),
+ * read from the generated merged.json (one album per line, app/.server/catalog/sample/ensure.ts
+ * albumsJsonChunks): the first `albums` albums. Drawn uniformly, a word comes as often as the
+ * catalog uses it (Zipf: "love" often, a rare word seldom); `searchMix` draws rare ones from
+ * the distinct words as well (issue #32).
  */
-export async function catalogWords(albumsFile: string, albums = 3000): Promise<string[]> {
-  const words = new Set<string>();
+export async function catalogWords(albumsFile: string, albums = 20_000): Promise<string[]> {
+  const words: string[] = [];
   const lines = readline.createInterface({ input: fs.createReadStream(albumsFile, "utf8"), crlfDelay: Infinity });
   let n = 0;
   for await (const line of lines) {
@@ -55,12 +58,12 @@ export async function catalogWords(albumsFile: string, albums = 3000): Promise<s
     if (!json.startsWith("{")) continue;
     const album = JSON.parse(json) as { name?: string; tracks?: { Filename?: string }[] };
     for (const text of [album.name ?? "", ...(album.tracks ?? []).map((t) => t.Filename ?? "")]) {
-      for (const word of text.replace(/\.[a-z0-9]+$/i, "").split(/[^\p{L}]+/u)) if (word.length >= 4) words.add(word.toLowerCase());
+      for (const word of text.replace(/\.[a-z0-9]+$/i, "").split(/[^\p{L}\p{M}]+/u)) if (word.length >= 3) words.push(word.toLowerCase());
     }
     if (++n >= albums) break;
   }
   lines.close();
-  return [...words].sort();
+  return words;
 }
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
@@ -82,14 +85,25 @@ function typo(word: string, r: Prng): string {
 
 const q = (s: string) => encodeURIComponent(s).replace(/%20/g, "+");
 
-/** The issue's mix: a typo'd two-word search, a tempo and length range, a search sorted by tempo. */
+/**
+ * The issue's mix: a search, a tempo and length range, a search sorted by tempo. A search is one
+ * or two words as visitors type them (issue #32): mostly words drawn as the catalog uses them
+ * (frequent ones often), a third of them rare (drawn from the distinct words, most of which the
+ * catalog uses once or twice), and a typo in half the searches.
+ */
 export function searchMix(words: readonly string[], seed = LONG_TAIL_SEED): UrlGenerator {
   if (words.length < 2) throw new Error("searchMix needs the catalog's words");
+  const distinct = [...new Set(words)].sort();
   const r = createPrng(seed);
   let turn = 0;
+  const word = () => (r.chance(1 / 3) ? r.pick(distinct) : r.pick(words));
   const search = () => {
-    const [a, b] = [r.pick(words), r.pick(words)];
-    return r.chance(0.5) ? `${typo(a, r)} ${b}` : `${a} ${typo(b, r)}`;
+    const terms = r.chance(0.4) ? [word()] : [word(), word()];
+    if (r.chance(0.5)) {
+      const i = r.int(0, terms.length - 1);
+      terms[i] = typo(terms[i]!, r);
+    }
+    return terms.join(" ");
   };
   return unique(() => {
     switch (turn++ % 3) {

@@ -1,5 +1,3 @@
-import { Pause } from "~/components/ui/icons/pause";
-import { Play } from "~/components/ui/icons/play";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { cn } from "~/lib/cn";
 import {
@@ -18,28 +16,26 @@ const blockContextMenu = (event: React.MouseEvent) => event.preventDefault();
 
 /**
  * The preview clip's waveform from the server's peaks (issue #9; no audio is decoded here):
- * one path of bars, coloured up to the progress by a gradient with a hard stop, so progress
- * moves one attribute, not a second copy of the path.
+ * one path of bars. At rest (progress 0, which is how every row is served) the path takes its
+ * colour from app.css (`.wave > svg`), so a row carries one drawing of two elements (ADR 0121);
+ * playing, a gradient with a hard stop colours it up to the progress, so progress moves one
+ * attribute, not a second copy of the path.
  */
 function Waveform({ peaks, progress }: { peaks: readonly number[]; progress: number }) {
   const gradient = `waveform${useId().replace(/[^\w-]/g, "")}`;
   const d = useMemo(() => waveformPath(peaks), [peaks]);
   return (
-    <svg
-      viewBox={`0 0 ${WAVEFORM_WIDTH} ${WAVEFORM_HEIGHT}`}
-      preserveAspectRatio="none"
-      aria-hidden="true"
-      focusable="false"
-      className="absolute inset-0 size-full"
-    >
-      <defs>
-        <linearGradient id={gradient} gradientUnits="userSpaceOnUse" x1="0" y1="0" x2={WAVEFORM_WIDTH} y2="0">
-          <stop offset="0" stopColor="#ff8a5c" />
-          <stop offset={progress} stopColor="#ff5c8d" />
-          <stop offset={progress} stopColor="#ffffff" stopOpacity="0.35" />
-        </linearGradient>
-      </defs>
-      <path d={d} stroke={`url(#${gradient})`} strokeWidth="2" fill="none" />
+    <svg viewBox={`0 0 ${WAVEFORM_WIDTH} ${WAVEFORM_HEIGHT}`} preserveAspectRatio="none" aria-hidden="true">
+      {progress > 0 ? (
+        <defs>
+          <linearGradient id={gradient} gradientUnits="userSpaceOnUse" x1="0" y1="0" x2={WAVEFORM_WIDTH} y2="0">
+            <stop offset="0" stopColor="#ff8a5c" />
+            <stop offset={progress} stopColor="#ff5c8d" />
+            <stop offset={progress} stopColor="#ffffff" stopOpacity="0.35" />
+          </linearGradient>
+        </defs>
+      ) : null}
+      <path d={d} stroke={progress > 0 ? `url(#${gradient})` : undefined} />
     </svg>
   );
 }
@@ -127,18 +123,19 @@ function usePreviewPlayback() {
   return { audioRef, playing, time, failed, play, pause, stop, onError };
 }
 
-/** Progress = current time ÷ 10 s: over the clip's waveform when the server has its peaks, else a bar. */
+/**
+ * Progress = current time ÷ 10 s: over the clip's waveform when the server has its peaks, else a
+ * bar. aria-valuemin and aria-valuemax are left at a progressbar's defaults, 0 and 100 (WAI-ARIA).
+ */
 function PreviewProgress({ track, time, peaks }: { track: string; time: number; peaks?: readonly number[] }) {
   return (
     <div
       role="progressbar"
       aria-label={`Preview progress of ${track}`}
-      aria-valuemin={0}
-      aria-valuemax={100}
       aria-valuenow={previewPercent(time)}
       aria-valuetext={`${shownSeconds(time)} of ${PREVIEW_SECONDS} seconds`}
       data-waveform={peaks?.length ? "" : undefined}
-      className={cn("relative min-w-16 flex-1", peaks?.length ? "h-10" : "h-1.5 overflow-hidden rounded-full bg-white/15")}
+      className={peaks?.length ? "wave" : "relative h-1.5 min-w-16 flex-1 overflow-hidden rounded-full bg-white/15"}
     >
       {peaks?.length ? (
         <Waveform peaks={peaks} progress={previewProgress(time)} />
@@ -164,23 +161,23 @@ export function AudioPreview({ src, track, peaks, className }: { src: string; tr
   const label = playing ? `Pause preview of ${track}` : `Play preview of ${track}`;
 
   return (
-    <div className={cn("flex min-w-0 items-center gap-3", className)} onContextMenu={blockContextMenu} data-preview-state={playing ? "playing" : "stopped"}>
+    <div className={cn("preview", className)} onContextMenu={blockContextMenu} data-preview-state={playing ? "playing" : "stopped"}>
+      {/* its look and Play/Pause icon are CSS (.preview-button, data-preview-state: app.css, ADR 0121) */}
       <button
         type="button"
         onClick={playing ? pause : play}
         disabled={failed}
         aria-label={label}
-        title={failed ? "Audio preview not available" : label}
-        className="grid size-10 shrink-0 place-items-center rounded-full bg-white text-[#0b0b12] transition-transform motion-safe:hover:scale-105 disabled:cursor-not-allowed disabled:opacity-40"
-      >
-        {playing ? <Pause className="size-4" aria-hidden="true" fill="currentColor" /> : <Play className="size-4 translate-x-px" aria-hidden="true" fill="currentColor" />}
-      </button>
+        // the tooltip names the action; the accessible name adds the track (ADR 0121: as the shortlist button)
+        title={failed ? "Audio preview not available" : playing ? "Pause preview" : "Play preview"}
+        className="preview-button"
+      />
       <PreviewProgress track={track} time={time} peaks={peaks} />
-      <span className="w-10 shrink-0 text-right text-xs text-muted tabular-nums" aria-hidden="true">
-        0:{String(shownSeconds(time)).padStart(2, "0")}
+      <span className="preview-time" aria-hidden="true">
+        {`0:${String(shownSeconds(time)).padStart(2, "0")}`}
       </span>
       {failed ? <span className="sr-only">Audio preview not available</span> : null}
-      <audio ref={audioRef} src={src} preload="none" controlsList="nodownload noplaybackrate" onContextMenu={blockContextMenu} onEnded={stop} onError={onError} />
+      <audio ref={audioRef} src={src} preload="none" onContextMenu={blockContextMenu} onEnded={stop} onError={onError} />
     </div>
   );
 }

@@ -1,13 +1,18 @@
 import type { ReactNode } from "react";
 import { formatDuration, isoDuration } from "~/lib/catalog/format";
 
-/** One fact of a track's row (album sheet and page, track view): a small box, its term for screen readers. */
+/**
+ * One fact of a track's row (album sheet and page, track view): a small box, its term for screen
+ * readers. The term and its value sit straight in the `dl` (no wrapping div: ADR 0121, a track
+ * row's elements); the `dl` carries data-track-facts, whose terms app.css hides but for screen
+ * readers and whose values it boxes.
+ */
 export function TrackFact({ term, children }: { term: string; children: ReactNode }) {
   return (
-    <div className="rounded-md border border-border px-1.5 py-0.5">
-      <dt className="sr-only">{term}</dt>
+    <>
+      <dt>{term}</dt>
       <dd>{children}</dd>
-    </div>
+    </>
   );
 }
 

@@ -43,14 +43,13 @@ export function ShortlistButton({ entry, compact = false, className }: { entry: 
       aria-label={compact ? `${label}: ${entry.title}` : undefined}
       title={compact ? label : undefined}
       className={cn(
-        compact
-          ? "grid size-10 place-items-center rounded-full border border-border bg-[#0b0b14]/85 text-fg backdrop-blur transition-colors hover:border-[#4a4a66] hover:bg-[#1a1a2a] disabled:opacity-60"
-          : "btn-secondary disabled:opacity-60",
-        listed && "border-[#ff8a5c] text-[#ffb38f]",
+        // compact: its look and icon are CSS (.icon-btn: app.css, ADR 0121), the listed state follows data-listed
+        compact ? "icon-btn" : "btn-secondary disabled:opacity-60",
+        !compact && listed && "border-[#ff8a5c] text-[#ffb38f]",
         className,
       )}
     >
-      <Icon className={compact ? "size-5" : "size-4"} aria-hidden="true" />
+      {compact ? null : <Icon className="size-4" aria-hidden="true" />}
       {compact ? null : label}
     </button>
   );

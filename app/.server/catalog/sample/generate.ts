@@ -2,7 +2,11 @@ import type { Album } from "../../../lib/catalog/types.ts";
 import { createPrng, type Prng } from "./prng.ts";
 import { genreLeafPaths, NAME_MATCHED_GENRES } from "./genre-tree.ts";
 import { SAMPLE_TRACKS } from "./tracks.ts";
-import { FAMILIES } from "./families.ts";
+import { FAMILIES, type Family } from "./families.ts";
+import { familyOfGenre, FAMILY_HOME } from "./genre-families.ts";
+import { languagesOf } from "./languages.ts";
+import * as names from "./names.ts";
+import { albumName, trackTitle, vocabularyFor, voiceOf, type Vocabulary } from "./names.ts";
 
 /**
  * The deterministic sample catalog (issue #3 "Sample data"): the same seed gives the same
@@ -49,37 +53,26 @@ const BAND_WORDS = ["Collective", "Ensemble", "Trio", "Quartet", "Orchestra", "S
 
 const title = (r: Prng) => `${r.pick(ADJECTIVES)} ${r.pick(NOUNS)}`;
 
-const PLACES = ["Lisbon", "Accra", "Osaka", "Harbour", "the Valley", "the City", "Marseille", "the Coast", "Kyoto", "Lagos", "Havana", "the North"];
-const VERBS = ["Running", "Falling", "Waiting", "Dancing", "Drifting", "Holding", "Chasing", "Leaving", "Breathing", "Turning", "Floating", "Calling"];
-const THINGS = ["Light", "Rain", "Home", "Fire", "Glass", "Paper", "Salt", "Smoke", "Gold", "Thunder", "Honey", "Static", "Velvet", "Neon"];
-/**
- * A track's title, as varied as real ones (issue #19: the title sort used to open on four
- * different "Blue Bells"): one word, "The …", "… in …", a verb and a thing, a number, a part.
- */
-function trackTitleOf(r: Prng): string {
-  switch (r.int(0, 7)) {
-    case 0:
-      return r.pick([...NOUNS, ...THINGS]);
-    case 1:
-      return `The ${r.pick(THINGS)} ${r.pick(NOUNS)}`;
-    case 2:
-      return `${r.pick(THINGS)} in ${r.pick(PLACES)}`;
-    case 3:
-      return `${r.pick(VERBS)} ${r.pick(THINGS)}`;
-    case 4:
-      return `${r.pick(ADJECTIVES)} ${r.pick(THINGS)}${r.chance(0.3) ? ` (${r.pick(["Reprise", "Interlude", "Live", "Night Mix", "Acoustic"])})` : ""}`;
-    case 5:
-      return `${r.pick(NOUNS)} No. ${r.int(1, 12)}`;
-    case 6:
-      return `${r.pick(VERBS)} Through ${r.pick(PLACES)}`;
-    default:
-      return `${r.pick(ADJECTIVES)} ${r.pick(NOUNS)}`;
-  }
-}
-
 /** The sample pieces of each family (1-based clip numbers): an album's tracks come from one family (issue #19). */
-const CLIPS_BY_FAMILY = FAMILIES.map((family) => SAMPLE_TRACKS.flatMap((t, i) => (t.family === family ? [i + 1] : [])));
-const INTERLUDES = [CLIPS_BY_FAMILY[FAMILIES.indexOf("ambient")], CLIPS_BY_FAMILY[FAMILIES.indexOf("strings")]];
+const CLIPS_BY_FAMILY = new Map<Family, number[]>(FAMILIES.map((family) => [family, SAMPLE_TRACKS.flatMap((t, i) => (t.family === family ? [i + 1] : []))]));
+/**
+ * The pieces an album of top genre `top` draws from (issue #32, ADR 0121): its family's, the
+ * first half of them kept for the family's home genre (genre-families.ts FAMILY_HOME) when the
+ * family has four or more, so the same piece under House is House.
+ */
+const TOPS_OF_FAMILY = new Map<Family, Set<string>>();
+for (const path of genreLeafPaths()) {
+  const family = familyOfGenre(path);
+  TOPS_OF_FAMILY.set(family, (TOPS_OF_FAMILY.get(family) ?? new Set()).add(path[0]));
+}
+function clipsOf(family: Family, top: string): number[] {
+  const clips = CLIPS_BY_FAMILY.get(family)!;
+  if (clips.length < 4 || TOPS_OF_FAMILY.get(family)!.size < 2) return clips;
+  const half = Math.ceil(clips.length / 2);
+  return top === FAMILY_HOME[family] ? clips.slice(0, half) : clips.slice(half);
+}
+/** The beatless interlude a quiet album holds now and then (real albums do); dance albums have none. */
+const INTERLUDE_OF: Partial<Record<Family, Family[]>> = { acoustic: ["ambient", "strings"], ballad: ["strings"], strings: ["ambient"], ambient: ["strings"] };
 const artistName = (r: Prng) =>
   r.chance(0.25) ? `The ${r.pick(ADJECTIVES)} ${r.pick(BAND_WORDS)}` : `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`;
 
@@ -91,7 +84,16 @@ export interface SampleAlbumOptions {
    * else are the same as without it.
    */
   distinctAudio?: boolean;
+  /**
+   * The English words titles draw from (names.ts): by default `vocabularyFor(count)`, the
+   * hand-written list for the sample, the long word list for benchmark catalogs, so their
+   * vocabulary grows with their size (issue #32).
+   */
+  vocabulary?: Vocabulary;
 }
+
+/** Up to this many albums, no two tracks of the catalog share a title (a catalog as large as the default sample's). */
+const UNIQUE_TITLES_UP_TO = 5_000;
 
 /** The benchmark's audio key of track j of album i (SampleAlbumOptions.distinctAudio). */
 export const distinctAudioKey = (album: number, track: number) => `audio-${album}-${track}.mp3`;
@@ -113,25 +115,37 @@ export function* sampleAlbums(count: number, seed: number = DEFAULT_SEED, opts: 
   const r = createPrng(seed);
   const paths = genreLeafPaths();
   const order = paths.map((p) => ({ p, k: r.next() })).sort((a, b) => a.k - b.k).map((x) => x.p);
+  const vocabulary = opts.vocabulary ?? vocabularyFor(count);
+  const titles = count <= UNIQUE_TITLES_UP_TO ? new Set<string>() : null;
   for (let i = 0; i < count; i++) {
     const path = order[i % order.length];
     const top = path[0];
     const sub = path[1];
-    let name = title(r);
+    // the genre decides the sound (issue #32): its family's pieces, its languages' words
+    const family = familyOfGenre(path);
+    const voice = voiceOf(r, languagesOf(path), vocabulary);
+    const artist = names.artistName(r, voice, family);
+    let name = albumName(r, voice, artist);
     if (sub && NAME_MATCHED_GENRES.has(top.toLowerCase())) {
-      name = r.chance(0.5) ? `${sub} ${name}` : `${name} of ${sub}`;
+      // product-rules §5 matches these by the sub-genre in the album name
+      const forms = [`${sub} ${name}`, `${name} of ${sub}`, `${name} (${sub})`, `${sub}: ${name}`];
+      name = r.pick(forms);
     }
+    const featured = () => names.artistName(r, voiceOf(r, languagesOf(path), vocabulary), family);
     const trackCount = r.int(8, 12);
-    const family = i % CLIPS_BY_FAMILY.length;
+    const clips = clipsOf(family, top);
+    const interludes = INTERLUDE_OF[family];
     const tracks = Array.from({ length: trackCount }, (_, j) => {
-      // mostly the album's family; now and then a beatless interlude (ambient, strings), as real albums have
-      const clips = r.chance(0.15) ? r.pick(INTERLUDES) : CLIPS_BY_FAMILY[family];
-      const clip = clipKey(r.pick(clips));
-      return { s3Path: opts.distinctAudio ? distinctAudioKey(i, j) : clip, Filename: trackTitleOf(r) };
+      const clip = clipKey(interludes && r.chance(0.06) ? r.pick(CLIPS_BY_FAMILY.get(r.pick(interludes))!) : r.pick(clips));
+      let title = trackTitle(r, voice, family, featured);
+      for (let attempt = 0; titles?.has(title.toLowerCase()) && attempt < 20; attempt++) title = trackTitle(r, voice, family, featured);
+      if (titles?.has(title.toLowerCase())) title = `${title} (${artist} Version)`;
+      titles?.add(title.toLowerCase());
+      return { s3Path: opts.distinctAudio ? distinctAudioKey(i, j) : clip, Filename: title };
     });
     yield {
       name,
-      artist: artistName(r),
+      artist,
       genre: top,
       artwork: coverKey(r.int(1, COVER_COUNT)),
       keywords: path.map((k) => k.toLowerCase()),
