@@ -125,10 +125,10 @@ describe("audio without a steady beat gets no tempo", () => {
   });
 });
 
-// Issue #28 (ADR 0117): a wrong tempo is worse than none. Two pulses at 3:2 (clicks every 0.5 s
-// and every 0.75 s, a hemiola) are two metrical levels a listener could tap; when the slower is
-// the louder neither is clearly the beat, and version 3 named 120 with confidence 0.68.
-describe("metrical levels at 2:3", () => {
+// Issue #28 (ADR 0117): a wrong tempo is worse than none. Two pulses at 5:4 (clicks every 0.5 s
+// and every 0.625 s: 120 against 96 BPM) are two levels a listener could tap; when the slower is
+// the louder neither is clearly the beat, and version 3 named 120 (confidence 0.50).
+describe("metrical levels at 4:5", () => {
   const RATE = 11_025;
   const clicks = (pulses: { seconds: number; level: number }[], seconds = 30) => {
     const out = new Float32Array(seconds * RATE);
@@ -144,13 +144,13 @@ describe("metrical levels at 2:3", () => {
   };
 
   it("names no tempo when the slower pulse is the louder", () => {
-    const r = measureTempo(clicks([{ seconds: 0.5, level: 0.3 }, { seconds: 0.75, level: 0.5 }]), RATE);
+    const r = measureTempo(clicks([{ seconds: 0.5, level: 0.3 }, { seconds: 0.625, level: 0.6 }]), RATE);
     expect(r.ambiguous).toBe(true);
     expect(r.bpm).toBeNull();
   });
 
   it("names the stronger pulse's tempo when the other is as soft", () => {
-    const r = measureTempo(clicks([{ seconds: 0.5, level: 0.3 }, { seconds: 0.75, level: 0.3 }]), RATE);
+    const r = measureTempo(clicks([{ seconds: 0.5, level: 0.3 }, { seconds: 0.625, level: 0.3 }]), RATE);
     expect(r.bpm).not.toBeNull();
     expect(Math.abs(r.bpm! - 120)).toBeLessThanOrEqual(120 * 0.04);
   });
