@@ -1,32 +1,43 @@
-// `npm run bench:tempo [-- --part tuning|held-out|all --formats wav,mp3,opus --verbose]`:
-// the accuracy of the analyzer's tempo and key (issue #20, ADR 0105), next to the previous
-// analyzer version's, on an evaluation set this script builds itself (scripts/lib/tempo-set.ts:
-// MIDI compositions rendered by Debian's fluidsynth with fluid-soundfont-gm, encoded to MP3 and
-// Opus by ffmpeg, and beatless controls). Rendered WAVs are cached in
-// node_modules/.cache/bench-tempo. Prints, per part of the set (tuning, held out):
+// `npm run bench:tempo [-- --set synthetic|real|all --part tuning|held-out|all --formats wav,mp3,opus --skip-v2 --verbose]`:
+// the accuracy of the analyzer's tempo and key (issues #20 and #28, ADRs 0105 and 0117), next to
+// the previous analyzer versions', on two sets:
+// - synthetic (the regression set): compositions this project writes itself
+//   (scripts/lib/tempo-set.ts), rendered by fluidsynth with FluidR3_GM, as WAV, MP3 and Opus,
+//   and beatless controls; renders cached in node_modules/.cache/bench-tempo;
+// - real: compositions by other people from Debian packages (scripts/lib/real-set.ts), fetched
+//   with `apt-get download` into BENCH_TEMPO_CACHE (default ~/.cache/northbeat-bench/tempo),
+//   their notated tempo, metre and key read from the files, their steady part scored, rendered
+//   with two soundfonts; beatless controls made of their own notes. Without apt-get that part is
+//   skipped with one line.
+// Each set has a tuning part and a held-out part (by composition), reported apart:
 // - answered: the share of steady-beat tracks given a tempo;
-// - accuracy 1: within 4 % of the tempo a listener taps; accuracy 2: within 4 % of it or of
-//   twice, half, three times or a third of it (the MIR measures; a track without an answer
-//   counts as wrong);
-// - precision: the share of the answers that are right in the accuracy-2 sense (and in the
-//   accuracy-1 sense);
+// - accuracy 1: within 4 % of the notated beat; accuracy 2: within 4 % of it or of twice, half,
+//   three times or a third of it (a track without an answer counts as wrong);
+// - wrong answers (acc. 2): the share of the answers wrong even at accuracy 2 (precision's complement);
+// - errors: the kinds of the answers wrong at accuracy 1 (half, double, 2:3, 3:2, 4:3 or 5:4, other);
 // - beatless: the share of the controls without a tempo;
 // - key: the MIREX weighted score (1 same key, 0.5 a fifth away, 0.3 relative, 0.2 parallel).
-// Nothing is asserted: the figures are printed (the goals are in issue #20).
+// Nothing is asserted: the figures are printed (the goals are in issue #28).
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
 import { estimateKey as legacyKey } from "./lib/legacy/key-v2.ts";
+import { estimateKey as v3Key } from "./lib/legacy/key-v3.ts";
 import { estimateTempo as legacyTempo } from "./lib/legacy/tempo-v2.ts";
+import { estimateTempo as v3Tempo } from "./lib/legacy/tempo-v3.ts";
 import { encodeWithFfmpeg } from "./lib/encode-audio.ts";
 import { keyScore } from "./lib/key-score.ts";
+import { REAL_CACHE, realSet, SOUNDFONTS } from "./lib/real-set.ts";
 import { evaluationSet, type Piece } from "./lib/tempo-set.ts";
 
 const { values: flags } = parseArgs({
   options: {
+    set: { type: "string", default: "all" },
     part: { type: "string", default: "all" },
     formats: { type: "string", default: "wav,mp3,opus" },
     verbose: { type: "boolean", default: false },
+    // version 2's BeatRoot is slow: --skip-v2 leaves its column empty
+    "skip-v2": { type: "boolean", default: false },
     only: { type: "string", default: "" },
   },
 });
@@ -39,9 +50,10 @@ interface Answer {
   key: string | null;
 }
 interface Row {
-  piece: Piece;
+  piece: Piece & { section?: { fromSeconds: number; toSeconds: number }; real?: boolean };
   format: string;
   now: Answer;
+  v3: Answer;
   before: Answer;
 }
 
@@ -50,37 +62,62 @@ const within = (bpm: number, truth: number) => Math.abs(bpm - truth) <= TOLERANC
 const acc1 = (a: Answer, truth: number) => a.bpm !== null && within(a.bpm, truth);
 const acc2 = (a: Answer, truth: number) => a.bpm !== null && [1, 2, 0.5, 3, 1 / 3].some((f) => within(a.bpm!, truth * f));
 
-const pieces = evaluationSet(cacheDir).filter((p) => (flags.part === "all" ? true : flags.part === "held-out" ? p.heldOut : !p.heldOut)).filter((p) => !flags.only || p.name.includes(flags.only));
+const inPart = (p: { heldOut: boolean; name: string }) => (flags.part === "all" ? true : flags.part === "held-out" ? p.heldOut : !p.heldOut) && (!flags.only || p.name.includes(flags.only));
+const synthetic: Row["piece"][] = flags.set === "real" ? [] : evaluationSet(cacheDir).filter(inPart);
+const real: Row["piece"][] = flags.set === "synthetic" ? [] : realSet().map((p) => ({ ...p, real: true })).filter(inPart);
+if (real.length > 0) console.log(`real part: ${real.length} renders (${SOUNDFONTS.map((s) => s.name).join(", ")}) cached in ${REAL_CACHE}`);
+const pieces = [...synthetic, ...real];
 const rows: Row[] = [];
 let newSeconds = 0;
 let oldSeconds = 0;
 const started = performance.now();
 for (const piece of pieces) {
   const wav = piece.wav();
-  for (const format of FORMATS) {
-    const bytes = format === "wav" ? wav : encodeWithFfmpeg(wav, format);
+  // the real renders are WAV only: their two soundfonts are the variation
+  for (const format of piece.real ? ["wav"] : FORMATS) {
+    const bytes = format === "wav" ? wav : encodeWithFfmpeg(wav, format as "mp3" | "opus");
     let before: Answer = { bpm: null, confidence: 0, key: null };
+    let v3: Answer = { bpm: null, confidence: 0, key: null };
     const t0 = performance.now();
     let excerptMs = 0;
     const r = await analyzeAudio(bytes, {
+      section: piece.section,
       onExcerpt(pcm, rate) {
         const t = performance.now();
-        const tempo = legacyTempo(pcm, rate);
-        before = { bpm: tempo.bpm, confidence: tempo.confidence, key: legacyKey(pcm, rate).key };
+        if (!flags["skip-v2"]) {
+          const tempo = legacyTempo(pcm, rate);
+          before = { bpm: tempo.bpm, confidence: tempo.confidence, key: legacyKey(pcm, rate).key };
+        }
+        const tempo3 = v3Tempo(pcm, rate);
+        v3 = { bpm: tempo3.bpm, confidence: tempo3.confidence, key: v3Key(pcm, rate).key };
         excerptMs = performance.now() - t;
       },
     });
     newSeconds += (performance.now() - t0 - excerptMs) / 1000;
     oldSeconds += excerptMs / 1000;
     const now = { bpm: r.bpm, confidence: r.bpmConfidence, key: r.key };
-    rows.push({ piece, format, now, before });
+    rows.push({ piece, format, now, v3, before });
     if (flags.verbose) {
       const show = (a: Answer) => `${a.bpm === null ? "—" : a.bpm.toFixed(1)} (${a.confidence.toFixed(2)}) ${a.key ?? "no key"}`;
       const truth = piece.bpm === null ? "no beat" : String(piece.bpm);
-      const mark = piece.bpm === null ? (now.bpm === null ? "ok" : "FALSE") : acc1(now, piece.bpm) ? "ok" : acc2(now, piece.bpm) ? "octave" : now.bpm === null ? "MISSED" : "WRONG";
-      console.log(`${piece.heldOut ? "H" : " "} ${piece.name.padEnd(42)} ${format.padEnd(4)} truth ${truth.padEnd(7)} now ${show(now).padEnd(30)} before ${show(before).padEnd(30)} ${mark}`);
+      const mark = piece.bpm === null ? (now.bpm === null ? "ok" : "FALSE") : acc1(now, piece.bpm) ? "ok" : acc2(now, piece.bpm) ? "octave" : now.bpm === null ? "MISSED" : `WRONG ${errorKind(now.bpm!, piece.bpm)}`;
+      console.log(`${piece.heldOut ? "H" : " "} ${piece.name.padEnd(50)} ${format.padEnd(4)} truth ${truth.padEnd(7)} key ${(piece.key ?? "-").padEnd(8)} now ${show(now).padEnd(30)} v3 ${show(v3).padEnd(30)} ${mark}`);
     }
   }
+}
+
+/** The kind of a wrong tempo: the ratio of the answer to the notated beat. */
+function errorKind(bpm: number, truth: number): string {
+  const kinds: [string, number[]][] = [
+    ["half", [0.5]],
+    ["double", [2]],
+    ["2:3", [2 / 3]],
+    ["3:2", [1.5]],
+    ["third/triple", [1 / 3, 3]],
+    ["4:3/5:4", [4 / 3, 3 / 4, 5 / 4, 4 / 5]],
+  ];
+  for (const [name, ratios] of kinds) if (ratios.some((f) => within(bpm, truth * f))) return name;
+  return "other";
 }
 
 function figures(subset: Row[], pick: (r: Row) => Answer) {
@@ -94,27 +131,41 @@ function figures(subset: Row[], pick: (r: Row) => Answer) {
     "accuracy 1": pct(beat.filter((r) => acc1(pick(r), r.piece.bpm!)).length, beat.length),
     "accuracy 2": pct(beat.filter((r) => acc2(pick(r), r.piece.bpm!)).length, beat.length),
     "precision (acc. 2)": pct(answered.filter((r) => acc2(pick(r), r.piece.bpm!)).length, answered.length),
-    "precision (acc. 1)": pct(answered.filter((r) => acc1(pick(r), r.piece.bpm!)).length, answered.length),
+    "wrong answers (acc. 2)": pct(answered.filter((r) => !acc2(pick(r), r.piece.bpm!)).length, answered.length),
+    "errors (acc. 1)": errors(answered.filter((r) => !acc1(pick(r), r.piece.bpm!)).map((r) => errorKind(pick(r).bpm!, r.piece.bpm!))),
     "beatless without tempo": pct(beatless.filter((r) => pick(r).bpm === null).length, beatless.length),
     "key weighted score": keyed.length === 0 ? "—" : (keyed.reduce((s, r) => s + keyScore(pick(r).key, r.piece.key!), 0) / keyed.length).toFixed(3) + ` (${keyed.length})`,
   };
 }
 
+function errors(kinds: string[]): string {
+  if (kinds.length === 0) return "none";
+  const count = new Map<string, number>();
+  for (const k of kinds) count.set(k, (count.get(k) ?? 0) + 1);
+  return [...count].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(", ");
+}
+
+const syn = rows.filter((r) => !r.piece.real);
+const rea = rows.filter((r) => r.piece.real);
 const parts: [string, Row[]][] = [
-  ["tuning", rows.filter((r) => !r.piece.heldOut)],
-  ["held out", rows.filter((r) => r.piece.heldOut)],
-  ["variable tempo (both parts)", rows.filter((r) => r.piece.variable)],
-  // issue #20's goals are for the tracks with a steady beat (and the beatless controls)
-  ["tuning, steady beat", rows.filter((r) => !r.piece.heldOut && !r.piece.variable)],
-  ["held out, steady beat", rows.filter((r) => r.piece.heldOut && !r.piece.variable)],
+  ["real, tuning", rea.filter((r) => !r.piece.heldOut)],
+  ["real, held out", rea.filter((r) => r.piece.heldOut)],
+  ["synthetic, tuning", syn.filter((r) => !r.piece.heldOut)],
+  ["synthetic, held out", syn.filter((r) => r.piece.heldOut)],
+  ["synthetic, variable tempo (both parts)", syn.filter((r) => r.piece.variable)],
+  // the goals are for the tracks with a steady beat (and the beatless controls)
+  ["synthetic, tuning, steady beat", syn.filter((r) => !r.piece.heldOut && !r.piece.variable)],
+  ["synthetic, held out, steady beat", syn.filter((r) => r.piece.heldOut && !r.piece.variable)],
 ];
 console.log(`\n${pieces.length} pieces × ${FORMATS.join(", ")} = ${rows.length} files; ${((performance.now() - started) / 1000).toFixed(0)} s in all`);
-console.log(`analysis: ${newSeconds.toFixed(1)} s this version (whole analysis), ${oldSeconds.toFixed(1)} s the version-2 tempo and key on the same excerpts\n`);
+console.log(`analysis: ${newSeconds.toFixed(1)} s this version (whole analysis), ${oldSeconds.toFixed(1)} s the version-2 and version-3 tempo and key on the same excerpts\n`);
 for (const [name, subset] of parts) {
   if (subset.length === 0) continue;
   const now = figures(subset, (r) => r.now);
+  const v3 = figures(subset, (r) => r.v3);
   const before = figures(subset, (r) => r.before);
-  console.log(`| ${name} | version 2 (before) | version 3 (now) |\n|---|---|---|`);
-  for (const k of Object.keys(now) as (keyof typeof now)[]) console.log(`| ${k} | ${before[k]} | ${now[k]} |`);
+  const v2 = !flags["skip-v2"];
+  console.log(`| ${name} |${v2 ? " version 2 |" : ""} version 3 (before) | this version |\n|---|${v2 ? "---|" : ""}---|---|`);
+  for (const k of Object.keys(now) as (keyof typeof now)[]) console.log(`| ${k} |${v2 ? ` ${before[k]} |` : ""} ${v3[k]} | ${now[k]} |`);
   console.log("");
 }

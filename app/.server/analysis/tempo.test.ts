@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { analyzeAudio, type TrackAnalysis } from "./analyze.ts";
+import { measureTempo } from "./tempo.ts";
 import { chordsInKey, drone, drumPattern, encodeWav, encodeWithFfmpeg, mix, noiseTexture, padChords, pluckedOomPah, tone } from "../../../tests/support/synth.ts";
 
 // Issue #9's tempo bar: drum patterns at known tempi, as WAV and MP3, within 4 % of the truth,
@@ -121,5 +122,36 @@ describe("audio without a steady beat gets no tempo", () => {
     expect(r.bpm).toBeNull();
     expect(r.key).toBeNull();
     expect(r.loudnessLufs).toBeNull();
+  });
+});
+
+// Issue #28 (ADR 0117): a wrong tempo is worse than none. Two pulses at 5:4 (clicks every 0.5 s
+// and every 0.625 s: 120 against 96 BPM) are two levels a listener could tap; when the slower is
+// the louder neither is clearly the beat, and version 3 named 120 (confidence 0.50).
+describe("metrical levels at 4:5", () => {
+  const RATE = 11_025;
+  const clicks = (pulses: { seconds: number; level: number }[], seconds = 30) => {
+    const out = new Float32Array(seconds * RATE);
+    let seed = 7;
+    const noise = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+    for (const { seconds: period, level } of pulses) {
+      for (let t = 0.1; t < seconds - 0.2; t += period) {
+        const at = Math.round(t * RATE);
+        for (let i = 0; i < 0.08 * RATE; i++) out[at + i] += level * noise() * Math.exp(-i / (0.02 * RATE));
+      }
+    }
+    return out;
+  };
+
+  it("names no tempo when the slower pulse is the louder", () => {
+    const r = measureTempo(clicks([{ seconds: 0.5, level: 0.3 }, { seconds: 0.625, level: 0.6 }]), RATE);
+    expect(r.ambiguous).toBe(true);
+    expect(r.bpm).toBeNull();
+  });
+
+  it("names the stronger pulse's tempo when the other is as soft", () => {
+    const r = measureTempo(clicks([{ seconds: 0.5, level: 0.3 }, { seconds: 0.625, level: 0.3 }]), RATE);
+    expect(r.bpm).not.toBeNull();
+    expect(Math.abs(r.bpm! - 120)).toBeLessThanOrEqual(120 * 0.04);
   });
 });

@@ -7,8 +7,9 @@ import { onsetStrength } from "./onset.ts";
  * 2. an autocorrelation tempogram: the envelope's normalised autocorrelation in 6 s windows
  *    every 2 s, averaged — a tempo that drifts or breathes still peaks near its mean;
  * 3. the beat period: the tempogram weighted by a log-Gaussian tempo prior (Ellis 2007;
- *    librosa's `tempo`), then the metrical level a listener taps (the faster level when it is
- *    nearly as clear, below);
+ *    librosa's `tempo`) — no tempo when a level at 2:3, 3:4 or 4:5 of the best peaks nearly as
+ *    high (ADR 0117: a wrong tempo is worse than none) — then the metrical level a listener taps
+ *    (the faster level when it is nearly as clear, below);
  * 4. the beats: Ellis's dynamic-programming beat tracker at that period; the tempo reported is
  *    the mean rate of the beats it finds (the dominant tempo of a drifting track);
  * 5. the confidence: the pulse clarity (Lartillot et al. 2008), the tempogram's height at the
@@ -27,6 +28,8 @@ export interface TempoMeasures extends TempoEstimate {
   candidateBpm: number | null;
   /** Beats the tracker placed. */
   beats: number;
+  /** Another level, not an octave of the one found, was nearly as likely: no tempo is named. */
+  ambiguous?: boolean;
 }
 
 /** Below this pulse clarity no tempo is named: chosen from the evaluation set (ADR 0105). */
@@ -48,6 +51,12 @@ const FASTER_CLARITY = 0.5;
 const SLOW_BPM = 80;
 const SLOW_FASTER_LEVEL = 0.45;
 const SLOW_FASTER_CLARITY = 0.25;
+/**
+ * A rival level (2:3, 3:4, 4:5 of the best or their inverses) scoring this share of the best's
+ * makes the tempo ambiguous: none is named. From the real tuning part of bench:tempo (ADR 0117:
+ * 0.6–0.9 tried; 0.8 the highest with no answer wrong at accuracy 2 there).
+ */
+const AMBIGUITY = 0.8;
 /** How strictly the beat tracker keeps to the period (Ellis 2007's α; librosa's `tightness`). */
 const TIGHTNESS = 100;
 /** Less sound than this (seconds) has no tempo to find. */
@@ -68,18 +77,22 @@ export function measureTempo(pcm: Float32Array, sampleRate: number): TempoMeasur
   const tg = tempogram(env.strength, Math.round(WINDOW_SECONDS * fr), Math.round(WINDOW_HOP_SECONDS * fr), maxLag + 1);
   if (!tg) return none;
   const gram = tg.mean;
-  let bestLag = 0;
-  let bestScore = -Infinity;
+  // Each local peak of the tempogram (a slope next to a peak is the same period) is a candidate
+  // period, scored by its height under the tempo prior.
+  const candidates: { lag: number; score: number }[] = [];
   for (let lag = minLag; lag <= maxLag; lag++) {
-    // local maxima only: a slope next to a peak is the same period
     if (!(gram[lag] >= gram[lag - 1] && gram[lag] >= gram[lag + 1])) continue;
-    const score = gram[lag] * prior((60 * fr) / lag);
-    if (score > bestScore) {
-      bestScore = score;
-      bestLag = lag;
-    }
+    candidates.push({ lag, score: gram[lag] * prior((60 * fr) / lag) });
   }
-  if (bestLag === 0) return none;
+  candidates.sort((a, b) => b.score - a.score);
+  if (candidates.length === 0 || !(candidates[0].score > 0)) return none;
+  let bestLag = candidates[0].lag;
+  // Abstain when the levels are ambiguous (issue #28, ADR 0117: a wrong tempo is worse than
+  // none): a candidate at 2:3, 3:4 or 4:5 of the best's period, or their inverses — the levels
+  // of a triplet feel, a dotted rhythm, a hemiola — scores nearly as well. Octaves and triples
+  // are not rivals: they are the same pulse, and the rule below picks among them.
+  const rival = candidates.find((c) => rivalLevel(c.lag, bestLag));
+  const ambiguous = rival !== undefined && rival.score >= AMBIGUITY * candidates[0].score;
   // The metrical level. A beat whose two-beat pattern (kick on 1 and 3, snare on 2 and 4; a
   // swing ride's "ding, ding-a") repeats better than the beat itself peaks at half its rate, and
   // the prior does not always pull it back. The level twice as fast is taken when it is clear
@@ -107,8 +120,15 @@ export function measureTempo(pcm: Float32Array, sampleRate: number): TempoMeasur
     if (Math.abs(mean / period - 1) < 0.15) bpm = (60 * fr) / mean;
   }
   const candidateBpm = Math.round(bpm * 10) / 10;
-  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE ? candidateBpm : null, confidence, candidateBpm, beats: beats.length };
+  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous };
 }
+
+/** Whether two periods are at a ratio that makes a wrong metrical level (2:3, 3:4, 4:5 or their inverses), within 4 %. */
+function rivalLevel(a: number, b: number): boolean {
+  const r = Math.max(a, b) / Math.min(a, b);
+  return [3 / 2, 4 / 3, 5 / 4].some((k) => Math.abs(r / k - 1) < 0.04);
+}
+
 
 /** The log-Gaussian tempo prior at `bpm`, 1 at PRIOR_BPM. */
 function prior(bpm: number): number {

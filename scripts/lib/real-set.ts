@@ -1,0 +1,408 @@
+// The real part of `npm run bench:tempo` (issue #28, ADR 0117): compositions written by people
+// outside this project, taken from Debian packages whose licences allow it, fetched with
+// `apt-get download` into a cache OUTSIDE the repository (BENCH_TEMPO_CACHE, default
+// ~/.cache/northbeat-bench/tempo), their notated tempo, metre and key read from the files
+// themselves (MIDI set-tempo, time- and key-signature meta events; ABC's Q:, M:, K: through
+// abc2midi), only their steady part scored, rendered by fluidsynth with two soundfonts.
+//
+// The packages of DESIGN §3d ("Reserved music") are never fetched: RESERVED below is checked
+// before every download.
+import { spawnSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import midiFile from "midi-file";
+import { createPrng } from "../../app/.server/catalog/sample/prng.ts";
+
+const { parseMidi, writeMidi } = midiFile as unknown as { parseMidi: (b: Uint8Array) => MidiData; writeMidi: (d: MidiData) => number[] };
+
+type Ev = { deltaTime: number; type: string; [k: string]: unknown };
+interface MidiData {
+  header: { format: number; numTracks: number; ticksPerBeat?: number };
+  tracks: Ev[][];
+}
+
+/** DESIGN §3d: kept for the independent check; never fetched here. */
+export const RESERVED = [
+  "openttd-openmsx", "wesnoth-1.16-music", "nexuiz-music", "singularity-music", "warzone2100-music", "hedgewars-data",
+  "freedroidrpg-data", "flare-game", "colobot-common-sounds", "drascula-music", "fretsonfire-songs-muldjord",
+  "fretsonfire-songs-sectoid", "supertux-data",
+];
+
+/** Where the packages, the extracted files and the renders are kept (outside the repository). */
+export const REAL_CACHE = process.env.BENCH_TEMPO_CACHE || path.join(os.homedir(), ".cache", "northbeat-bench", "tempo");
+
+/** The soundfonts (Debian: fluid-soundfont-gm, timgm6mb-soundfont): no figure rests on one synthesizer. */
+export const SOUNDFONTS = [
+  { name: "FluidR3", file: "/usr/share/sounds/sf2/FluidR3_GM.sf2" },
+  { name: "TimGM6mb", file: "/usr/share/sounds/sf2/TimGM6mb.sf2" },
+];
+
+/**
+ * The sources: package, licence of the music (from its debian/copyright), and which files.
+ * planetblupi-music-midi: the game's ten MIDI scores (GPL-3+). pianobooster: Louis J. Barman's
+ * arrangements of folk songs and pieces for its lessons (CC-BY). abcmidi: the ABC tunes of its
+ * examples (traditional tunes transcribed by its authors; GPL-2+) and abcm2ps's sample tunes
+ * (LGPL-3+), turned into MIDI by abc2midi — only tunes whose header gives a tempo (Q:).
+ */
+const SOURCES = [
+  { pkg: "planetblupi-music-midi", licence: "GPL-3+" },
+  { pkg: "pianobooster", licence: "CC-BY (music/)" },
+  { pkg: "abcmidi", licence: "GPL-2+" },
+  { pkg: "abcm2ps", licence: "LGPL-3+" },
+] as const;
+
+export interface RealPiece {
+  /** package/file[#tune] — the composition; its renders share it. */
+  composition: string;
+  name: string;
+  soundfont: string;
+  /** The notated beat (BPM) of the steady part; null for a beatless control. */
+  bpm: number | null;
+  /** The quarter-note tempo and the metre, as notated. */
+  quarterBpm: number | null;
+  metre: string;
+  key: string | null;
+  heldOut: boolean;
+  variable: false;
+  style: string;
+  /** The steady part, in seconds of the render. */
+  section: { fromSeconds: number; toSeconds: number };
+  wav: () => Uint8Array;
+}
+
+const NAMES = ["C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"];
+/** Key signature (sharps > 0, flats < 0) to the major tonic's pitch class. */
+const majorOf = (sf: number) => (((sf * 7) % 12) + 12) % 12;
+
+/**
+ * A composition is held out by a fixed rule on its name (never by rendering: both soundfonts'
+ * renders of a piece fall on the same side): the first byte of its SHA-1, a third of them.
+ */
+export const isHeldOut = (composition: string) => crypto.createHash("sha1").update(composition).digest()[0] % 3 === 0;
+
+const SCORED_SECONDS = 60;
+const MIN_STEADY_SECONDS = 20;
+
+export function realSet(log: (line: string) => void = console.log): RealPiece[] {
+  if (spawnSync("apt-get", ["--version"]).status !== 0) {
+    log("bench:tempo: no apt-get here: the real part (Debian packages' music) is skipped");
+    return [];
+  }
+  for (const tool of ["fluidsynth", "abc2midi", "dpkg-deb", "unzip"]) {
+    if (spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0) {
+      log(`bench:tempo: ${tool} is missing: the real part is skipped (apt-get install fluidsynth abcmidi dpkg unzip)`);
+      return [];
+    }
+  }
+  const missingFont = SOUNDFONTS.find((s) => !fs.existsSync(s.file));
+  if (missingFont) {
+    log(`bench:tempo: ${missingFont.file} is missing: the real part is skipped (apt-get install fluid-soundfont-gm timgm6mb-soundfont)`);
+    return [];
+  }
+  const debs = path.join(REAL_CACHE, "debs");
+  const root = path.join(REAL_CACHE, "files");
+  fs.mkdirSync(debs, { recursive: true });
+  const midis: { composition: string; bytes: Uint8Array }[] = [];
+  for (const { pkg } of SOURCES) {
+    if (RESERVED.includes(pkg)) throw new Error(`${pkg} is reserved (DESIGN §3d)`);
+    let deb = fs.readdirSync(debs).find((f) => f.startsWith(`${pkg}_`) && f.endsWith(".deb"));
+    if (!deb) {
+      const r = spawnSync("apt-get", ["download", pkg], { cwd: debs, encoding: "utf8" });
+      deb = fs.readdirSync(debs).find((f) => f.startsWith(`${pkg}_`) && f.endsWith(".deb"));
+      if (!deb) {
+        log(`bench:tempo: apt-get download ${pkg} failed (${(r.stderr || "").trim().split("\n").pop()}); its pieces are left out`);
+        continue;
+      }
+    }
+    const dir = path.join(root, pkg);
+    if (!fs.existsSync(dir)) {
+      fs.mkdirSync(dir, { recursive: true });
+      spawnSync("dpkg-deb", ["-x", path.join(debs, deb), dir]);
+    }
+    midis.push(...collect(pkg, dir));
+  }
+  const pieces: RealPiece[] = [];
+  for (const { composition, bytes } of midis) {
+    const info = readScore(bytes);
+    if (!info) continue;
+    const heldOut = isHeldOut(composition);
+    for (const sf of SOUNDFONTS) {
+      pieces.push({
+        composition,
+        name: `${composition} [${sf.name}]`,
+        soundfont: sf.name,
+        bpm: Math.round(info.beatBpm * 10) / 10,
+        quarterBpm: info.quarterBpm,
+        metre: info.metre,
+        key: info.key,
+        heldOut,
+        variable: false,
+        style: info.metre,
+        section: info.section,
+        wav: () => render(truncate(bytes, info.endTick), sf.file, composition, info.section.toSeconds + 2),
+      });
+    }
+  }
+  // Beatless controls made of the real pieces' own notes: each held 3–6 s on a pad, strings
+  // or choir, starting at random times (a Poisson process, ~1 onset every 1.3 s) — the
+  // harmony and the key stay, the beat goes. One per source package and a few more.
+  const controlFrom = midis.filter((m, i) => i % 4 === 0);
+  for (const [i, m] of controlFrom.entries()) {
+    const info = readScore(m.bytes);
+    const bytes = beatless(m.bytes, 9000 + i);
+    const composition = `${m.composition} (beatless)`;
+    const sf = SOUNDFONTS[i % SOUNDFONTS.length];
+    pieces.push({
+      composition,
+      name: `${composition} [${sf.name}]`,
+      soundfont: sf.name,
+      bpm: null,
+      quarterBpm: null,
+      metre: "-",
+      key: info?.key ?? null,
+      heldOut: isHeldOut(composition),
+      variable: false,
+      style: "beatless",
+      section: { fromSeconds: 0, toSeconds: SCORED_SECONDS },
+      wav: () => render(bytes, sf.file, composition, SCORED_SECONDS + 2),
+    });
+  }
+  return pieces;
+}
+
+/** The MIDI files of a package's extracted tree (ABC tunes turned into MIDI by abc2midi, cached). */
+function collect(pkg: string, dir: string): { composition: string; bytes: Uint8Array }[] {
+  const out: { composition: string; bytes: Uint8Array }[] = [];
+  const walk = (d: string): string[] => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
+  if (pkg === "pianobooster") {
+    const zip = walk(dir).find((f) => f.endsWith("BoosterMusicBooks.zip"));
+    const into = path.join(dir, "books");
+    if (zip && !fs.existsSync(into)) spawnSync("unzip", ["-q", "-o", zip, "-d", into]);
+    // the lessons' pieces (folk songs, Clair de la lune, Greensleeves...), not the exercises of single chords
+    for (const f of walk(into).filter((f) => f.endsWith(".mid") && f.includes("Booster Music"))) out.push({ composition: `${pkg}/${path.basename(f)}`, bytes: fs.readFileSync(f) });
+  } else if (pkg === "abcmidi" || pkg === "abcm2ps") {
+    // the example tunes; abcmidi's detune, temperament and drums and abcm2ps's glyph and
+    // decoration sheets demonstrate features, not tunes
+    const abcs = walk(dir).filter((f) => (pkg === "abcmidi" ? f.endsWith(".abc") && !/(detune|temperament|drums)\.abc$/.test(f) : /(sample\d?|voices)\.abc$/.test(f)));
+    for (const abc of abcs) {
+      const text = fs.readFileSync(abc, "latin1");
+      for (const m of text.matchAll(/^X:\s*(\d+)([\s\S]*?)^K:/gm)) {
+        const x = m[1];
+        // abc2midi plays a tune without Q: at a default tempo nobody notated
+        if (!/^Q:/m.test(m[2])) continue;
+        const mid = path.join(dir, "midi", `${path.basename(abc, ".abc")}-${x}.mid`);
+        if (!fs.existsSync(mid)) {
+          fs.mkdirSync(path.dirname(mid), { recursive: true });
+          spawnSync("abc2midi", [abc, x, "-o", mid, "-silent"], { encoding: "utf8" });
+        }
+        if (fs.existsSync(mid)) out.push({ composition: `${pkg}/${path.basename(abc)}#${x}`, bytes: fs.readFileSync(mid) });
+      }
+    }
+  } else {
+    for (const f of walk(dir).filter((f) => /\.midi?$/i.test(f))) out.push({ composition: `${pkg}/${path.basename(f)}`, bytes: fs.readFileSync(f) });
+  }
+  return out.sort((a, b) => a.composition.localeCompare(b.composition));
+}
+
+interface Score {
+  /** The tick where the scored part ends (the render stops there: some files run for half an hour). */
+  endTick: number;
+  quarterBpm: number;
+  beatBpm: number;
+  metre: string;
+  key: string | null;
+  section: { fromSeconds: number; toSeconds: number };
+}
+
+/**
+ * The notated tempo, metre and key of the longest stretch of notes under one tempo (the
+ * steady part, scored: its first SCORED_SECONDS), or null when no stretch lasts
+ * MIN_STEADY_SECONDS. The beat a listener taps, from the metre: the quarter note in x/4, the
+ * half note in x/2 (cut time), the dotted quarter in 3/8, 6/8, 9/8, 12/8, the eighth in other x/8.
+ * The key from the key signature in force, kept only when the notes agree with it (its scale
+ * holds ≥ 85 % of the note time: a sequencer's default "C major" on a piece in E flat does not).
+ */
+export function readScore(bytes: Uint8Array): Score | null {
+  let midi: MidiData;
+  try {
+    midi = parseMidi(bytes);
+  } catch {
+    return null;
+  }
+  const tpq = midi.header.ticksPerBeat;
+  if (!tpq) return null;
+  type Abs = { tick: number; e: Ev };
+  const events: Abs[] = [];
+  for (const track of midi.tracks) {
+    let tick = 0;
+    for (const e of track) {
+      tick += e.deltaTime;
+      events.push({ tick, e });
+    }
+  }
+  events.sort((a, b) => a.tick - b.tick);
+  // tick -> seconds through the tempo map
+  const tempi: { tick: number; us: number }[] = [{ tick: 0, us: 500_000 }];
+  for (const { tick, e } of events) if (e.type === "setTempo") {
+    if (tempi[tempi.length - 1].tick === tick) tempi[tempi.length - 1].us = e.microsecondsPerBeat as number;
+    else tempi.push({ tick, us: e.microsecondsPerBeat as number });
+  }
+  const secondsAt = (tick: number) => {
+    let s = 0;
+    for (let i = 0; i < tempi.length; i++) {
+      const end = i + 1 < tempi.length ? Math.min(tick, tempi[i + 1].tick) : tick;
+      if (end <= tempi[i].tick) break;
+      s += ((end - tempi[i].tick) / tpq) * (tempi[i].us / 1e6);
+    }
+    return s;
+  };
+  const notes = events.filter(({ e }) => e.type === "noteOn" && (e.velocity as number) > 0);
+  if (notes.length < 16) return null;
+  const firstNote = notes[0].tick;
+  const lastNote = notes[notes.length - 1].tick;
+  // segments of one tempo (within 1 %), over the notes
+  let best: { from: number; to: number; us: number } | null = null;
+  for (let i = 0; i < tempi.length; i++) {
+    let j = i;
+    while (j + 1 < tempi.length && Math.abs(tempi[j + 1].us / tempi[i].us - 1) < 0.01) j++;
+    const from = Math.max(tempi[i].tick, firstNote);
+    const to = Math.min(j + 1 < tempi.length ? tempi[j + 1].tick : Infinity, lastNote);
+    if (to > from && (!best || secondsAt(to) - secondsAt(from) > secondsAt(best.to) - secondsAt(best.from))) best = { from, to, us: tempi[i].us };
+    i = j;
+  }
+  if (!best) return null;
+  const fromSeconds = secondsAt(best.from);
+  const toSeconds = Math.min(secondsAt(best.to), fromSeconds + SCORED_SECONDS);
+  if (toSeconds - fromSeconds < MIN_STEADY_SECONDS) return null;
+  const before = (type: string, tick: number) => events.filter(({ tick: t, e }) => e.type === type && t <= tick).pop()?.e;
+  const ts = before("timeSignature", best.from) ?? events.find(({ e }) => e.type === "timeSignature")?.e;
+  const num = (ts?.numerator as number) ?? 4;
+  const den = (ts?.denominator as number) ?? 4;
+  const quarterBpm = 60e6 / best.us;
+  const beatBpm =
+    den === 2 ? quarterBpm / 2
+    : den === 8 && num % 3 === 0 ? (quarterBpm * 2) / 3
+    : den === 8 ? quarterBpm * 2
+    : den === 4 ? quarterBpm
+    : quarterBpm * (den / 4);
+  const ks = before("keySignature", best.from) ?? events.find(({ e }) => e.type === "keySignature")?.e;
+  let key: string | null = null;
+  if (ks) {
+    const sf = ks.key as number;
+    const minor = ks.scale === 1;
+    const majorTonic = majorOf(sf);
+    const tonic = minor ? (majorTonic + 9) % 12 : majorTonic;
+    // the notes in the scored part, weighted by duration, must fit the signature's scale
+    const scale = new Set([0, 2, 4, 5, 7, 9, 11].map((d) => (d + majorTonic) % 12));
+    let inScale = 0;
+    let all = 0;
+    const open = new Map<string, number>();
+    for (const { tick, e } of events) {
+      if (tick < best.from || tick > best.to || e.channel === 9) continue;
+      const k = `${e.channel}:${e.noteNumber}`;
+      if (e.type === "noteOn" && (e.velocity as number) > 0) open.set(k, tick);
+      else if ((e.type === "noteOff" || e.type === "noteOn") && open.has(k)) {
+        const d = tick - open.get(k)!;
+        open.delete(k);
+        all += d;
+        if (scale.has((e.noteNumber as number) % 12)) inScale += d;
+      }
+    }
+    if (all > 0 && inScale / all >= 0.85) key = `${NAMES[tonic]} ${minor ? "minor" : "major"}`;
+  }
+  let endTick = best.to;
+  while (endTick > best.from && secondsAt(endTick) > toSeconds + 1) endTick -= tpq;
+  return { endTick: endTick + tpq, quarterBpm: Math.round(quarterBpm * 10) / 10, beatBpm, metre: `${num}/${den}`, key, section: { fromSeconds, toSeconds } };
+}
+
+/** The MIDI file without the events after `endTick` (each track still ends with its end-of-track). */
+function truncate(bytes: Uint8Array, endTick: number): Uint8Array {
+  const midi = parseMidi(bytes);
+  const tracks = midi.tracks.map((track) => {
+    let tick = 0;
+    const kept: Ev[] = [];
+    let carried = 0;
+    for (const e of track) {
+      tick += e.deltaTime;
+      if (e.type === "endOfTrack") continue;
+      if (tick > endTick) break;
+      kept.push({ ...e, deltaTime: e.deltaTime + carried });
+      carried = 0;
+    }
+    kept.push({ deltaTime: 0, type: "endOfTrack", meta: true });
+    return kept;
+  });
+  return Uint8Array.from(writeMidi({ header: midi.header, tracks }));
+}
+
+/** The piece's notes (not drums) re-timed at random, each held 3–6 s on a pad, strings or choir: no beat, the same harmony. */
+function beatless(bytes: Uint8Array, seed: number): Uint8Array {
+  const midi = parseMidi(bytes);
+  const pitches: number[] = [];
+  for (const track of midi.tracks) for (const e of track) if (e.type === "noteOn" && (e.velocity as number) > 0 && e.channel !== 9) pitches.push(e.noteNumber as number);
+  const rng = createPrng(seed);
+  const tpq = 480; // at 120 BPM: 960 ticks a second
+  const program = [89, 49, 91][seed % 3];
+  const on: { tick: number; type: string; pitch: number }[] = [];
+  let t = 0;
+  for (let i = 0; t < 70 * 960 && i < pitches.length; i += 3) {
+    t += Math.round(-Math.log(1 - rng.next()) * 1.3 * 960);
+    const held = Math.round((3 + 3 * rng.next()) * 960);
+    for (const p of pitches.slice(i, i + 3)) {
+      on.push({ tick: t, type: "noteOn", pitch: p });
+      on.push({ tick: t + held, type: "noteOff", pitch: p });
+    }
+  }
+  on.sort((a, b) => a.tick - b.tick || (a.type === "noteOff" ? -1 : 1));
+  const track: Ev[] = [
+    { deltaTime: 0, type: "setTempo", meta: true, microsecondsPerBeat: 500_000 },
+    { deltaTime: 0, type: "programChange", channel: 0, programNumber: program },
+  ];
+  let last = 0;
+  for (const n of on) {
+    track.push({ deltaTime: n.tick - last, type: n.type, channel: 0, noteNumber: n.pitch, velocity: n.type === "noteOn" ? 70 : 0 });
+    last = n.tick;
+  }
+  track.push({ deltaTime: 0, type: "endOfTrack", meta: true });
+  return Uint8Array.from(writeMidi({ header: { format: 0, numTracks: 1, ticksPerBeat: tpq }, tracks: [track] }));
+}
+
+/**
+ * fluidsynth's render of a MIDI file with a soundfont (22.05 kHz 16-bit stereo WAV), at most
+ * `seconds` long (a player can hang on a file's held notes or loops: one ran past 20 GB), cached
+ * by content.
+ */
+function render(midi: Uint8Array, soundfont: string, label: string, seconds = SCORED_SECONDS + 90): Uint8Array {
+  const hash = crypto.createHash("sha1").update(midi).update(soundfont).digest("hex").slice(0, 16);
+  const dir = path.join(REAL_CACHE, "renders");
+  const wav = path.join(dir, `${hash}.wav`);
+  if (!fs.existsSync(wav)) {
+    fs.mkdirSync(dir, { recursive: true });
+    const mid = path.join(dir, `${hash}.mid`);
+    fs.writeFileSync(mid, midi);
+    const rate = 22_050;
+    const max = Math.round(seconds * rate) * 4;
+    const r = spawnSync("sh", ["-c", `fluidsynth -ni -q -g 0.6 -r ${rate} -T raw -O s16 -F - "$1" "$2" | head -c ${max}`, "sh", soundfont, mid], { maxBuffer: max + 1024 });
+    if (r.status !== 0 || r.stdout.length === 0) throw new Error(`fluidsynth failed on ${label}: ${r.stderr}`);
+    const pcm = r.stdout.subarray(0, r.stdout.length - (r.stdout.length % 4));
+    const head = Buffer.alloc(44);
+    head.write("RIFF", 0, "ascii");
+    head.writeUInt32LE(36 + pcm.length, 4);
+    head.write("WAVEfmt ", 8, "ascii");
+    head.writeUInt32LE(16, 16);
+    head.writeUInt16LE(1, 20);
+    head.writeUInt16LE(2, 22);
+    head.writeUInt32LE(rate, 24);
+    head.writeUInt32LE(rate * 4, 28);
+    head.writeUInt16LE(4, 32);
+    head.writeUInt16LE(16, 34);
+    head.write("data", 36, "ascii");
+    head.writeUInt32LE(pcm.length, 40);
+    const tmp = `${wav}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, Buffer.concat([head, pcm]));
+    fs.renameSync(tmp, wav);
+  }
+  return fs.readFileSync(wav);
+}
