@@ -31,6 +31,8 @@ import {
   FEATURE_SETS,
   FINGERPRINT_V3,
   fingerprintRetrieval,
+  fingerprintWeighted,
+  type PartKey,
   loadFeatures,
   loadReal,
   segmentRetrieval,
@@ -82,12 +84,14 @@ if (runs("real")) {
   else {
     const features = loadFeatures(data, (line) => console.error(line));
     const metricFile = path.join(import.meta.dirname, "lib", "similarity-metric.json");
-    const learned = fs.existsSync(metricFile) ? (JSON.parse(fs.readFileSync(metricFile, "utf8")) as { weights: Record<string, number> }).weights : null;
+    const metric = fs.existsSync(metricFile) ? (JSON.parse(fs.readFileSync(metricFile, "utf8")) as { weights: Record<string, number>; fingerprintPartWeights: { weights: Record<PartKey, number> } }) : null;
+    const learned = metric?.weights;
     const methods = [
       FINGERPRINT_V3,
       ...FEATURE_SETS.map((set) => combined(set, features, { [set]: 1 })),
       combined("block-level (sp+dsp+fp)", features, { sp: 1, dsp: 1, fp: 1 }),
       combined("block-level + gauss + fingerprint v1", features, { sp: 1, dsp: 1, fp: 1, gauss: 1, fingerprint: 1 }),
+      ...(metric ? [fingerprintWeighted("fingerprint v1, fitted part weights", metric.fingerprintPartWeights.weights)] : []),
       ...(learned ? [combined("learned weights (fit:similarity)", features, learned)] : []),
     ];
     benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m.name.startsWith("learned"));

@@ -4,7 +4,8 @@ import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { ANALYZER_VERSION } from "../app/.server/analysis/analyze.ts";
 import { FEATURES_VERSION } from "./lib/block-features.ts";
-import { combined, FEATURE_SETS, loadFeatures, loadReal, type FeatureSet } from "./lib/bench-real.ts";
+import { WEIGHTS } from "../app/.server/analysis/similarity.ts";
+import { combined, FEATURE_SETS, fingerprintParts, loadFeatures, loadReal, PART_KEYS, type FeatureSet, type PartKey } from "./lib/bench-real.ts";
 import { scoreRanking } from "./lib/real-music.ts";
 
 /**
@@ -60,6 +61,39 @@ for (let round = 0; round < 3; round++) {
   console.error(`round ${round + 1}: ${JSON.stringify(weights)} P@10 ${best.p10.toFixed(3)} MAP@24 ${best.map24.toFixed(3)}`);
   if (!moved) break;
 }
+// the v1 fingerprint's own part weights (similarity.ts's WEIGHTS), the same way
+const fp = fingerprintParts(data, tuning);
+const partScore = (w: Record<PartKey, number>) => {
+  const all = scoreRanking(tracks, (a, b) => {
+    const r = fp(a, b);
+    let s = 0;
+    for (const k of PART_KEYS) s += w[k] * r[k];
+    return s;
+  }).get("all")!;
+  return { value: all.p10 + all.map24, p10: all.p10, map24: all.map24 };
+};
+const partWeights = { ...WEIGHTS } as Record<PartKey, number>;
+let partBest = partScore(partWeights);
+const PART_GRID = [0, 0.05, 0.1, 0.15, 0.25, 0.35, 0.5, 0.75];
+for (let round = 0; round < 3; round++) {
+  let moved = false;
+  for (const k of PART_KEYS) {
+    for (const g of PART_GRID) {
+      if (g === partWeights[k]) continue;
+      const trial = { ...partWeights, [k]: g };
+      if (PART_KEYS.every((x) => !trial[x])) continue;
+      const s = partScore(trial);
+      if (s.value > partBest.value + 1e-9) {
+        partBest = s;
+        partWeights[k] = g;
+        moved = true;
+      }
+    }
+  }
+  console.error(`parts round ${round + 1}: ${JSON.stringify(partWeights)} P@10 ${partBest.p10.toFixed(3)} MAP@24 ${partBest.map24.toFixed(3)}`);
+  if (!moved) break;
+}
+
 let commit = "unknown";
 try {
   commit = execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim();
@@ -76,6 +110,7 @@ const out = {
   date: new Date().toISOString().slice(0, 10),
   tuningScore: { p10: Number(best.p10.toFixed(3)), map24: Number(best.map24.toFixed(3)) },
   weights,
+  fingerprintPartWeights: { grid: PART_GRID, tuningScore: { p10: Number(partBest.p10.toFixed(3)), map24: Number(partBest.map24.toFixed(3)) }, weights: partWeights },
 };
 fs.writeFileSync(args.out, JSON.stringify(out, null, 2) + "\n");
 console.log(JSON.stringify(out, null, 2));

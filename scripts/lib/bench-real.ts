@@ -281,3 +281,41 @@ export function wholeRetrieval(features: FeatureData): (excerpt: number, track: 
     return sum;
   };
 }
+
+export const PART_KEYS = ["timbre", "rhythm", "harmony", "energy", "tempo", "key"] as const;
+export type PartKey = (typeof PART_KEYS)[number];
+
+/** The v1 fingerprint's distance with other weights for its parts and its tempo and key terms (similarity.ts's WEIGHTS). */
+export function fingerprintParts(data: RealData, pool: number[]): (a: number, b: number) => Record<PartKey, number> {
+  const s = pool.map((i) => sounding(data.full[i]));
+  const vectors = new Uint8Array(s.length * FIELDS.length);
+  s.forEach((x, i) => vectors.set(x.fingerprint, i * FIELDS.length));
+  const model = createModel(catalogScales(vectors, s.length));
+  const n = pool.length;
+  const memo = new Map<number, Record<PartKey, number>>();
+  return (a, b) => {
+    const k = a * n + b;
+    let r = memo.get(k);
+    if (!r) {
+      const c = compare(model, s[a], s[b]);
+      r = { ...c.parts, tempo: c.tempo.term, key: c.key.term };
+      memo.set(k, r);
+    }
+    return r;
+  };
+}
+
+export function fingerprintWeighted(name: string, weights: Record<PartKey, number>): Method {
+  return {
+    name,
+    distance: (data, pool) => {
+      const p = fingerprintParts(data, pool);
+      return (a, b) => {
+        const r = p(a, b);
+        let s = 0;
+        for (const k of PART_KEYS) s += weights[k] * r[k];
+        return s;
+      };
+    },
+  };
+}
