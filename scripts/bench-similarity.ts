@@ -25,6 +25,7 @@ import { KEY_NAMES, type TrackQuery } from "../app/lib/catalog/track-query.ts";
 import { requestGuard } from "../server/request-guard.ts";
 import { isSoundsLikeUpload, soundsLikeUpload } from "../server/sounds-like.ts";
 import {
+  ADR_0104_WEIGHTS,
   benchRealRanking,
   benchRealRetrieval,
   combined,
@@ -83,18 +84,18 @@ if (runs("real")) {
   if (typeof data === "string") row("real", data);
   else {
     const features = loadFeatures(data, (line) => console.error(line));
-    const metricFile = path.join(import.meta.dirname, "lib", "similarity-metric.json");
+    const metricFile = path.join(import.meta.dirname, "..", "app", ".server", "analysis", "similarity-metric.json");
     const metric = fs.existsSync(metricFile) ? (JSON.parse(fs.readFileSync(metricFile, "utf8")) as { weights: Record<string, number>; fingerprintPartWeights: { weights: Record<PartKey, number> } }) : null;
     const learned = metric?.weights;
     const methods = [
+      fingerprintWeighted("fingerprint v1, ADR 0104 weights (before)", ADR_0104_WEIGHTS),
       FINGERPRINT_V3,
       ...FEATURE_SETS.map((set) => combined(set, features, { [set]: 1 })),
       combined("block-level (sp+dsp+fp)", features, { sp: 1, dsp: 1, fp: 1 }),
       combined("block-level + gauss + fingerprint v1", features, { sp: 1, dsp: 1, fp: 1, gauss: 1, fingerprint: 1 }),
-      ...(metric ? [fingerprintWeighted("fingerprint v1, fitted part weights", metric.fingerprintPartWeights.weights)] : []),
       ...(learned ? [combined("learned weights (fit:similarity)", features, learned)] : []),
     ];
-    benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m.name.startsWith("learned"));
+    benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m === methods[0]);
     benchRealRetrieval(data, `${FINGERPRINT_V3.name}, whole track`, fingerprintRetrieval(data), row);
     benchRealRetrieval(data, "band mean+spread, whole track", wholeRetrieval(features), row);
     benchRealRetrieval(data, "band mean+spread, 20 s segments", segmentRetrieval(features), row);

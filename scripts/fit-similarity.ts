@@ -4,8 +4,7 @@ import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { ANALYZER_VERSION } from "../app/.server/analysis/analyze.ts";
 import { FEATURES_VERSION } from "./lib/block-features.ts";
-import { WEIGHTS } from "../app/.server/analysis/similarity.ts";
-import { combined, FEATURE_SETS, fingerprintParts, loadFeatures, loadReal, PART_KEYS, type FeatureSet, type PartKey } from "./lib/bench-real.ts";
+import { ADR_0104_WEIGHTS, combined, FEATURE_SETS, fingerprintParts, loadFeatures, loadReal, PART_KEYS, type FeatureSet, type PartKey } from "./lib/bench-real.ts";
 import { scoreRanking } from "./lib/real-music.ts";
 
 /**
@@ -13,11 +12,12 @@ import { scoreRanking } from "./lib/real-music.ts";
  * weight per feature set (the v1 fingerprint's distance and block-features.ts's sets, each
  * normalised as bench:similarity does) on the TUNING groups of the real corpus only — the
  * held-out groups are dropped before anything is computed — by coordinate ascent over a grid,
- * maximising the tuning part's P@10 + MAP@24. Writes scripts/lib/similarity-metric.json with
+ * maximising the tuning part's P@10 + MAP@24; and, the same way, the v1 fingerprint's own part
+ * weights (similarity.ts's WEIGHTS, which copies them normalised to a sum of 1). Writes app/.server/analysis/similarity-metric.json with
  * its provenance (packages, groups, commit, date, score). Rerun it anyone can: same corpus,
  * same rule, same result. Option: --out FILE.
  */
-const { values: args } = parseArgs({ options: { out: { type: "string", default: path.join(import.meta.dirname, "lib", "similarity-metric.json") } } });
+const { values: args } = parseArgs({ options: { out: { type: "string", default: path.join(import.meta.dirname, "..", "app", ".server", "analysis", "similarity-metric.json") } } });
 
 const data = await loadReal((line) => console.error(line));
 if (typeof data === "string") {
@@ -72,7 +72,8 @@ const partScore = (w: Record<PartKey, number>) => {
   }).get("all")!;
   return { value: all.p10 + all.map24, p10: all.p10, map24: all.map24 };
 };
-const partWeights = { ...WEIGHTS } as Record<PartKey, number>;
+// from ADR 0104's hand-set weights, so that a rerun starts where this one did
+const partWeights = { ...ADR_0104_WEIGHTS } as Record<PartKey, number>;
 let partBest = partScore(partWeights);
 const PART_GRID = [0, 0.05, 0.1, 0.15, 0.25, 0.35, 0.5, 0.75];
 for (let round = 0; round < 3; round++) {

@@ -95,7 +95,7 @@ export async function loadReal(log: (line: string) => void): Promise<RealData | 
 export type Method = { name: string; distance: (data: RealData, pool: number[]) => (a: number, b: number) => number };
 
 export const FINGERPRINT_V3: Method = {
-  name: "fingerprint v1 (ADR 0104)",
+  name: "fingerprint v1, the site's weights",
   distance: (data, pool) => {
     const s = pool.map((i) => sounding(data.full[i]));
     const vectors = new Uint8Array(s.length * FIELDS.length);
@@ -283,6 +283,8 @@ export function wholeRetrieval(features: FeatureData): (excerpt: number, track: 
 }
 
 export const PART_KEYS = ["timbre", "rhythm", "harmony", "energy", "tempo", "key"] as const;
+/** ADR 0104's hand-set weights, before issue #29's fitted ones. */
+export const ADR_0104_WEIGHTS = { timbre: 0.35, rhythm: 0.15, harmony: 0.1, energy: 0.15, tempo: 0.15, key: 0.1 };
 export type PartKey = (typeof PART_KEYS)[number];
 
 /** The v1 fingerprint's distance with other weights for its parts and its tempo and key terms (similarity.ts's WEIGHTS). */

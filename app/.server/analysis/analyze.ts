@@ -42,7 +42,7 @@ export interface TrackAnalysis {
  * fingerprint of how the track sounds (issue #19, ADR 0104). One bump for both: one
  * re-analysis of the catalog.
  */
-export const ANALYZER_VERSION = 3;
+export const ANALYZER_VERSION = 4;
 
 export type AnalysisFailure = "unreadable" | "unsupported" | "too-large" | "decode-failed";
 
