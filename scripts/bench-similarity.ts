@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
 import { encodeFingerprint, FIELDS, fingerprintBytes } from "../app/.server/analysis/fingerprint.ts";
-import { catalogScales, compare, createModel, type Sounding } from "../app/.server/analysis/similarity.ts";
+import { catalogScales, compare, createModel, REFERENCE_WEIGHTS, WEIGHTS, type Sounding } from "../app/.server/analysis/similarity.ts";
 import { encodeWav, encodeWithFfmpeg } from "./lib/encode-audio.ts";
 import type { AnalysisFigures, AnalysisLookup } from "../app/.server/analysis/stage/types.ts";
 import { FAMILIES, FAMILY_TEMPI, renderFamilyTrack, type FamilyTrack } from "../app/.server/catalog/sample/families.ts";
@@ -96,7 +96,8 @@ if (runs("real")) {
       ...(learned ? [combined("learned weights (fit:similarity)", features, learned)] : []),
     ];
     benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m === methods[0]);
-    benchRealRetrieval(data, `${FINGERPRINT_V3.name}, whole track`, fingerprintRetrieval(data), row);
+    benchRealRetrieval(data, "fingerprint v1, whole track, reference weights (= ADR 0104's)", fingerprintRetrieval(data), row);
+    benchRealRetrieval(data, "fingerprint v1, whole track, fitted weights", fingerprintRetrieval(data, WEIGHTS), row);
     benchRealRetrieval(data, "band mean+spread, whole track", wholeRetrieval(features), row);
     benchRealRetrieval(data, "band mean+spread, 20 s segments", segmentRetrieval(features), row);
   }
@@ -122,7 +123,7 @@ if (runs("retrieval")) {
   }
   const vectors = new Uint8Array(n * FIELDS.length);
   catalog.forEach((t, i) => vectors.set(t.sounding.fingerprint, i * FIELDS.length));
-  const model = createModel(catalogScales(vectors, n));
+  const model = createModel(catalogScales(vectors, n), REFERENCE_WEIGHTS);
   let top1 = 0;
   let top10 = 0;
   excerpts.forEach((q, i) => {
