@@ -33,6 +33,7 @@ import {
   FINGERPRINT_V3,
   fingerprintRetrieval,
   fingerprintWeighted,
+  hubReduced,
   type PartKey,
   loadFeatures,
   loadReal,
@@ -94,6 +95,8 @@ if (runs("real")) {
       combined("block-level (sp+dsp+fp)", features, { sp: 1, dsp: 1, fp: 1 }),
       combined("block-level + gauss + fingerprint v1", features, { sp: 1, dsp: 1, fp: 1, gauss: 1, fingerprint: 1 }),
       ...(learned ? [combined("learned weights (fit:similarity)", features, learned)] : []),
+      hubReduced(FINGERPRINT_V3, "nicdm"),
+      hubReduced(FINGERPRINT_V3, "mp"),
     ];
     benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m === methods[0]);
     benchRealRetrieval(data, "fingerprint v1, whole track, reference weights (= ADR 0104's)", fingerprintRetrieval(data), row);

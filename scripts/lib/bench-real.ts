@@ -321,3 +321,44 @@ export function fingerprintWeighted(name: string, weights: Record<PartKey, numbe
     },
   };
 }
+
+/**
+ * Hub reduction (the issue's "dense groups are the nearest neighbours of almost everything"):
+ * NICDM, Jégou et al. 2007 — each distance divided by the geometric mean of the two tracks'
+ * mean distance to their K nearest neighbours — and Mutual Proximity (Schnitzer et al. 2012,
+ * the Gaussian form): how unlikely the distance is from either track's point of view.
+ */
+export function hubReduced(base: Method, kind: "nicdm" | "mp", k = 10): Method {
+  return {
+    name: `${base.name}, ${kind === "nicdm" ? `NICDM (k=${k})` : "mutual proximity"}`,
+    distance: (data, pool) => {
+      const d = base.distance(data, pool);
+      const n = pool.length;
+      const m = new Float64Array(n * n);
+      for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) m[a * n + b] = a === b ? 0 : d(a, b);
+      const mu = new Float64Array(n);
+      const sd = new Float64Array(n);
+      for (let a = 0; a < n; a++) {
+        const row = Array.from(m.subarray(a * n, a * n + n)).filter((_, b) => b !== a);
+        if (kind === "nicdm") {
+          row.sort((x, y) => x - y);
+          mu[a] = row.slice(0, k).reduce((s, x) => s + x, 0) / k || 1;
+        } else {
+          mu[a] = row.reduce((s, x) => s + x, 0) / row.length;
+          sd[a] = Math.sqrt(row.reduce((s, x) => s + (x - mu[a]) ** 2, 0) / row.length) || 1;
+        }
+      }
+      // P(X > x) of a normal distribution, by the complementary error function's approximation (Abramowitz & Stegun 7.1.26)
+      const above = (x: number, mean: number, s: number) => {
+        const z = (x - mean) / (s * Math.SQRT2);
+        const t = 1 / (1 + 0.3275911 * Math.abs(z));
+        const erfc = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * Math.exp(-z * z);
+        return z >= 0 ? erfc / 2 : 1 - erfc / 2;
+      };
+      return (a, b) => {
+        const x = m[a * n + b];
+        return kind === "nicdm" ? x / Math.sqrt(mu[a] * mu[b]) : 1 - above(x, mu[a], sd[a]) * above(x, mu[b], sd[b]);
+      };
+    },
+  };
+}
