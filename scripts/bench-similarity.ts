@@ -38,6 +38,7 @@ import {
   loadFeatures,
   loadReal,
   segmentRetrieval,
+  twoStage,
   wholeRetrieval,
 } from "./lib/bench-real.ts";
 
@@ -102,7 +103,10 @@ if (runs("real")) {
     benchRealRetrieval(data, "fingerprint v1, whole track, reference weights (= ADR 0104's)", fingerprintRetrieval(data), row);
     benchRealRetrieval(data, "fingerprint v1, whole track, fitted weights", fingerprintRetrieval(data, WEIGHTS), row);
     benchRealRetrieval(data, "band mean+spread, whole track", wholeRetrieval(features), row);
-    benchRealRetrieval(data, "band mean+spread, 20 s segments", segmentRetrieval(features), row);
+    benchRealRetrieval(data, "band mean+spread, 20 s segments every 5 s", segmentRetrieval(features), row);
+    const stored = segmentRetrieval(features, { every: 2, bytes: true });
+    benchRealRetrieval(data, "the same every 10 s, in bytes", stored, row);
+    for (const k of [12, 120]) benchRealRetrieval(data, `fingerprint's first ${k}, re-ranked by those segments`, twoStage(fingerprintRetrieval(data), stored, data.tracks.length, k), row);
   }
 }
 

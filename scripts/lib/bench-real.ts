@@ -245,7 +245,14 @@ export function combined(name: string, features: FeatureData, weights: Partial<R
 }
 
 /** Reference retrieval by segments: the excerpt's band mean and spread against each 20 s window of each track, the nearest window. */
-export function segmentRetrieval(features: FeatureData): (excerpt: number, track: number) => number {
+export function segmentRetrieval(features: FeatureData, opts: { every?: number; bytes?: boolean } = {}): (excerpt: number, track: number) => number {
+  const every = opts.every ?? 1;
+  // byte-quantised as a store would hold them: means over ±40 dB, spreads over 0–30 dB
+  const q = (v: number[]) => (opts.bytes ? v.map((x, i) => (i < v.length / 2 ? Math.round(Math.min(255, Math.max(0, ((x + 40) / 80) * 255))) : Math.round(Math.min(255, Math.max(0, (x / 30) * 255))))) : v);
+  features = {
+    full: features.full.map((f) => ({ ...f, segments: f.segments.filter((_, i) => i % every === 0).map(q) })),
+    excerpt: features.excerpt.map((f) => ({ ...f, whole: q(f.whole) })),
+  };
   const all = features.full.flatMap((f) => f.segments);
   const d = all[0].length;
   const sd = new Float64Array(d);
@@ -360,5 +367,19 @@ export function hubReduced(base: Method, kind: "nicdm" | "mp", k = 10): Method {
         return kind === "nicdm" ? x / Math.sqrt(mu[a] * mu[b]) : 1 - above(x, mu[a], sd[a]) * above(x, mu[b], sd[b]);
       };
     },
+  };
+}
+
+/** Two stages, as the site would run them: the first `k` by the fingerprint's distance, re-ranked by `second`; the rest after them. */
+export function twoStage(first: (q: number, j: number) => number, second: (q: number, j: number) => number, n: number, k: number): (q: number, j: number) => number {
+  const kept = new Map<number, Set<number>>();
+  return (q, j) => {
+    let set = kept.get(q);
+    if (!set) {
+      const order = Array.from({ length: n }, (_, x) => x).sort((a, b) => first(q, a) - first(q, b));
+      set = new Set(order.slice(0, k));
+      kept.set(q, set);
+    }
+    return set.has(j) ? second(q, j) : 1e9 + first(q, j);
   };
 }
