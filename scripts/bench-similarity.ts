@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
 import { encodeFingerprint, FIELDS, fingerprintBytes } from "../app/.server/analysis/fingerprint.ts";
-import { catalogScales, compare, createModel, REFERENCE_WEIGHTS, WEIGHTS, type Sounding } from "../app/.server/analysis/similarity.ts";
+import { catalogScales, compare, createModel, type Sounding } from "../app/.server/analysis/similarity.ts";
 import { encodeWav, encodeWithFfmpeg } from "./lib/encode-audio.ts";
 import type { AnalysisFigures, AnalysisLookup } from "../app/.server/analysis/stage/types.ts";
 import { FAMILIES, FAMILY_TEMPI, renderFamilyTrack, type FamilyTrack } from "../app/.server/catalog/sample/families.ts";
@@ -25,7 +25,6 @@ import { KEY_NAMES, type TrackQuery } from "../app/lib/catalog/track-query.ts";
 import { requestGuard } from "../server/request-guard.ts";
 import { isSoundsLikeUpload, soundsLikeUpload } from "../server/sounds-like.ts";
 import {
-  ADR_0104_WEIGHTS,
   benchRealRanking,
   benchRealRetrieval,
   combined,
@@ -87,11 +86,12 @@ if (runs("real")) {
   else {
     const features = loadFeatures(data, (line) => console.error(line));
     const metricFile = path.join(import.meta.dirname, "..", "app", ".server", "analysis", "similarity-metric.json");
-    const metric = fs.existsSync(metricFile) ? (JSON.parse(fs.readFileSync(metricFile, "utf8")) as { weights: Record<string, number>; fingerprintPartWeights: { weights: Record<PartKey, number> } }) : null;
+    const metric = fs.existsSync(metricFile) ? (JSON.parse(fs.readFileSync(metricFile, "utf8")) as { weights: Record<string, number>; fingerprintPartWeights: { weights: Record<PartKey, number> }; fingerprintPartWeightsTempoKeyFixed: { weights: Record<PartKey, number> } }) : null;
     const learned = metric?.weights;
     const methods = [
-      fingerprintWeighted("fingerprint v1, ADR 0104 weights (before)", ADR_0104_WEIGHTS),
       FINGERPRINT_V3,
+      ...(metric ? [fingerprintWeighted("fingerprint v1, fitted part weights (not kept: speed)", metric.fingerprintPartWeights.weights)] : []),
+      ...(metric ? [fingerprintWeighted("fingerprint v1, fitted with tempo and key fixed", metric.fingerprintPartWeightsTempoKeyFixed.weights)] : []),
       ...FEATURE_SETS.map((set) => combined(set, features, { [set]: 1 })),
       combined("block-level (sp+dsp+fp)", features, { sp: 1, dsp: 1, fp: 1 }),
       combined("block-level + gauss + fingerprint v1", features, { sp: 1, dsp: 1, fp: 1, gauss: 1, fingerprint: 1 }),
@@ -99,9 +99,9 @@ if (runs("real")) {
       hubReduced(FINGERPRINT_V3, "nicdm"),
       hubReduced(FINGERPRINT_V3, "mp"),
     ];
-    benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m === methods[0]);
-    benchRealRetrieval(data, "fingerprint v1, whole track, reference weights (= ADR 0104's)", fingerprintRetrieval(data), row);
-    benchRealRetrieval(data, "fingerprint v1, whole track, fitted weights", fingerprintRetrieval(data, WEIGHTS), row);
+    benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m === methods[1]);
+    benchRealRetrieval(data, "fingerprint v1, whole track, the site's weights (ADR 0104's)", fingerprintRetrieval(data), row);
+    if (metric) benchRealRetrieval(data, "fingerprint v1, whole track, fitted part weights (not kept)", fingerprintRetrieval(data, metric.fingerprintPartWeights.weights), row);
     benchRealRetrieval(data, "band mean+spread, whole track", wholeRetrieval(features), row);
     benchRealRetrieval(data, "band mean+spread, 20 s segments every 5 s", segmentRetrieval(features), row);
     const stored = segmentRetrieval(features, { every: 2, bytes: true });
@@ -130,7 +130,7 @@ if (runs("retrieval")) {
   }
   const vectors = new Uint8Array(n * FIELDS.length);
   catalog.forEach((t, i) => vectors.set(t.sounding.fingerprint, i * FIELDS.length));
-  const model = createModel(catalogScales(vectors, n), REFERENCE_WEIGHTS);
+  const model = createModel(catalogScales(vectors, n));
   let top1 = 0;
   let top10 = 0;
   excerpts.forEach((q, i) => {

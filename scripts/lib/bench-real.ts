@@ -3,7 +3,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { analyzeAudio, ANALYZER_VERSION } from "../../app/.server/analysis/analyze.ts";
 import { FIELDS, FINGERPRINT_VERSION, fingerprintBytes } from "../../app/.server/analysis/fingerprint.ts";
-import { catalogScales, compare, createModel, REFERENCE_WEIGHTS, type Sounding, type Weights } from "../../app/.server/analysis/similarity.ts";
+import { catalogScales, compare, createModel, WEIGHTS, type Sounding, type Weights } from "../../app/.server/analysis/similarity.ts";
 import { KEY_NAMES } from "../../app/lib/catalog/track-query.ts";
 import { blockFeatures, FEATURES_VERSION, type BlockFeatures } from "./block-features.ts";
 import { cacheDir, ffmpegWav, realCandidates, realCorpus, referenceExcerpt, scoreRanking, type RealTrack } from "./real-music.ts";
@@ -95,7 +95,7 @@ export async function loadReal(log: (line: string) => void): Promise<RealData | 
 export type Method = { name: string; distance: (data: RealData, pool: number[]) => (a: number, b: number) => number };
 
 export const FINGERPRINT_V3: Method = {
-  name: "fingerprint v1, the site's weights",
+  name: "fingerprint v1, the site's weights (ADR 0104)",
   distance: (data, pool) => {
     const s = pool.map((i) => sounding(data.full[i]));
     const vectors = new Uint8Array(s.length * FIELDS.length);
@@ -139,7 +139,7 @@ export function benchRealRetrieval(data: RealData, name: string, distance: (exce
   row("real retrieval", name, `${n} tracks`, `top-1 ${((top1 / n) * 100).toFixed(1)} % (goal ≥ 90 %)`, `top-10 ${((top10 / n) * 100).toFixed(1)} % (goal ≥ 99 %)`);
 }
 
-export function fingerprintRetrieval(data: RealData, weights: Weights = REFERENCE_WEIGHTS): (excerpt: number, track: number) => number {
+export function fingerprintRetrieval(data: RealData, weights: Weights = WEIGHTS): (excerpt: number, track: number) => number {
   const s = data.full.map(sounding);
   const e = data.excerpt.map(sounding);
   const vectors = new Uint8Array(s.length * FIELDS.length);

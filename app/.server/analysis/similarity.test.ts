@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FIELDS } from "./fingerprint.ts";
-import { catalogScales, compare, createModel, explain, keyRelation, scanDistance, seedTables, tempoTerm, WEIGHTS, type Sounding } from "./similarity.ts";
+import { catalogScales, compare, createModel, explain, keyRelation, scanDistance, seedTables, tempoTerm, type Sounding } from "./similarity.ts";
 import { KEY_NAMES } from "../../lib/catalog/track-query.ts";
 
 // The distance of ADR 0104, as a person reads it: tempo octaves, keys on the circle of
@@ -110,9 +110,7 @@ describe("the distance and its explanation", () => {
     const dNear = compare(model, seed, near).distance;
     expect(compare(model, seed, louder).distance).toBeGreaterThan(dNear);
     expect(compare(model, seed, offTempo).distance).toBeGreaterThan(dNear);
-    // the key's term weighs nothing since the weights were fitted on real music (ADR 0118): it is still measured and named
-    expect(compare(model, seed, offKey).distance).toBeCloseTo(dNear, 12);
-    expect(compare(model, seed, offKey).key.relation).toBe("far");
+    expect(compare(model, seed, offKey).distance).toBeGreaterThan(dNear);
     const tables = seedTables(seed);
     for (const other of [near, louder, offKey, offTempo]) {
       expect(scanDistance(model, tables, other.fingerprint, 0, other.bpm ?? 0, other.key ?? 31)).toBeCloseTo(compare(model, seed, other).distance, 9);
@@ -156,16 +154,3 @@ describe("the words are true of the pair (issue #29)", () => {
   });
 });
 
-describe("the fitted weights (issue #29, ADR 0118)", () => {
-  it("are the ones fit:similarity wrote, normalised to a sum of 1", async () => {
-    const fs = await import("node:fs");
-    const fitted = JSON.parse(fs.readFileSync(new URL("./similarity-metric.json", import.meta.url), "utf8")) as {
-      fittedOn: { part: string; groups: string[] };
-      fingerprintPartWeights: { weights: Record<string, number> };
-    };
-    expect(fitted.fittedOn.part).toBe("tuning");
-    const sum = Object.values(fitted.fingerprintPartWeights.weights).reduce((a, b) => a + b, 0);
-    for (const [k, v] of Object.entries(fitted.fingerprintPartWeights.weights)) expect(WEIGHTS[k as keyof typeof WEIGHTS], k).toBeCloseTo(v / sum, 12);
-    expect(Object.values(WEIGHTS).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
-  });
-});

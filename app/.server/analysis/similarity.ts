@@ -21,27 +21,20 @@ import { FIELDS, PARTS, type FingerprintPart } from "./fingerprint.ts";
  */
 
 /**
- * The parts' weights, fitted on real music (issue #29, ADR 0118): `npm run fit:similarity` on
- * the tuning groups of bench:similarity's real corpus (similarity-metric.json's
- * `fingerprintPartWeights`, with its provenance; similarity.test.ts checks these are them),
- * normalised to a sum of 1. ADR 0104's hand-set weights were timbre 0.35, rhythm 0.15, harmony
- * 0.1, energy 0.15, tempo 0.15, key 0.1; the fitted ones raised held-out MAP@24 from 0.36 to
- * 0.41. The key's term weighs nothing: on real soundtracks a shared key said nothing of a shared
- * sound. The key is still compared (the explanation names a "same key" or "relative key", which
- * stays true of the pair) and filtered on (`key=`).
+ * ADR 0104's weights. Issue #29 fitted others on real music (`npm run fit:similarity`, ADR 0118:
+ * held-out MAP@24 0.36 -> 0.41) but they shrink the tempo and key terms the like= scan stops
+ * early on (ADR 0116): a first ask at 2.5 million tracks went from p95 45 ms to 711 ms, so they
+ * are not used; with the tempo and key terms kept, the fit found no gain.
  */
-const FITTED = { timbre: 0.75, rhythm: 0.5, harmony: 0.15, energy: 0.75, tempo: 0.15, key: 0 };
-const FITTED_SUM = Object.values(FITTED).reduce((a, b) => a + b, 0);
-export const FITTED_PART_WEIGHTS: Readonly<Record<FingerprintPart | "tempo" | "key", number>> = FITTED;
 export type Weights = Readonly<Record<FingerprintPart | "tempo" | "key", number>>;
-export const WEIGHTS: Weights = Object.fromEntries(Object.entries(FITTED).map(([k, v]) => [k, v / FITTED_SUM])) as Weights;
-
-/**
- * A reference file's search keeps ADR 0104's hand-set weights: on the real corpus they find the
- * track an excerpt was cut from first for 67 % of 134 tracks, the fitted ones for 58 % (ADR
- * 0118). A shared soundtrack and the same recording are two questions.
- */
-export const REFERENCE_WEIGHTS: Weights = { timbre: 0.35, rhythm: 0.15, harmony: 0.1, energy: 0.15, tempo: 0.15, key: 0.1 };
+export const WEIGHTS: Weights = {
+  timbre: 0.35,
+  rhythm: 0.15,
+  harmony: 0.1,
+  energy: 0.15,
+  tempo: 0.15,
+  key: 0.1,
+};
 
 /** A tempo's relative distance (in log₂) that counts 1: 8 %, ~10 BPM at 120. */
 const TEMPO_UNIT = Math.log2(1.08);

@@ -4,7 +4,7 @@ import { hash64 } from "./columns.ts";
 import { countingOrder, tracksOfHash, type TrackColumns } from "./table.ts";
 import { fingerprintBytes } from "../../analysis/fingerprint.ts";
 import { GROUPS, layPrints, PRINT_BYTES, restoreTrackOrder } from "./print-layout.ts";
-import { catalogScales, createModel, REFERENCE_WEIGHTS, type SimilarityModel } from "../../analysis/similarity.ts";
+import { catalogScales, createModel, type SimilarityModel } from "../../analysis/similarity.ts";
 
 export { PRINT_BYTES } from "./print-layout.ts";
 
@@ -91,16 +91,10 @@ export class TrackFigures {
   /** how many tracks have a fingerprint */
   readonly fingerprinted: number;
   private similarityModel: SimilarityModel | undefined;
-  private referenceSimilarityModel: SimilarityModel | undefined;
 
   /** The distance's field weights for these figures (their catalog spreads, issue #19), made on first use. */
   get model(): SimilarityModel {
     return (this.similarityModel ??= createModel(this.scales));
-  }
-
-  /** The same for a reference file's search, with its own weights (REFERENCE_WEIGHTS, ADR 0118). */
-  get referenceModel(): SimilarityModel {
-    return (this.referenceSimilarityModel ??= createModel(this.scales, REFERENCE_WEIGHTS));
   }
 
   private constructor(a: FiguresArrays) {

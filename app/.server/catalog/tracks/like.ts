@@ -23,8 +23,6 @@ export interface LikeSeedSound {
   exclude: ReadonlySet<number>;
   /** names the seed in cache keys */
   cacheId: string;
-  /** a visitor's reference file: searched with REFERENCE_WEIGHTS (ADR 0118) */
-  reference?: boolean;
 }
 
 /**
@@ -127,8 +125,8 @@ export function nearestTracks(input: LikeScanInput): LikeList {
   const bpmRange = input.bpm ?? null;
   const secondsRange = input.seconds ?? null;
   const limit = input.limit ?? LIKE_LIMIT;
-  const model = seed.reference ? figures.referenceModel : figures.model;
-  const tables = seedTables(seed.sounding, model.weights);
+  const model = figures.model;
+  const tables = seedTables(seed.sounding);
   // the excluded tracks (the seed and its copies) are dropped after the scan: room for them in the heaps
   const room = limit + seed.exclude.size;
   const all = new NearestHeap(room, table.titleRank);

@@ -65,7 +65,7 @@ export async function resolveSeed(deps: RowDeps, ctx: TrackQueryContext, id: str
   if (id.startsWith("ref-")) {
     const like: LikeSeed = { id, kind: "reference", status: reference?.id === id ? reference.status : "unknown", ...(reference?.label ? { label: reference.label } : {}) };
     if (like.status !== "ready" || !reference?.sounding) return { like: { ...like, status: like.status === "ready" ? "unknown" : like.status } };
-    return { like, sound: { sounding: reference.sounding, exclude: new Set(), cacheId: id, reference: true } };
+    return { like, sound: { sounding: reference.sounding, exclude: new Set(), cacheId: id } };
   }
   const { table, figures: f } = ctx;
   const colon = id.lastIndexOf(":");
