@@ -85,7 +85,7 @@ if (runs("real")) {
   if (typeof data === "string") row("real", data);
   else {
     const features = loadFeatures(data, (line) => console.error(line));
-    const metricFile = path.join(import.meta.dirname, "..", "app", ".server", "analysis", "similarity-metric.json");
+    const metricFile = path.join(import.meta.dirname, "lib", "similarity-metric.json");
     const metric = fs.existsSync(metricFile) ? (JSON.parse(fs.readFileSync(metricFile, "utf8")) as { weights: Record<string, number>; fingerprintPartWeights: { weights: Record<PartKey, number> }; fingerprintPartWeightsTempoKeyFixed: { weights: Record<PartKey, number> } }) : null;
     const learned = metric?.weights;
     const methods = [

@@ -13,11 +13,11 @@ import { scoreRanking } from "./lib/real-music.ts";
  * normalised as bench:similarity does) on the TUNING groups of the real corpus only — the
  * held-out groups are dropped before anything is computed — by coordinate ascent over a grid,
  * maximising the tuning part's P@10 + MAP@24; and, the same way, the v1 fingerprint's own part
- * weights (free, and with the tempo and key terms fixed); similarity.ts uses neither (ADR 0118). Writes app/.server/analysis/similarity-metric.json with
+ * weights (free, and with the tempo and key terms fixed); similarity.ts uses neither (ADR 0118). Writes scripts/lib/similarity-metric.json with
  * its provenance (packages, groups, commit, date, score). Rerun it anyone can: same corpus,
  * same rule, same result. Option: --out FILE.
  */
-const { values: args } = parseArgs({ options: { out: { type: "string", default: path.join(import.meta.dirname, "..", "app", ".server", "analysis", "similarity-metric.json") } } });
+const { values: args } = parseArgs({ options: { out: { type: "string", default: path.join(import.meta.dirname, "lib", "similarity-metric.json") } } });
 
 const data = await loadReal((line) => console.error(line));
 if (typeof data === "string") {
