@@ -24,6 +24,22 @@ import type { Album } from "../app/lib/catalog/types.ts";
 import { KEY_NAMES, type TrackQuery } from "../app/lib/catalog/track-query.ts";
 import { requestGuard } from "../server/request-guard.ts";
 import { isSoundsLikeUpload, soundsLikeUpload } from "../server/sounds-like.ts";
+import {
+  benchRealRanking,
+  benchRealRetrieval,
+  combined,
+  FEATURE_SETS,
+  FINGERPRINT_V3,
+  fingerprintRetrieval,
+  fingerprintWeighted,
+  hubReduced,
+  type PartKey,
+  loadFeatures,
+  loadReal,
+  segmentRetrieval,
+  twoStage,
+  wholeRetrieval,
+} from "./lib/bench-real.ts";
 
 /**
  * `npm run bench:similarity` (issue #19): prints
@@ -36,11 +52,24 @@ import { isSoundsLikeUpload, soundsLikeUpload } from "../server/sounds-like.ts";
  * - Speed and memory: like= views (p50, p95; first asks and repeated) on catalogs of the given
  *   sizes (synthetic fingerprints around six family centres), and the memory the fingerprints add;
  * - Upload: a 3-minute MP3 reference from POST to the 303 (the upload route, its worker pool).
- * Options: --tracks 200 --albums 25000,250000 --views 40. Measures; asserts nothing.
+ * - Real music (issue #29, ADR 0118): free game soundtracks from Debian packages (scripts/lib/
+ *   real-music.ts; cached outside the repository, SIMILARITY_BENCH_CACHE): precision at 10 and
+ *   MAP over 24 per group and overall, tuning and held-out parts, against a random order; and
+ *   reference-file retrieval on them. Without apt-get or ffmpeg it prints one line and skips.
+ * Options: --tracks 200 --albums 25000,250000 --views 40 --only real,retrieval,families,speed,upload.
+ * Measures; asserts nothing.
  */
 const { values: args } = parseArgs({
-  options: { tracks: { type: "string", default: "200" }, albums: { type: "string", default: "25000,250000" }, views: { type: "string", default: "40" } },
+  options: {
+    tracks: { type: "string", default: "200" },
+    albums: { type: "string", default: "25000,250000" },
+    views: { type: "string", default: "40" },
+    only: { type: "string", default: "" },
+  },
 });
+/** --only real,retrieval,families,speed,upload: the parts to run (all by default). */
+const only = new Set(args.only.split(",").filter(Boolean));
+const runs = (part: string) => only.size === 0 || only.has(part);
 const RATE = 22_050;
 const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
@@ -50,8 +79,39 @@ const row = (...cells: (string | number)[]) => {
   console.log(cells.join("\t"));
 };
 
+// --- Real music ----------------------------------------------------------------------------------
+if (runs("real")) {
+  const data = await loadReal((line) => console.error(line));
+  if (typeof data === "string") row("real", data);
+  else {
+    const features = loadFeatures(data, (line) => console.error(line));
+    const metricFile = path.join(import.meta.dirname, "lib", "similarity-metric.json");
+    const metric = fs.existsSync(metricFile) ? (JSON.parse(fs.readFileSync(metricFile, "utf8")) as { weights: Record<string, number>; fingerprintPartWeights: { weights: Record<PartKey, number> }; fingerprintPartWeightsTempoKeyFixed: { weights: Record<PartKey, number> } }) : null;
+    const learned = metric?.weights;
+    const methods = [
+      FINGERPRINT_V3,
+      ...(metric ? [fingerprintWeighted("fingerprint v1, fitted part weights (not kept: speed)", metric.fingerprintPartWeights.weights)] : []),
+      ...(metric ? [fingerprintWeighted("fingerprint v1, fitted with tempo and key fixed", metric.fingerprintPartWeightsTempoKeyFixed.weights)] : []),
+      ...FEATURE_SETS.map((set) => combined(set, features, { [set]: 1 })),
+      combined("block-level (sp+dsp+fp)", features, { sp: 1, dsp: 1, fp: 1 }),
+      combined("block-level + gauss + fingerprint v1", features, { sp: 1, dsp: 1, fp: 1, gauss: 1, fingerprint: 1 }),
+      ...(learned ? [combined("learned weights (fit:similarity)", features, learned)] : []),
+      hubReduced(FINGERPRINT_V3, "nicdm"),
+      hubReduced(FINGERPRINT_V3, "mp"),
+    ];
+    benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m === methods[1]);
+    benchRealRetrieval(data, "fingerprint v1, whole track, the site's weights (ADR 0104's)", fingerprintRetrieval(data), row);
+    if (metric) benchRealRetrieval(data, "fingerprint v1, whole track, fitted part weights (not kept)", fingerprintRetrieval(data, metric.fingerprintPartWeights.weights), row);
+    benchRealRetrieval(data, "band mean+spread, whole track", wholeRetrieval(features), row);
+    benchRealRetrieval(data, "band mean+spread, 20 s segments every 5 s", segmentRetrieval(features), row);
+    const stored = segmentRetrieval(features, { every: 2, bytes: true });
+    benchRealRetrieval(data, "the same every 10 s, in bytes", stored, row);
+    for (const k of [12, 120]) benchRealRetrieval(data, `fingerprint's first ${k}, re-ranked by those segments`, twoStage(fingerprintRetrieval(data), stored, data.tracks.length, k), row);
+  }
+}
+
 // --- Retrieval -------------------------------------------------------------------------------
-{
+if (runs("retrieval")) {
   const n = Number(args.tracks);
   const rng = createPrng(1904);
   const catalog: { sounding: Sounding }[] = [];
@@ -123,7 +183,7 @@ function indexOver(albums: Album[], figure: (key: string) => AnalysisFigures | n
 const Q = (like: string, page = 1): TrackQuery => ({ q: "", genre: "", subGenres: [], bpm: null, duration: null, keys: [], sort: "similarity", page, like });
 
 // --- Families ------------------------------------------------------------------------------------
-{
+if (runs("families")) {
   const shipped = readShippedSampleAnalysis()!;
   const albums: Album[] = [...sampleAlbums(300)].map((a, i) => ({ id: `s${i}`, ...a }));
   const index = indexOver(albums, (key) => {
@@ -167,7 +227,7 @@ const Q = (like: string, page = 1): TrackQuery => ({ q: "", genre: "", subGenres
 }
 
 // --- Speed and memory ----------------------------------------------------------------------------
-for (const size of args.albums.split(",").map(Number).filter((x) => x > 0)) {
+for (const size of runs("speed") ? args.albums.split(",").map(Number).filter((x) => x > 0) : []) {
   const rng = createPrng(size);
   const centres = FAMILIES.map(() => FIELDS.map(() => 0.2 + rng.next() * 0.6));
   global.gc?.();
@@ -212,7 +272,7 @@ for (const size of args.albums.split(",").map(Number).filter((x) => x > 0)) {
 }
 
 // --- A 3-minute MP3 from upload to results ---------------------------------------------------------
-{
+if (runs("upload")) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-similarity-data-"));
   const config = parseConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", REFERENCE_RATE_LIMIT: "100" });
   const logger = createLogger("silent");

@@ -41,6 +41,9 @@ export interface TrackAnalysis {
  * Temperley's profiles (ADR 0105): tracks with a beat but no drums gain a tempo; and a
  * fingerprint of how the track sounds (issue #19, ADR 0104). One bump for both: one
  * re-analysis of the catalog.
+ * 4: no tempo when a 2:3, 3:4 or 4:5 level competes with the chosen one (issue #28, ADR 0117);
+ * the fingerprint's explanation measured on its parts unweighted (issue #29, ADR 0118). One
+ * bump for both issues.
  */
 export const ANALYZER_VERSION = 4;
 

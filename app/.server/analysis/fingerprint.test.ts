@@ -9,7 +9,7 @@ import { drumPattern, encodeWav, padChords, tone } from "../../../tests/support/
 const field = (values: number[], name: string) => values[FIELDS.findIndex((f) => f.name === name)];
 
 describe("the fingerprint in an analysis", () => {
-  it("is stored with the analysis (analyzer version 3), at most 512 bytes, and reads back", async () => {
+  it("is stored with the analysis (analyzer version 4), at most 512 bytes, and reads back", async () => {
     const r = await analyzeAudio(encodeWav([drumPattern({ bpm: 120, seconds: 20 })]));
     expect(r.analyzerVersion).toBe(ANALYZER_VERSION);
     expect(ANALYZER_VERSION).toBe(4);

@@ -106,12 +106,51 @@ describe("the distance and its explanation", () => {
     const near: Sounding = { fingerprint: bytes(122), bpm: 121, key: key("C major") };
     const louder: Sounding = { fingerprint: bytes(122, { [energy]: 200 }), bpm: 121, key: key("C major") };
     const offKey: Sounding = { ...near, key: key("F# major") };
+    const offTempo: Sounding = { ...near, bpm: 150 };
     const dNear = compare(model, seed, near).distance;
     expect(compare(model, seed, louder).distance).toBeGreaterThan(dNear);
+    expect(compare(model, seed, offTempo).distance).toBeGreaterThan(dNear);
     expect(compare(model, seed, offKey).distance).toBeGreaterThan(dNear);
     const tables = seedTables(seed);
-    for (const other of [near, louder, offKey]) {
+    for (const other of [near, louder, offKey, offTempo]) {
       expect(scanDistance(model, tables, other.fingerprint, 0, other.bpm ?? 0, other.key ?? 31)).toBeCloseTo(compare(model, seed, other).distance, 9);
     }
   });
 });
+
+describe("the words are true of the pair (issue #29)", () => {
+  it('"similar rhythm" is said only of pairs whose rhythm parts are close, never of far ones, and is said of some', () => {
+    // 120 tracks of random fingerprints: every pair's words against its measured parts
+    let state = 2929;
+    const next = () => ((state = (state * 1103515245 + 12345) >>> 0) >>> 8) / 2 ** 24;
+    const tracks: Sounding[] = Array.from({ length: 120 }, () => ({ fingerprint: Uint8Array.from(FIELDS, () => Math.floor(next() * 256)), bpm: 80 + Math.floor(next() * 80), key: Math.floor(next() * 24) }));
+    const vectors = new Uint8Array(tracks.length * FIELDS.length);
+    tracks.forEach((t, i) => vectors.set(t.fingerprint, i * FIELDS.length));
+    const sigma = catalogScales(vectors, tracks.length);
+    const model = createModel(sigma);
+    let said = 0;
+    let far = 0;
+    for (const a of tracks) {
+      for (const b of tracks) {
+        if (a === b) continue;
+        const c = compare(model, a, b);
+        const words = explain(c, a.bpm, b.bpm);
+        if (c.parts.rhythm >= 2) {
+          far++;
+          expect(words).not.toContain("similar rhythm");
+        }
+        if (words.includes("similar rhythm")) {
+          said++;
+          expect(c.parts.rhythm).toBeLessThan(1);
+          // each rhythm field within 1.5 of the catalog's spreads, not only their mean
+          FIELDS.forEach((f, i) => {
+            if (f.part === "rhythm") expect(Math.abs(a.fingerprint[i] - b.fingerprint[i]) / sigma[i]).toBeLessThan(1.5);
+          });
+        }
+      }
+    }
+    expect(said).toBeGreaterThan(50);
+    expect(far).toBeGreaterThan(1000);
+  });
+});
+

@@ -20,7 +20,14 @@ import { FIELDS, PARTS, type FingerprintPart } from "./fingerprint.ts";
  * NO_TEMPO_TERM from one with a beat; a key unknown on either side costs UNKNOWN_KEY_TERM.
  */
 
-export const WEIGHTS: Readonly<Record<FingerprintPart | "tempo" | "key", number>> = {
+/**
+ * ADR 0104's weights. Issue #29 fitted others on real music (`npm run fit:similarity`, ADR 0118:
+ * held-out MAP@24 0.36 -> 0.41) but they shrink the tempo and key terms the like= scan stops
+ * early on (ADR 0116): a first ask at 2.5 million tracks went from p95 45 ms to 711 ms, so they
+ * are not used; with the tempo and key terms kept, the fit found no gain.
+ */
+export type Weights = Readonly<Record<FingerprintPart | "tempo" | "key", number>>;
+export const WEIGHTS: Weights = {
   timbre: 0.35,
   rhythm: 0.15,
   harmony: 0.1,
@@ -72,18 +79,23 @@ export function catalogScales(vectors: Uint8Array, count: number, present?: Uint
   return sigma;
 }
 
-/** The per-field weights of the scan: WEIGHTS[part] / (fields in the part × σ²). */
+/** The per-field weights of the scan: WEIGHTS[part] / (fields in the part × σ²); and the same without the part's weight (the explanation's). */
 export interface SimilarityModel {
   fieldWeights: Float64Array;
+  fieldScales: Float64Array;
+  /** the parts' weights it was made with (the tempo and key terms' too) */
+  weights: Weights;
 }
 
-export function createModel(sigma: Float64Array): SimilarityModel {
+export function createModel(sigma: Float64Array, weights: Weights = WEIGHTS): SimilarityModel {
   const fieldWeights = new Float64Array(FIELDS.length);
+  const fieldScales = new Float64Array(FIELDS.length);
   for (let i = 0; i < FIELDS.length; i++) {
     const part = FIELD_PART[i];
-    fieldWeights[i] = WEIGHTS[part] / (PART_SIZE[part] * sigma[i] * sigma[i]);
+    fieldScales[i] = 1 / (PART_SIZE[part] * sigma[i] * sigma[i]);
+    fieldWeights[i] = weights[part] * fieldScales[i];
   }
-  return { fieldWeights };
+  return { fieldWeights, fieldScales, weights };
 }
 
 /** What the distance reads of a track: its fingerprint's bytes, its tempo and key (KEY_NAMES position: majors 0–11, minors 12–23). */
@@ -149,13 +161,12 @@ export function compare(model: SimilarityModel, seed: Sounding, other: Sounding)
   let distance = 0;
   for (let i = 0; i < FIELDS.length; i++) {
     const diff = seed.fingerprint[i] - other.fingerprint[i];
-    const weighted = model.fieldWeights[i] * diff * diff;
-    distance += weighted;
-    parts[FIELD_PART[i]] += weighted / WEIGHTS[FIELD_PART[i]];
+    distance += model.fieldWeights[i] * diff * diff;
+    parts[FIELD_PART[i]] += model.fieldScales[i] * diff * diff;
   }
   const tempo = tempoTerm(seed.bpm, other.bpm);
   const key = keyRelation(seed.key, other.key);
-  distance += WEIGHTS.tempo * tempo.term + WEIGHTS.key * key.term;
+  distance += model.weights.tempo * tempo.term + model.weights.key * key.term;
   return { distance, parts, tempo, key };
 }
 
@@ -194,11 +205,11 @@ export interface SeedTables {
   key: Float64Array;
 }
 
-export function seedTables(seed: Sounding): SeedTables {
+export function seedTables(seed: Sounding, weights: Weights = WEIGHTS): SeedTables {
   const tempo = new Float64Array(512);
-  for (let b = 0; b < 512; b++) tempo[b] = WEIGHTS.tempo * tempoTerm(seed.bpm, b === 0 ? null : b).term;
+  for (let b = 0; b < 512; b++) tempo[b] = weights.tempo * tempoTerm(seed.bpm, b === 0 ? null : b).term;
   const key = new Float64Array(32);
-  for (let k = 0; k < 32; k++) key[k] = WEIGHTS.key * keyRelation(seed.key, k < 24 ? k : null).term;
+  for (let k = 0; k < 32; k++) key[k] = weights.key * keyRelation(seed.key, k < 24 ? k : null).term;
   return { fingerprint: seed.fingerprint, tempo, key };
 }
 

@@ -1,0 +1,385 @@
+import fs from "node:fs";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { analyzeAudio, ANALYZER_VERSION } from "../../app/.server/analysis/analyze.ts";
+import { FIELDS, FINGERPRINT_VERSION, fingerprintBytes } from "../../app/.server/analysis/fingerprint.ts";
+import { catalogScales, compare, createModel, WEIGHTS, type Sounding, type Weights } from "../../app/.server/analysis/similarity.ts";
+import { KEY_NAMES } from "../../app/lib/catalog/track-query.ts";
+import { blockFeatures, FEATURES_VERSION, type BlockFeatures } from "./block-features.ts";
+import { cacheDir, ffmpegWav, realCandidates, realCorpus, referenceExcerpt, scoreRanking, type RealTrack } from "./real-music.ts";
+
+/**
+ * bench:similarity's real part (issue #29, ADR 0118): the corpus of real-music.ts, each track
+ * analysed whole by the site's own engine (decoded by ffmpeg to 22.05 kHz WAV first: the JS
+ * Vorbis decoder is slower, and the analysis is the same) and a reference excerpt of its
+ * middle; results cached in the cache directory by analyzer and fingerprint version.
+ */
+
+interface Analysed {
+  seconds: number;
+  bpm: number | null;
+  key: string | null;
+  fingerprint: string | null;
+}
+
+interface Cache {
+  [file: string]: { full?: Analysed; excerpt?: Analysed; seconds?: number };
+}
+
+export interface RealData {
+  tracks: RealTrack[];
+  full: Analysed[];
+  excerpt: Analysed[];
+}
+
+const sounding = (a: Analysed): Sounding => ({
+  fingerprint: fingerprintBytes(a.fingerprint) ?? new Uint8Array(FIELDS.length),
+  bpm: a.bpm === null ? null : Math.round(a.bpm),
+  key: a.key ? KEY_NAMES.indexOf(a.key) : null,
+});
+
+const probeSeconds = (file: string): number => {
+  const r = spawnSync("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file], { encoding: "utf8" });
+  return Number(r.stdout.trim());
+};
+
+/** The corpus's tracks (lengths probed, cached), without analysing them. */
+export function realTracks(log: (line: string) => void): RealTrack[] | string {
+  if (spawnSync("ffmpeg", ["-version"]).status !== 0) return "ffmpeg is not available: the real part is skipped";
+  const candidates = realCandidates(log);
+  if (typeof candidates === "string") return candidates;
+  const cachePath = path.join(cacheDir(), "seconds.json");
+  const cache: Record<string, number> = fs.existsSync(cachePath) ? JSON.parse(fs.readFileSync(cachePath, "utf8")) : {};
+  const rel = (file: string) => path.relative(cacheDir(), file);
+  for (const c of candidates) cache[rel(c.file)] ??= probeSeconds(c.file);
+  fs.writeFileSync(cachePath, JSON.stringify(cache));
+  return realCorpus(candidates.map((c) => ({ ...c, seconds: cache[rel(c.file)] })));
+}
+
+export async function loadReal(log: (line: string) => void): Promise<RealData | string> {
+  if (spawnSync("ffmpeg", ["-version"]).status !== 0) return "ffmpeg is not available: the real part is skipped";
+  const candidates = realCandidates(log);
+  if (typeof candidates === "string") return candidates;
+  const cachePath = path.join(cacheDir(), `analysis-v${ANALYZER_VERSION}-f${FINGERPRINT_VERSION}.json`);
+  const cache: Cache = fs.existsSync(cachePath) ? JSON.parse(fs.readFileSync(cachePath, "utf8")) : {};
+  const save = () => fs.writeFileSync(cachePath, JSON.stringify(cache));
+  const rel = (file: string) => path.relative(cacheDir(), file);
+  for (const c of candidates) {
+    const entry = (cache[rel(c.file)] ??= {});
+    entry.seconds ??= probeSeconds(c.file);
+  }
+  save();
+  const tracks = realCorpus(candidates.map((c) => ({ ...c, seconds: cache[rel(c.file)].seconds! })));
+  const started = Date.now();
+  let done = 0;
+  for (const t of tracks) {
+    const entry = cache[rel(t.file)];
+    if (!entry.full) {
+      const a = await analyzeAudio(ffmpegWav(t.file, 22_050, { seconds: 1200 }));
+      entry.full = { seconds: a.durationSeconds, bpm: a.bpm, key: a.key, fingerprint: a.fingerprint ?? null };
+    }
+    if (!entry.excerpt) {
+      const a = await analyzeAudio(referenceExcerpt(t.file, entry.seconds!));
+      entry.excerpt = { seconds: a.durationSeconds, bpm: a.bpm, key: a.key, fingerprint: a.fingerprint ?? null };
+      if (++done % 20 === 0) {
+        save();
+        log(`analysed ${done} tracks (${Math.round((Date.now() - started) / 1000)} s)`);
+      }
+    }
+  }
+  save();
+  return { tracks, full: tracks.map((t) => cache[rel(t.file)].full!), excerpt: tracks.map((t) => cache[rel(t.file)].excerpt!) };
+}
+
+/** A method: from the pool's indices to a distance between two of them (catalog normalisation over the pool). */
+export type Method = { name: string; distance: (data: RealData, pool: number[]) => (a: number, b: number) => number };
+
+export const FINGERPRINT_V3: Method = {
+  name: "fingerprint v1, the site's weights (ADR 0104)",
+  distance: (data, pool) => {
+    const s = pool.map((i) => sounding(data.full[i]));
+    const vectors = new Uint8Array(s.length * FIELDS.length);
+    s.forEach((x, i) => vectors.set(x.fingerprint, i * FIELDS.length));
+    const model = createModel(catalogScales(vectors, s.length));
+    return (a, b) => compare(model, s[a], s[b]).distance;
+  },
+};
+
+export function benchRealRanking(data: RealData, methods: Method[], row: (...cells: (string | number)[]) => void, perGroup: (m: Method) => boolean = () => true) {
+  for (const part of ["tuning", "held-out"] as const) {
+    const pool = data.tracks.flatMap((t, i) => (t.part === part ? [i] : []));
+    const tracks = pool.map((i) => data.tracks[i]);
+    for (const method of methods) {
+      const scores = scoreRanking(tracks, method.distance(data, pool));
+      const all = scores.get("all")!;
+      const groups = [...scores.keys()].filter((k) => k !== "all").sort();
+      if (perGroup(method)) {
+        for (const g of groups) {
+          const s = scores.get(g)!;
+          row(`real ${part}`, method.name, g, `${s.seeds} seeds`, `P@10 ${s.p10.toFixed(2)}`, `MAP@24 ${s.map24.toFixed(2)}`, `random ${s.random.toFixed(2)}`);
+        }
+      }
+      row(`real ${part}`, method.name, `all (${groups.length} groups)`, `${all.seeds} seeds`, `P@10 ${all.p10.toFixed(2)}`, `MAP@24 ${all.map24.toFixed(2)}`, `random ${all.random.toFixed(2)}`);
+    }
+  }
+}
+
+/** Each track's reference excerpt against every track of the corpus: the share whose source comes first, and in the first 10. */
+export function benchRealRetrieval(data: RealData, name: string, distance: (excerpt: number, track: number) => number, row: (...cells: (string | number)[]) => void) {
+  const n = data.tracks.length;
+  let top1 = 0;
+  let top10 = 0;
+  for (let q = 0; q < n; q++) {
+    const d = Array.from({ length: n }, (_, j) => distance(q, j));
+    const own = d[q];
+    const better = d.filter((x, j) => j !== q && x < own).length;
+    if (better === 0) top1++;
+    if (better < 10) top10++;
+  }
+  row("real retrieval", name, `${n} tracks`, `top-1 ${((top1 / n) * 100).toFixed(1)} % (goal ≥ 90 %)`, `top-10 ${((top10 / n) * 100).toFixed(1)} % (goal ≥ 99 %)`);
+}
+
+export function fingerprintRetrieval(data: RealData, weights: Weights = WEIGHTS): (excerpt: number, track: number) => number {
+  const s = data.full.map(sounding);
+  const e = data.excerpt.map(sounding);
+  const vectors = new Uint8Array(s.length * FIELDS.length);
+  s.forEach((x, i) => vectors.set(x.fingerprint, i * FIELDS.length));
+  const model = createModel(catalogScales(vectors, s.length), weights);
+  return (q, j) => compare(model, e[q], s[j]).distance;
+}
+
+// --- Candidate features (block-features.ts), measured before any goes into the fingerprint ---------
+
+export interface FeatureData {
+  full: BlockFeatures[];
+  excerpt: BlockFeatures[];
+}
+
+const FEATURE_RATE = 11_025;
+const pcmOf = (bytes: Uint8Array) => new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + (bytes.byteLength & ~3)));
+
+function ffmpegPcm(input: string | Uint8Array, seconds = 1200): Float32Array {
+  const file = typeof input === "string" ? input : "pipe:0";
+  const r = spawnSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-t", String(seconds), "-i", file, "-ac", "1", "-ar", String(FEATURE_RATE), "-f", "f32le", "-"], {
+    maxBuffer: 1 << 30,
+    ...(typeof input === "string" ? {} : { input }),
+  });
+  if (r.status !== 0) throw new Error(`ffmpeg: ${r.stderr}`);
+  return pcmOf(new Uint8Array(r.stdout));
+}
+
+export function loadFeatures(data: Pick<RealData, "tracks">, log: (line: string) => void): FeatureData {
+  const cachePath = path.join(cacheDir(), `features-v${FEATURES_VERSION}.json`);
+  const cache: Record<string, { full: BlockFeatures; excerpt: BlockFeatures }> = fs.existsSync(cachePath) ? JSON.parse(fs.readFileSync(cachePath, "utf8")) : {};
+  const rel = (file: string) => path.relative(cacheDir(), file);
+  let done = 0;
+  for (const t of data.tracks) {
+    if (cache[rel(t.file)]) continue;
+    const seconds = probeSeconds(t.file);
+    cache[rel(t.file)] = {
+      full: blockFeatures(ffmpegPcm(t.file), FEATURE_RATE),
+      excerpt: blockFeatures(ffmpegPcm(referenceExcerpt(t.file, seconds)), FEATURE_RATE),
+    };
+    if (++done % 20 === 0) {
+      fs.writeFileSync(cachePath, JSON.stringify(cache));
+      log(`features of ${done} tracks`);
+    }
+  }
+  fs.writeFileSync(cachePath, JSON.stringify(cache));
+  return { full: data.tracks.map((t) => cache[rel(t.file)].full), excerpt: data.tracks.map((t) => cache[rel(t.file)].excerpt) };
+}
+
+export type FeatureSet = "gauss" | "sp" | "dsp" | "fp" | "whole";
+export const FEATURE_SETS: FeatureSet[] = ["gauss", "sp", "dsp", "fp", "whole"];
+
+/**
+ * A feature set's distance over a pool: each value z-scored across the pool (the catalog
+ * normalisation), the mean absolute difference (Seyerlehner's Manhattan distance), divided by
+ * its median over the pool's pairs so that sets can be added (distance space normalisation).
+ */
+export function setDistance(vectors: number[][]): (a: number, b: number) => number {
+  const n = vectors.length;
+  const d = vectors[0].length;
+  const mean = new Float64Array(d);
+  const sd = new Float64Array(d);
+  for (const v of vectors) for (let i = 0; i < d; i++) mean[i] += v[i] / n;
+  for (const v of vectors) for (let i = 0; i < d; i++) sd[i] += (v[i] - mean[i]) ** 2 / n;
+  for (let i = 0; i < d; i++) sd[i] = Math.sqrt(sd[i]) || 1;
+  const z = vectors.map((v) => Float64Array.from(v, (x, i) => (x - mean[i]) / sd[i]));
+  const raw = (a: number, b: number) => {
+    let s = 0;
+    for (let i = 0; i < d; i++) s += Math.abs(z[a][i] - z[b][i]);
+    return s / d;
+  };
+  const sample: number[] = [];
+  for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b += 3) sample.push(raw(a, b));
+  const median = sample.sort((x, y) => x - y)[sample.length >> 1] || 1;
+  const matrix = new Float64Array(n * n);
+  for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) matrix[a * n + b] = matrix[b * n + a] = raw(a, b) / median;
+  return (a, b) => matrix[a * n + b];
+}
+
+/** A weighted sum of feature sets (and of the v1 fingerprint's distance, normalised likewise, as "fingerprint"). */
+export function combined(name: string, features: FeatureData, weights: Partial<Record<FeatureSet | "fingerprint", number>>): Method {
+  return {
+    name,
+    distance: (data, pool) => {
+      const parts: [number, (a: number, b: number) => number][] = [];
+      for (const [set, w] of Object.entries(weights) as [FeatureSet | "fingerprint", number][]) {
+        if (!w) continue;
+        if (set === "fingerprint") {
+          const f = FINGERPRINT_V3.distance(data, pool);
+          const sample: number[] = [];
+          for (let a = 0; a < pool.length; a++) for (let b = a + 1; b < pool.length; b += 3) sample.push(f(a, b));
+          const median = sample.sort((x, y) => x - y)[sample.length >> 1] || 1;
+          parts.push([w, (a, b) => f(a, b) / median]);
+        } else parts.push([w, setDistance(pool.map((i) => features.full[i][set]))]);
+      }
+      return (a, b) => {
+        let s = 0;
+        for (const [w, f] of parts) s += w * f(a, b);
+        return s;
+      };
+    },
+  };
+}
+
+/** Reference retrieval by segments: the excerpt's band mean and spread against each 20 s window of each track, the nearest window. */
+export function segmentRetrieval(features: FeatureData, opts: { every?: number; bytes?: boolean } = {}): (excerpt: number, track: number) => number {
+  const every = opts.every ?? 1;
+  // byte-quantised as a store would hold them: means over ±40 dB, spreads over 0–30 dB
+  const q = (v: number[]) => (opts.bytes ? v.map((x, i) => (i < v.length / 2 ? Math.round(Math.min(255, Math.max(0, ((x + 40) / 80) * 255))) : Math.round(Math.min(255, Math.max(0, (x / 30) * 255))))) : v);
+  features = {
+    full: features.full.map((f) => ({ ...f, segments: f.segments.filter((_, i) => i % every === 0).map(q) })),
+    excerpt: features.excerpt.map((f) => ({ ...f, whole: q(f.whole) })),
+  };
+  const all = features.full.flatMap((f) => f.segments);
+  const d = all[0].length;
+  const sd = new Float64Array(d);
+  const mean = new Float64Array(d);
+  for (const v of all) for (let i = 0; i < d; i++) mean[i] += v[i] / all.length;
+  for (const v of all) for (let i = 0; i < d; i++) sd[i] += (v[i] - mean[i]) ** 2 / all.length;
+  for (let i = 0; i < d; i++) sd[i] = Math.sqrt(sd[i]) || 1;
+  return (q, j) => {
+    const e = features.excerpt[q].whole;
+    let best = Infinity;
+    for (const s of features.full[j].segments) {
+      let sum = 0;
+      for (let i = 0; i < d; i++) sum += Math.abs(e[i] - s[i]) / sd[i];
+      if (sum < best) best = sum;
+    }
+    return best;
+  };
+}
+
+/** The same excerpt against each track's whole-track band mean and spread (the average the segments replace). */
+export function wholeRetrieval(features: FeatureData): (excerpt: number, track: number) => number {
+  const all = features.full.map((f) => f.whole);
+  const d = all[0].length;
+  const sd = new Float64Array(d);
+  const mean = new Float64Array(d);
+  for (const v of all) for (let i = 0; i < d; i++) mean[i] += v[i] / all.length;
+  for (const v of all) for (let i = 0; i < d; i++) sd[i] += (v[i] - mean[i]) ** 2 / all.length;
+  for (let i = 0; i < d; i++) sd[i] = Math.sqrt(sd[i]) || 1;
+  return (q, j) => {
+    const e = features.excerpt[q].whole;
+    let sum = 0;
+    for (let i = 0; i < d; i++) sum += Math.abs(e[i] - all[j][i]) / sd[i];
+    return sum;
+  };
+}
+
+export const PART_KEYS = ["timbre", "rhythm", "harmony", "energy", "tempo", "key"] as const;
+/** ADR 0104's hand-set weights, before issue #29's fitted ones. */
+export const ADR_0104_WEIGHTS = { timbre: 0.35, rhythm: 0.15, harmony: 0.1, energy: 0.15, tempo: 0.15, key: 0.1 };
+export type PartKey = (typeof PART_KEYS)[number];
+
+/** The v1 fingerprint's distance with other weights for its parts and its tempo and key terms (similarity.ts's WEIGHTS). */
+export function fingerprintParts(data: RealData, pool: number[]): (a: number, b: number) => Record<PartKey, number> {
+  const s = pool.map((i) => sounding(data.full[i]));
+  const vectors = new Uint8Array(s.length * FIELDS.length);
+  s.forEach((x, i) => vectors.set(x.fingerprint, i * FIELDS.length));
+  const model = createModel(catalogScales(vectors, s.length));
+  const n = pool.length;
+  const memo = new Map<number, Record<PartKey, number>>();
+  return (a, b) => {
+    const k = a * n + b;
+    let r = memo.get(k);
+    if (!r) {
+      const c = compare(model, s[a], s[b]);
+      r = { ...c.parts, tempo: c.tempo.term, key: c.key.term };
+      memo.set(k, r);
+    }
+    return r;
+  };
+}
+
+export function fingerprintWeighted(name: string, weights: Record<PartKey, number>): Method {
+  return {
+    name,
+    distance: (data, pool) => {
+      const p = fingerprintParts(data, pool);
+      return (a, b) => {
+        const r = p(a, b);
+        let s = 0;
+        for (const k of PART_KEYS) s += weights[k] * r[k];
+        return s;
+      };
+    },
+  };
+}
+
+/**
+ * Hub reduction (the issue's "dense groups are the nearest neighbours of almost everything"):
+ * NICDM, Jégou et al. 2007 — each distance divided by the geometric mean of the two tracks'
+ * mean distance to their K nearest neighbours — and Mutual Proximity (Schnitzer et al. 2012,
+ * the Gaussian form): how unlikely the distance is from either track's point of view.
+ */
+export function hubReduced(base: Method, kind: "nicdm" | "mp", k = 10): Method {
+  return {
+    name: `${base.name}, ${kind === "nicdm" ? `NICDM (k=${k})` : "mutual proximity"}`,
+    distance: (data, pool) => {
+      const d = base.distance(data, pool);
+      const n = pool.length;
+      const m = new Float64Array(n * n);
+      for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) m[a * n + b] = a === b ? 0 : d(a, b);
+      const mu = new Float64Array(n);
+      const sd = new Float64Array(n);
+      for (let a = 0; a < n; a++) {
+        const row = Array.from(m.subarray(a * n, a * n + n)).filter((_, b) => b !== a);
+        if (kind === "nicdm") {
+          row.sort((x, y) => x - y);
+          mu[a] = row.slice(0, k).reduce((s, x) => s + x, 0) / k || 1;
+        } else {
+          mu[a] = row.reduce((s, x) => s + x, 0) / row.length;
+          sd[a] = Math.sqrt(row.reduce((s, x) => s + (x - mu[a]) ** 2, 0) / row.length) || 1;
+        }
+      }
+      // P(X > x) of a normal distribution, by the complementary error function's approximation (Abramowitz & Stegun 7.1.26)
+      const above = (x: number, mean: number, s: number) => {
+        const z = (x - mean) / (s * Math.SQRT2);
+        const t = 1 / (1 + 0.3275911 * Math.abs(z));
+        const erfc = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * Math.exp(-z * z);
+        return z >= 0 ? erfc / 2 : 1 - erfc / 2;
+      };
+      return (a, b) => {
+        const x = m[a * n + b];
+        return kind === "nicdm" ? x / Math.sqrt(mu[a] * mu[b]) : 1 - above(x, mu[a], sd[a]) * above(x, mu[b], sd[b]);
+      };
+    },
+  };
+}
+
+/** Two stages, as the site would run them: the first `k` by the fingerprint's distance, re-ranked by `second`; the rest after them. */
+export function twoStage(first: (q: number, j: number) => number, second: (q: number, j: number) => number, n: number, k: number): (q: number, j: number) => number {
+  const kept = new Map<number, Set<number>>();
+  return (q, j) => {
+    let set = kept.get(q);
+    if (!set) {
+      const order = Array.from({ length: n }, (_, x) => x).sort((a, b) => first(q, a) - first(q, b));
+      set = new Set(order.slice(0, k));
+      kept.set(q, set);
+    }
+    return set.has(j) ? second(q, j) : 1e9 + first(q, j);
+  };
+}
