@@ -16,7 +16,7 @@ import {
 } from "../app/.server/context.ts";
 import { isStaticPage } from "../app/lib/static-pages.ts";
 import { mediaOrigins, securityHeaders } from "./security.ts";
-import { createPageCache, createPageStore, NONCE_PLACEHOLDER } from "./page-cache.ts";
+import { createPageCache, createPageStore } from "./page-cache.ts";
 import { createCatalogPageCache, DEFAULT_TTL_MS as CATALOG_PAGE_TTL_MS } from "./catalog-page-cache.ts";
 import { createPageAdmission } from "./page-admission.ts";
 import { createRenderBudget, type RenderBudget } from "./render-budget.ts";
@@ -80,8 +80,8 @@ function answerUnhandledErrors(err: unknown, req: Request, res: Response, next: 
 }
 
 /**
- * The page caches (ADR 0002, ADR 0080): static pages and catalog views, rendered with a nonce
- * placeholder and kept compressed, in one byte budget.
+ * The page caches (ADR 0002, ADR 0080): static pages and catalog views, rendered once for
+ * everyone (ADR 0119) and kept compressed, in one byte budget.
  */
 function pageCaches(
   services: AppServices,
@@ -202,10 +202,10 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
     app.use((req, res, next) => (publicNames.has(req.path.split("/", 2)[1] ?? "") ? publicFiles(req, res, next) : next()));
   }
 
-  const loadContext = (nonce: string, ip: string, log: Logger, uploadError?: UploadError) => {
+  const loadContext = (ip: string, log: Logger, uploadError?: UploadError) => {
     const context = new RouterContextProvider();
     context.set(servicesContext, services);
-    context.set(requestContext, { nonce, ip, log, ...(uploadError ? { uploadError } : {}) });
+    context.set(requestContext, { ip, log, ...(uploadError ? { uploadError } : {}) });
     return context;
   };
 
@@ -231,9 +231,9 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
   const turns = alone ? createRenderTurns() : undefined;
   const handle: typeof render = turns ? (request, context) => turns.run(() => render(request, context)) : render;
   if (!dev) {
-    /** Renders a path for the caches, with NONCE_PLACEHOLDER where each response's nonce goes. */
+    /** Renders a path for the caches: the same bytes for everyone, CSP by hashes (ADR 0119). */
     const renderForCache = (pageUrl: string, ip: string, log: Logger) =>
-      handle(new Request(new URL(pageUrl, config.SITE_URL), { headers: { accept: "text/html" } }), loadContext(NONCE_PLACEHOLDER, ip, log));
+      handle(new Request(new URL(pageUrl, config.SITE_URL), { headers: { accept: "text/html" } }), loadContext(ip, log));
     for (const middleware of pageCaches(services, renderForCache, budget, alone)) app.use(middleware);
   }
 
@@ -244,7 +244,7 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
   app.use(
     reactRouterHandler({
       handle,
-      getLoadContext: (req, res) => loadContext(String(res.locals.nonce), req.ip ?? "", req.log, res.locals.uploadError as UploadError | undefined),
+      getLoadContext: (req, res) => loadContext(req.ip ?? "", req.log, res.locals.uploadError as UploadError | undefined),
     }),
   );
 
