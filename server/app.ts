@@ -17,6 +17,7 @@ import {
 import { isStaticPage } from "../app/lib/static-pages.ts";
 import { mediaOrigins, securityHeaders } from "./security.ts";
 import { createPageCache, createPageStore } from "./page-cache.ts";
+import { buildIdentity, createSharedCacheHeaders } from "./shared-cache.ts";
 import { createCatalogPageCache, DEFAULT_TTL_MS as CATALOG_PAGE_TTL_MS } from "./catalog-page-cache.ts";
 import { createPageAdmission } from "./page-admission.ts";
 import { createRenderBudget, type RenderBudget } from "./render-budget.ts";
@@ -230,6 +231,16 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
   const alone = !opts.cluster;
   const turns = alone ? createRenderTurns() : undefined;
   const handle: typeof render = turns ? (request, context) => turns.run(() => render(request, context)) : render;
+  // ADR 0119: Cache-Control, ETag (a 304 without a render) and Surrogate-Key per page kind
+  app.use(
+    createSharedCacheHeaders({
+      buildId: dev ? "dev" : buildIdentity(clientDir),
+      configId: buildIdentity(JSON.stringify(config)),
+      catalogVersion: () => services.catalogIndex.version,
+      analysisVersion: services.analysis ? () => services.analysis!.version : undefined,
+      trackIndexVersion: () => String(services.tracks.stats()?.analysisVersion ?? "building"),
+    }).middleware,
+  );
   if (!dev) {
     /** Renders a path for the caches: the same bytes for everyone, CSP by hashes (ADR 0119). */
     const renderForCache = (pageUrl: string, ip: string, log: Logger) =>
