@@ -18,6 +18,7 @@ import { isStaticPage } from "../app/lib/static-pages.ts";
 import { mediaOrigins, securityHeaders } from "./security.ts";
 import { createPageCache, createPageStore } from "./page-cache.ts";
 import { buildIdentity, createSharedCacheHeaders } from "./shared-cache.ts";
+import { startCachePurger } from "./cache-purge.ts";
 import { createCatalogPageCache, DEFAULT_TTL_MS as CATALOG_PAGE_TTL_MS } from "./catalog-page-cache.ts";
 import { createPageAdmission } from "./page-admission.ts";
 import { createRenderBudget, type RenderBudget } from "./render-budget.ts";
@@ -231,10 +232,22 @@ export function createApp(services: AppServices, opts: StartOptions = {}) {
   const alone = !opts.cluster;
   const turns = alone ? createRenderTurns() : undefined;
   const handle: typeof render = turns ? (request, context) => turns.run(() => render(request, context)) : render;
-  // ADR 0119: Cache-Control, ETag (a 304 without a render) and Surrogate-Key per page kind
+  // ADR 0119: Cache-Control, ETag (a 304 without a render) and Surrogate-Key per page kind;
+  // CACHE_PURGE_URL: the shared cache is told what changed
+  const buildId = dev ? "dev" : buildIdentity(clientDir);
+  if (config.CACHE_PURGE_URL) {
+    startCachePurger({
+      url: config.CACHE_PURGE_URL,
+      logger,
+      dataDir: config.DATA_DIR,
+      buildId,
+      catalogVersion: () => services.catalogIndex.version,
+      analysisVersion: services.analysis ? () => services.analysis!.version : undefined,
+    });
+  }
   app.use(
     createSharedCacheHeaders({
-      buildId: dev ? "dev" : buildIdentity(clientDir),
+      buildId,
       configId: buildIdentity(JSON.stringify(config)),
       catalogVersion: () => services.catalogIndex.version,
       analysisVersion: services.analysis ? () => services.analysis!.version : undefined,
