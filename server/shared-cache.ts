@@ -70,7 +70,7 @@ export function classify(pathname: string, search: URLSearchParams): Classified 
   if (pathname === "/robots.txt") return { kind: "sitemap", tags: [TAGS.pages], depends: "none" };
   if (pathname === "/sitemap.xml" || pathname.startsWith("/sitemaps/")) return { kind: "sitemap", tags: [TAGS.catalog], depends: "catalog" };
   if (pathname === "/catalog" || pathname === "/catalog.data") {
-    const tracks = search.get("view") === "tracks";
+    const tracks = (search.get("view") ?? "").trim().toLowerCase() === "tracks";
     if (tracks) return { kind: "tracks", tags: [TAGS.catalog, TAGS.analysis], depends: "tracks" };
     // an open album sheet shows analysis figures
     if (search.has("item")) return { kind: "list", tags: [TAGS.catalog, TAGS.analysis], depends: "analysis" };
