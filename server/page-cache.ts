@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { encodeBody, negotiateEncoding, precompress, type CompressOptions, type PrecompressedBody } from "./precompressed.ts";
 import { responseText, type DocumentParts } from "../app/.server/rendered-document.ts";
-import { utf16ToUtf8, utf8Bytes } from "./utf8.ts";
+import { utf16ToUtf8 } from "./utf8.ts";
 
 /**
  * ADR 0002, ADR 0080, ADR 0119. Rendered pages are kept in memory, compressed once (brotli,
