@@ -9,6 +9,7 @@ import { freePort, startSite, type RunningSite } from "./support/server-process.
 import { renderVcl, varnishdArgs, varnishdPath } from "../../scripts/varnish.ts";
 import { waitFor } from "../support/wait.ts";
 import { parseEml } from "../support/mail-peers.ts";
+import { writeSampleSources } from "../../app/.server/catalog/sample/ensure.ts";
 
 // Issue #30, ADR 0119: the site behind a real Varnish (deploy/varnish/default.vcl), started
 // here on free loopback ports. Skipped with a reason when varnishd is missing outside CI.
@@ -21,6 +22,7 @@ let cache: ChildProcess;
 let cacheBase: string;
 let cachePort: number;
 let workDir: string;
+let albumsFile: string;
 
 interface Answer {
   status: number;
@@ -44,13 +46,11 @@ function request(pathname: string, opts: { method?: string; headers?: Record<str
 }
 
 async function startVarnish(backendPort: number) {
-  workDir = fs.mkdtempSync(path.join(os.tmpdir(), "varnish-test-"));
   const vclFile = path.join(workDir, "default.vcl");
   fs.writeFileSync(vclFile, renderVcl(`127.0.0.1:${backendPort}`, []));
-  cachePort = await freePort();
-  cacheBase = `http://127.0.0.1:${cachePort}`;
-  cache = spawn(varnishd!, varnishdArgs({ listen: `127.0.0.1:${cachePort}`, vclFile, workDir, storage: "malloc,64m" }), { stdio: ["ignore", "ignore", "inherit"] });
-  await waitFor("varnishd answers", async () => (await request("/healthz").catch(() => null))?.status === 200 || undefined, 60_000);
+  cache = spawn(varnishd!, varnishdArgs({ listen: `127.0.0.1:${cachePort}`, vclFile, workDir: path.join(workDir, "varnishd"), storage: "malloc,64m" }), {
+    stdio: "ignore",
+  });
 }
 
 function contactForm(subject: string): string {
@@ -75,8 +75,26 @@ const post = (subject: string, from?: string) =>
 
 describe.skipIf(!varnishd)("behind Varnish (deploy/varnish/default.vcl)", () => {
   beforeAll(async () => {
-    origin = await startSite({ env: { SKIP_BUILD: "1", LEADS_RATE_LIMIT: "25", MAIL_TRANSPORT: "file" } });
-    await startVarnish(origin.port);
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), "varnish-test-"));
+    // the album list is read from a file the test changes; the site syncs it every second
+    await writeSampleSources(path.join(workDir, "sources"), { albums: 40, force: true });
+    albumsFile = path.join(workDir, "sources", "merged.json");
+    const originPort = await freePort();
+    cachePort = await freePort();
+    cacheBase = `http://127.0.0.1:${cachePort}`;
+    await startVarnish(originPort);
+    origin = await startSite({
+      port: originPort,
+      env: {
+        SKIP_BUILD: "1",
+        LEADS_RATE_LIMIT: "25",
+        MAIL_TRANSPORT: "file",
+        ALBUMS_URL: albumsFile,
+        CATALOG_REFRESH_SECONDS: "1",
+        CACHE_PURGE_URL: `${cacheBase}/`,
+      },
+    });
+    await waitFor("varnishd answers", async () => (await request("/healthz").catch(() => null))?.status === 200 || undefined, 60_000);
   }, 300_000);
   afterAll(async () => {
     if (cache && cache.exitCode === null) {
@@ -178,6 +196,18 @@ describe.skipIf(!varnishd)("behind Varnish (deploy/varnish/default.vcl)", () => 
     const found = await delivered();
     for (const subject of subjects) expect(found.filter((s) => s.includes(subject)), subject).toHaveLength(1);
     expect(found).toHaveLength(20);
+  });
+
+  it("shows a synced change through the cache: the site purges the catalog's pages after the sync", async () => {
+    const before = await request("/catalog");
+    expect((await request("/catalog")).headers["x-cache"]).toBe("HIT");
+    expect(before.text).not.toContain("Renamed Qx");
+    const albums = JSON.parse(fs.readFileSync(albumsFile, "utf8")) as { name: string }[];
+    for (const album of albums) album.name = `${album.name} Renamed Qx`;
+    fs.writeFileSync(`${albumsFile}.tmp`, JSON.stringify(albums));
+    fs.renameSync(`${albumsFile}.tmp`, albumsFile);
+    // s-maxage is 600 s: only the purge makes the new titles show within this wait
+    await waitFor("the new titles through the cache", async () => ((await request("/catalog")).text.includes("Renamed Qx") ? true : undefined), 30_000);
   });
 
   it("soft-purges by tag from loopback only through PURGE", async () => {
