@@ -93,6 +93,11 @@ export function classify(pathname: string, search: URLSearchParams): Classified 
   return null;
 }
 
+/** A catalog view whose `like=` names an uploaded reference file (`ref-…`), not a catalog track. */
+export function namesVisitorFile(pathname: string, search: URLSearchParams): boolean {
+  return (pathname === "/catalog" || pathname === "/catalog.data") && /^ref-/i.test((search.get("like") ?? "").trim());
+}
+
 export interface SharedCacheOptions {
   /** the build's identity (its hashed assets' names) */
   buildId: string;
@@ -125,6 +130,17 @@ export function createSharedCacheHeaders(opts: SharedCacheOptions) {
       return next();
     }
     const target = new URL(req.originalUrl, "http://x");
+    if (namesVisitorFile(target.pathname, target.searchParams)) {
+      // a `like=` view of an uploaded reference names the visitor's file (issue #19): whatever
+      // its render says (an unknown reference renders as a complete page), never shared
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: Response, ...args: unknown[]) {
+        res.setHeader("Cache-Control", "no-store");
+        res.removeHeader("ETag");
+        return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+      } as typeof res.writeHead;
+      return next();
+    }
     const c = classify(target.pathname, target.searchParams);
     if (!c) return next();
     const etag = etagOf(c, req.originalUrl);

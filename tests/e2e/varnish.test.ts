@@ -126,6 +126,19 @@ describe.skipIf(!varnishd)("behind Varnish (deploy/varnish/default.vcl)", () => 
     }
   });
 
+  it.each(["/contact", "/contact?tab=licensing&tracks=Song", "/catalog?view=tracks&like=ref-0123456789abcdef"])(
+    "never stores %s (a fresh form key per render, or the visitor's own input or file)",
+    async (pathname) => {
+      const first = await request(pathname);
+      const second = await request(pathname);
+      for (const answer of [first, second]) {
+        expect(answer.headers["cache-control"], pathname).toMatch(/no-store|private/);
+        expect(answer.headers["x-cache"], pathname).toBe("MISS");
+        expect(answer.headers.etag, pathname).toBeUndefined();
+      }
+    },
+  );
+
   it("answers a conditional request 304 at the origin without a render", async () => {
     const page = await request("/mission", { port: origin.port });
     const etag = String(page.headers.etag);
