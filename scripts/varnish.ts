@@ -43,6 +43,10 @@ export function varnishdArgs(opts: { listen: string; vclFile: string; workDir: s
   if (process.getuid?.() === 0) args.push("-j", "none");
   // a small default TTL for answers without one (the origin gives one to everything it stores)
   args.push("-t", "0", "-p", "default_grace=10");
+  // Node closes an idle keep-alive connection after 5 s (server.keepAliveTimeout); Varnish would
+  // keep it 60 s and then send a request on a connection Node is closing: a 503 "Backend fetch
+  // failed" (seen in bench:cdn). Varnish lets go of idle backend connections first.
+  args.push("-p", "backend_idle_timeout=4");
   return args;
 }
 
