@@ -2,10 +2,10 @@ import { Writable } from "node:stream";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
-import { requestContext } from "./.server/context.ts";
+import { requestContext, servicesContext } from "./.server/context.ts";
+import { contentSecurityPolicy, inlineScriptHashes, mediaOrigins } from "./.server/csp.ts";
 import { deferHydration } from "./.server/defer-hydration.ts";
 import { documentResponse } from "./.server/rendered-document.ts";
-import { NonceContext } from "./lib/nonce.tsx";
 
 export const streamTimeout = 5_000;
 
@@ -38,18 +38,13 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const nonce = loadContext.get(requestContext).nonce;
   return readDataHandoff(routerContext).then(() => {
-    const app = (
-      <NonceContext value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-      </NonceContext>
-    );
+    const app = <ServerRouter context={routerContext} url={request.url} />;
     const html = renderAtOnce(app);
-    if (html === null) return renderStreaming(app, nonce, responseStatusCode, responseHeaders, loadContext);
+    if (html === null) return renderStreaming(app, responseStatusCode, responseHeaders, loadContext);
     responseHeaders.set("Content-Type", "text/html; charset=utf-8");
     // React's string renderer writes no doctype (its stream renderer does, below)
-    return finishedDocument(html, responseStatusCode, responseHeaders, "<!DOCTYPE html>");
+    return finishedDocument(html, responseStatusCode, responseHeaders, loadContext, "<!DOCTYPE html>");
   });
 }
 
@@ -58,10 +53,17 @@ export default function handleRequest(
  * (rendered-document.ts, DocumentParts): prefixed or rewritten as one string, a page V8 holds
  * two-byte would be copied whole at each step (issue #18).
  */
-function finishedDocument(html: string, status: number, headers: Headers, doctype = ""): Response {
+function finishedDocument(html: string, status: number, headers: Headers, loadContext: RouterContextProvider, doctype = ""): Response {
   // ADR 0083: the framework's scripts start after the first paint. Not in development, where
   // Vite's module graph and HMR expect React Router's own bootstrap.
-  return documentResponse([doctype, ...(import.meta.env.DEV ? [html] : deferHydration(html))], { headers, status });
+  const parts = [doctype, ...(import.meta.env.DEV ? [html] : deferHydration(html))];
+  // ADR 0119: the page's CSP allows its inline scripts by their hashes, computed from the text
+  // sent, so the page and its header can be stored together by any cache. (Joined to be
+  // searched once: a script may lie across two parts.)
+  const { config } = loadContext.get(servicesContext);
+  const csp = { dev: Boolean(import.meta.env.DEV), mediaOrigins: mediaOrigins(config.MEDIA_URL, config.FILM_MEDIA_URL) };
+  headers.set("Content-Security-Policy", contentSecurityPolicy(csp, inlineScriptHashes(parts.join(""))));
+  return documentResponse(parts, { headers, status });
 }
 
 /**
@@ -109,7 +111,6 @@ function renderAtOnce(app: React.ReactElement): string | null {
 
 function renderStreaming(
   app: React.ReactElement,
-  nonce: string,
   responseStatusCode: number,
   responseHeaders: Headers,
   loadContext: RouterContextProvider,
@@ -121,7 +122,6 @@ function renderStreaming(
     // The whole document is rendered before it is sent (onAllReady): pages have no slow
     // deferred data, crawlers get complete HTML, and the page cache stores whole pages.
     const { pipe, abort } = renderToPipeableStream(app, {
-        nonce,
         onAllReady() {
           shellRendered = true;
           // React's output collected as it writes it (its chunks are its own copies) and
@@ -136,7 +136,7 @@ function renderStreaming(
             final(callback) {
               clearTimeout(timeoutId);
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-              resolve(finishedDocument(Buffer.concat(chunks).toString("utf8"), responseStatusCode, responseHeaders));
+              resolve(finishedDocument(Buffer.concat(chunks).toString("utf8"), responseStatusCode, responseHeaders, loadContext));
               callback();
             },
           });

@@ -11,7 +11,6 @@ import {
 import { useEffect } from "react";
 import type { Route } from "./+types/root";
 import { services } from "./.server/context";
-import { useNonce } from "./lib/nonce";
 import { registerServiceWorker } from "./lib/register-sw";
 import { hydratesPage } from "./lib/static-pages";
 import { Logo } from "./components/layout/logo";
@@ -45,7 +44,6 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export function Layout({ children }: { children: React.ReactNode }) {
-  const nonce = useNonce();
   const hydrate = hydratesPage(useMatches().map((match) => match.handle));
   useEffect(() => {
     // Lets end-to-end tests wait for hydration before they interact.
@@ -67,17 +65,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {children}
         {hydrate ? (
           <>
-            <ScrollRestoration nonce={nonce} />
-            <Scripts nonce={nonce} />
+            <ScrollRestoration />
+            <Scripts />
           </>
         ) : (
           <>
-            <script type="module" src={enhanceScriptUrl} nonce={nonce} />
+            <script type="module" src={enhanceScriptUrl} />
             {/* Document pages move by full loads: browsers that know speculation rules fetch a
                 same-site link's page while the pointer rests on it (ADR 0083). */}
             <script
               type="speculationrules"
-              nonce={nonce}
               dangerouslySetInnerHTML={{ __html: SPECULATION_RULES }}
             />
           </>

@@ -16,7 +16,9 @@ import {
 } from "../app/.server/context.ts";
 import { isStaticPage } from "../app/lib/static-pages.ts";
 import { mediaOrigins, securityHeaders } from "./security.ts";
-import { createPageCache, createPageStore, NONCE_PLACEHOLDER } from "./page-cache.ts";
+import { createPageCache, createPageStore } from "./page-cache.ts";
+import { buildIdentity, createSharedCacheHeaders } from "./shared-cache.ts";
+import { startCachePurger } from "./cache-purge.ts";
 import { createCatalogPageCache, DEFAULT_TTL_MS as CATALOG_PAGE_TTL_MS } from "./catalog-page-cache.ts";
 import { createPageAdmission } from "./page-admission.ts";
 import { createRenderBudget, type RenderBudget } from "./render-budget.ts";
@@ -82,8 +84,8 @@ function answerUnhandledErrors(err: unknown, req: Request, res: Response, next: 
 }
 
 /**
- * The page caches (ADR 0002, ADR 0080): static pages and catalog views, rendered with a nonce
- * placeholder and kept compressed, in one byte budget.
+ * The page caches (ADR 0002, ADR 0080): static pages and catalog views, rendered once for
+ * everyone (ADR 0119) and kept compressed, in one byte budget.
  */
 function pageCaches(
   services: AppServices,
@@ -211,10 +213,10 @@ export function createApp(services: AppServices, opts: StartOptions = {}, metric
     app.use((req, res, next) => (publicNames.has(req.path.split("/", 2)[1] ?? "") ? publicFiles(req, res, next) : next()));
   }
 
-  const loadContext = (nonce: string, ip: string, log: Logger, uploadError?: UploadError) => {
+  const loadContext = (ip: string, log: Logger, uploadError?: UploadError) => {
     const context = new RouterContextProvider();
     context.set(servicesContext, services);
-    context.set(requestContext, { nonce, ip, log, ...(uploadError ? { uploadError } : {}) });
+    context.set(requestContext, { ip, log, ...(uploadError ? { uploadError } : {}) });
     return context;
   };
 
@@ -240,10 +242,32 @@ export function createApp(services: AppServices, opts: StartOptions = {}, metric
   const turns = alone ? createRenderTurns() : undefined;
   if (turns) metrics?.watch({ renderQueue: turns });
   const handle: typeof render = turns ? (request, context) => turns.run(() => render(request, context)) : render;
+  // ADR 0119: Cache-Control, ETag (a 304 without a render) and Surrogate-Key per page kind;
+  // CACHE_PURGE_URL: the shared cache is told what changed
+  const buildId = dev ? "dev" : buildIdentity(clientDir);
+  if (config.CACHE_PURGE_URL) {
+    startCachePurger({
+      url: config.CACHE_PURGE_URL,
+      logger,
+      dataDir: config.DATA_DIR,
+      buildId,
+      catalogVersion: () => services.catalogIndex.version,
+      analysisVersion: services.analysis ? () => services.analysis!.version : undefined,
+    });
+  }
+  app.use(
+    createSharedCacheHeaders({
+      buildId,
+      configId: buildIdentity(JSON.stringify(config)),
+      catalogVersion: () => services.catalogIndex.version,
+      analysisVersion: services.analysis ? () => services.analysis!.version : undefined,
+      trackIndexVersion: () => String(services.tracks.stats()?.analysisVersion ?? "building"),
+    }).middleware,
+  );
   if (!dev) {
-    /** Renders a path for the caches, with NONCE_PLACEHOLDER where each response's nonce goes. */
+    /** Renders a path for the caches: the same bytes for everyone, CSP by hashes (ADR 0119). */
     const renderForCache = (pageUrl: string, ip: string, log: Logger) =>
-      handle(new Request(new URL(pageUrl, config.SITE_URL), { headers: { accept: "text/html" } }), loadContext(NONCE_PLACEHOLDER, ip, log));
+      handle(new Request(new URL(pageUrl, config.SITE_URL), { headers: { accept: "text/html" } }), loadContext(ip, log));
     for (const middleware of pageCaches(services, renderForCache, budget, alone, metrics)) app.use(middleware);
   }
 
@@ -254,7 +278,7 @@ export function createApp(services: AppServices, opts: StartOptions = {}, metric
   app.use(
     reactRouterHandler({
       handle,
-      getLoadContext: (req, res) => loadContext(String(res.locals.nonce), req.ip ?? "", req.log, res.locals.uploadError as UploadError | undefined),
+      getLoadContext: (req, res) => loadContext(req.ip ?? "", req.log, res.locals.uploadError as UploadError | undefined),
     }),
   );
 

@@ -3,7 +3,7 @@ import type { CatalogIndex } from "../app/.server/catalog/index.ts";
 import { catalogViewQuery, catalogViewState } from "../app/.server/catalog/query-page.ts";
 import { catalogHref, defaultCatalogState } from "../app/lib/catalog/url-state.ts";
 import { CATALOG_TYPE_OF, catalogReturnHref, parseItemPageKind } from "../app/lib/catalog/item-url.ts";
-import { NONCE_PLACEHOLDER, sendCachedPage, type CachedPage, type PageStore } from "./page-cache.ts";
+import { sendCachedPage, type CachedPage, type PageStore } from "./page-cache.ts";
 import { sendResponse, singleFetchRoutes } from "./react-router-handler.ts";
 import { sendUnstoredPage, type PageAdmission } from "./page-admission.ts";
 import type { RenderBudget } from "./render-budget.ts";
@@ -32,8 +32,8 @@ export interface CatalogPageCacheOptions {
   /** the album index: its version tags the entries, and the canonical state clamps pages with it */
   catalogIndex: Pick<CatalogIndex, "version" | "query">;
   /**
-   * Renders a canonical catalog URL (`/catalog?…` or `/catalog.data?…`) with NONCE_PLACEHOLDER
-   * as the nonce, the way the React Router handler would.
+   * Renders a canonical catalog URL (`/catalog?…` or `/catalog.data?…`) the way the React
+   * Router handler would.
    */
   render: (url: string, req: Request) => Promise<globalThis.Response>;
   /**
@@ -176,9 +176,8 @@ export function createCatalogPageCache(opts: CatalogPageCacheOptions) {
 }
 
 /**
- * Sends a render the cache did not keep. A document was rendered with NONCE_PLACEHOLDER, so it
- * is read whole (React renders it whole anyway, entry.server.tsx) to put this response's
- * nonce in; a `.data` answer carries no nonce and streams as it comes (a slow sub-genre list
+ * Sends a render the cache did not keep, as rendered: a document whole (React renders it whole
+ * anyway, entry.server.tsx), a `.data` answer streamed as it comes (a slow sub-genre list
  * arrives after the cards).
  */
 async function sendRendered(req: Request, res: Response, response: globalThis.Response) {
@@ -190,7 +189,7 @@ async function sendRendered(req: Request, res: Response, response: globalThis.Re
     await response.body?.cancel();
     body = null;
   } else if (/^text\/html/i.test(response.headers.get("content-type") ?? "")) {
-    body = (await responseText(response)).replaceAll(NONCE_PLACEHOLDER, String(res.locals.nonce ?? ""));
+    body = await responseText(response);
   }
   await sendResponse(res, new Response(body, { status: response.status, statusText: response.statusText, headers }));
 }

@@ -49,17 +49,15 @@ export function createPageAdmission(opts: { maxKeys: number; windowMs: number })
 
 /**
  * Sends a page the cache did not store: read whole (a cacheable page is complete, and React
- * renders the document whole anyway), this response's nonce in place of the placeholder, and
- * compressed once in the encoding the client prefers at a fast setting (brotli 3, gzip 3:
+ * renders the document whole anyway), and compressed once in the encoding the client prefers at a fast setting (brotli 3, gzip 3:
  * about 0.3 ms for a 40–60 KB page, 8–9 KB out, against 1.8 ms for brotli 5 and gzip 6 in
  * parts around the nonce, and a check decode, when a page is stored). Content-Encoding is set
  * here, so the `compression` middleware leaves it alone.
  */
 export async function sendUnstoredPage(req: Request, res: Response, response: globalThis.Response, opts: { offThread?: boolean } = {}) {
-  // the same document a stored page sends (same-origin links without the nonce, page-cache.ts);
-  // a `.data` answer (1–10 KB, Latin-1 as a rule) is encoded the direct way
+  // the same document a stored page sends (page-cache.ts); a `.data` answer (1–10 KB, Latin-1 as a rule) is encoded the direct way
   const raw = /^text\/html/i.test(response.headers.get("content-type") ?? "")
-    ? documentBytes(await responseDocument(response), String(res.locals.nonce ?? ""))
+    ? documentBytes(await responseDocument(response))
     : Buffer.from(await responseText(response), "utf8");
   // br over gzip whatever their order (browsers send "gzip, deflate, br, zstd"), as the cached
   // pages are negotiated (server/precompressed.ts negotiateEncoding)

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createPageCache, createPageStore, documentBytes, NONCE_PLACEHOLDER, withoutSameOriginLinkNonces } from "./page-cache.ts";
+import { createPageCache, createPageStore, documentBytes } from "./page-cache.ts";
 import { get, serve } from "../tests/support/page-cache-server.ts";
 import { utf8Bytes } from "./utf8.ts";
 import { deferHydration } from "../app/.server/defer-hydration.ts";
 
-/** A static page as React Router renders it: the nonce at the end, in the scripts. */
+/** A static page as React Router renders it: inline scripts at the end. */
 function html(path: string, n: number): string {
   const content = Array.from({ length: 300 }, (_, i) => `<p>Paragraph ${i} of ${path}, the same words again and again.</p>`).join("");
-  return `<!DOCTYPE html><html><body><main data-render="${n}">${content}</main><script nonce="${NONCE_PLACEHOLDER}">window.x=1</script><script nonce="${NONCE_PLACEHOLDER}" type="module">import("/a.js")</script></body></html>`;
+  return `<!DOCTYPE html><html><body><main data-render="${n}">${content}</main><script>window.x=1</script><script type="module">import("/a.js")</script></body></html>`;
 }
 
 let closeServer: (() => Promise<void>) | undefined;
@@ -34,21 +34,16 @@ async function staticSite(opts: { ttlMs?: number; status?: number; maxBytes?: nu
   return { ...site, renders, store };
 }
 
-const visible = (text: string, nonce: string) => text.replaceAll(nonce, "NONCE");
 
 describe("static page cache", () => {
-  it("renders a page once, then answers from memory with a fresh nonce in the header and the page", async () => {
+  it("renders a page once, then answers from memory with the same bytes (no per-response nonce, ADR 0119)", async () => {
     const site = await staticSite();
     const a = await get(`${site.base}/mission`, { "accept-encoding": "br, gzip" });
     const b = await get(`${site.base}/mission`, { "accept-encoding": "br, gzip" });
     expect([a.headers["x-page-cache"], b.headers["x-page-cache"]]).toEqual(["MISS", "HIT"]);
     expect(site.renders).toEqual(["/mission"]);
-    expect(a.nonce).not.toBe(b.nonce);
-    for (const answer of [a, b]) {
-      expect(answer.text.split(`nonce="${answer.nonce}"`)).toHaveLength(3);
-      expect(answer.text).not.toContain(NONCE_PLACEHOLDER);
-    }
-    expect(visible(a.text, a.nonce)).toBe(visible(b.text, b.nonce));
+    expect(a.text).not.toContain("nonce");
+    expect(b.raw.equals(a.raw)).toBe(true);
   });
 
   it("sends brotli, gzip or identity by Accept-Encoding, decoded to the same page, compressed once", async () => {
@@ -63,7 +58,7 @@ describe("static page cache", () => {
       expect(answer.headers.vary).toContain("Accept-Encoding");
       // the length is that of the bytes sent: nothing compressed them a second time
       expect(Number(answer.headers["content-length"])).toBe(answer.raw.length);
-      expect(visible(answer.text, answer.nonce)).toBe(visible(identity.text, identity.nonce));
+      expect(answer.text).toBe(identity.text);
     }
     expect(br.raw.length).toBeLessThan(gzip.raw.length);
     expect(gzip.raw.length).toBeLessThan(identity.raw.length / 5);
@@ -118,63 +113,18 @@ describe("static page cache", () => {
     expect(usage.entries).toBe(1);
   });
 
-  it("drops the nonce of same-origin links only; scripts keep theirs", () => {
-    const n = `nonce="${NONCE_PLACEHOLDER}"`;
-    const html =
-      `<link ${n} rel="icon" href="/favicon.svg"/><link rel="modulepreload" href="/assets/a.js" ${n}/>` +
-      `<link rel="preload" href="https://cdn.example.com/x.js" as="script" ${n}/><link rel="preload" href="//cdn.example.com/y.js" ${n}/>` +
-      `<script ${n}>x()</script>`;
-    expect(withoutSameOriginLinkNonces(html)).toBe(
-      `<link rel="icon" href="/favicon.svg"/><link rel="modulepreload" href="/assets/a.js"/>` +
-        `<link rel="preload" href="https://cdn.example.com/x.js" as="script" ${n}/><link rel="preload" href="//cdn.example.com/y.js" ${n}/>` +
-        `<script ${n}>x()</script>`,
-    );
-  });
-
-  it("drops them in a whole document, head and body, and leaves the body's text alone", () => {
-    const n = `nonce="${NONCE_PLACEHOLDER}"`;
-    const body = `<body><p>Title (A–Z)</p><link rel="stylesheet" href="/late.css" ${n}/><script ${n}>x()</script></body>`;
-    expect(withoutSameOriginLinkNonces(`<html><head><link rel="icon" href="/i.svg" ${n}/></head>${body}</html>`)).toBe(
-      `<html><head><link rel="icon" href="/i.svg"/></head><body><p>Title (A–Z)</p><link rel="stylesheet" href="/late.css"/><script ${n}>x()</script></body></html>`,
-    );
-    // the usual page: links in the head only
-    expect(withoutSameOriginLinkNonces(`<html><head><link rel="icon" href="/i.svg" ${n}/></head><body><p>–</p><script ${n}>x()</script></body></html>`)).toBe(
-      `<html><head><link rel="icon" href="/i.svg"/></head><body><p>–</p><script ${n}>x()</script></body></html>`,
-    );
-  });
-
-  it("sends a document's bytes with the response's nonce in every place, as the string rewrite would", () => {
-    const p = NONCE_PLACEHOLDER;
-    const documents = [
-      `<html><head><link rel="icon" href="/i.svg" nonce="${p}"/><style nonce="${p}"></style></head><body><p>Title (A–Z) 1–2 min …</p><script nonce="${p}">x()</script><script nonce="${p}">y("${p}${p}")</script></body></html>`,
-      `<html><head></head><body>${p}<p>é</p>${p}</body></html>`,
-      `<html><head><link rel="icon" href="/i.svg" nonce="${p}"/></head><body><link rel="stylesheet" href="/late.css" nonce="${p}"/>“quoted”<script nonce="${p}"></script></body></html>`,
-      `<p>a fragment, no head, 日本語 <script nonce="${p}"></script></p>`,
-      `<html><head></head><body>no placeholder</body></html>`,
-      `<html><head></head><body>a lone surrogate \ud800 from a catalog's data <script nonce="${p}"></script></body></html>`,
-    ];
-    for (const html of documents) {
-      const bytes = documentBytes(html, "abc/DEF+123==");
-      const expected = withoutSameOriginLinkNonces(html).replaceAll(p, "abc/DEF+123==");
-      expect(bytes.toString("utf8")).toBe(Buffer.from(expected, "utf8").toString("utf8")); // a lone surrogate is sent as U+FFFD
-      expect(bytes.equals(Buffer.from(expected, "utf8"))).toBe(true);
-      expect(bytes.toString("utf8")).not.toContain(p);
-    }
-  });
-
   it("sends a document rendered in parts (doctype, deferred hydration) as the same bytes as the whole string", () => {
-    const p = NONCE_PLACEHOLDER;
     const page = (body: string) =>
-      `<html><head><link rel="icon" href="/i.svg" nonce="${p}"/><link rel="modulepreload" href="/assets/a.js" nonce="${p}"/></head>` +
-      `<body>${body}<script nonce="${p}">window.__reactRouterContext = {"n":"${p}"};</script>` +
-      `<script nonce="${p}" type="module" async="">import "/assets/a.js";</script></body></html>`;
-    const bodies = ["<p>Title (A–Z) “blue”</p>", "<p>plain</p>", `<link rel="stylesheet" href="/late.css" nonce="${p}"/><p>é</p>`, "<p>lone \ud800</p>"];
+      `<html><head><link rel="icon" href="/i.svg"/><link rel="modulepreload" href="/assets/a.js"/></head>` +
+      `<body>${body}<script>window.__reactRouterContext = {"n":1};</script>` +
+      `<script type="module" async="">import "/assets/a.js";</script></body></html>`;
+    const bodies = ["<p>Title (A–Z) “blue”</p>", "<p>plain</p>", `<link rel="stylesheet" href="/late.css"/><p>é</p>`, "<p>lone \ud800</p>"];
     for (const body of bodies) {
       const parts = ["<!DOCTYPE html>", ...deferHydration(page(body))];
       expect(parts.length).toBeGreaterThan(2);
       const whole = parts.join("");
-      expect(documentBytes(parts, "abc/DEF+123==").equals(documentBytes(whole, "abc/DEF+123=="))).toBe(true);
-      expect(documentBytes(parts, "abc/DEF+123==").toString("utf8")).not.toContain(p);
+      expect(documentBytes(parts).equals(documentBytes(whole))).toBe(true);
+      expect(documentBytes(whole).equals(Buffer.from(whole, "utf8"))).toBe(true);
     }
   });
 

@@ -2,15 +2,14 @@ import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { encodeBody, negotiateEncoding, precompress, type CompressOptions, type PrecompressedBody } from "./precompressed.ts";
 import { responseText, type DocumentParts } from "../app/.server/rendered-document.ts";
-import { utf16ToUtf8, utf8Bytes } from "./utf8.ts";
+import { utf16ToUtf8 } from "./utf8.ts";
 
 /**
- * ADR 0002, ADR 0080. Rendered pages are kept in memory instead of being prerendered at build
- * time: prerendered HTML could not carry a per-response CSP nonce. A page is rendered with
- * NONCE_PLACEHOLDER, kept compressed (brotli, gzip) in parts around it (server/precompressed.ts),
- * and every response gets its own nonce in those places without being compressed again.
+ * ADR 0002, ADR 0080, ADR 0119. Rendered pages are kept in memory, compressed once (brotli,
+ * gzip, server/precompressed.ts): since ADR 0119 a page carries no per-response nonce (its CSP
+ * allows its inline scripts by hash), so every response sends the same stored bytes and
+ * headers, and a shared cache in front may store them too.
  */
-export const NONCE_PLACEHOLDER = "cspNoncePlaceholder00000";
 
 /** One rendered page as the cache keeps it. */
 export interface CachedPage {
@@ -38,99 +37,33 @@ export function isCacheableResponse(response: globalThis.Response): boolean {
 }
 
 /**
- * React adds the nonce to the `<link>` elements it hoists into the head (icons, the font
- * preload, 25 modulepreloads). A nonce only matters for scripts and styles from elsewhere;
- * ours are same-origin, allowed by 'self', so on same-origin links it is dropped: the nonce
- * then only appears in the inline scripts at the end of the page, and the body compresses in
- * a few large parts instead of thirty small ones (server/precompressed.ts).
+ * The bytes of a rendered document as sent: its parts (app/.server/rendered-document.ts) in
+ * UTF-8, each encoded where it lies, never joined as one string first (a page V8 holds
+ * two-byte would be copied whole, issue #18).
  */
-export function withoutSameOriginLinkNonces(html: string): string {
-  const headEnd = linksOnlyBefore(html);
-  if (headEnd < 0) return withoutLinkNonces(html);
-  return withoutLinkNonces(html.slice(0, headEnd)) + html.slice(headEnd);
-}
-
-/**
- * Where the head ends when every `<link>` is in it (React hoists them there), else -1: only the
- * head is then rewritten. A regex over a whole 60–125 KB page costs a fifth of a millisecond
- * when the page holds a character beyond Latin-1 (V8 then keeps it two-byte), indexOf a tenth
- * of that (issue #18).
- */
-function linksOnlyBefore(html: string): number {
-  return headEndIn([html])?.at ?? -1;
-}
-
-/** The part and position of `</head>` in a document's parts, when no `<link>` follows it; else null. */
-function headEndIn(parts: DocumentParts): { part: number; at: number } | null {
-  for (let part = 0; part < parts.length; part++) {
-    const at = parts[part]!.indexOf("</head>");
-    if (at < 0) continue;
-    if (parts[part]!.indexOf("<link", at) >= 0) return null;
-    for (let i = part + 1; i < parts.length; i++) if (parts[i]!.includes("<link")) return null;
-    return { part, at };
-  }
-  return null;
-}
-
-/**
- * The bytes of a rendered document as sent to one client: same-origin links without the nonce
- * (above), this response's `nonce` in every placeholder, UTF-8. One pass over the page: the
- * rewritten head, then the body's slices around each placeholder, gathered as UTF-16 (a copy)
- * and converted to UTF-8 once (utf8Bytes). Rewriting the whole page as a string first (a
- * replace, then the bytes) copied it twice more, a fifth of a millisecond each for a 125 KB
- * page that V8 holds two-byte (issue #18). The document may come in parts
- * (app/.server/rendered-document.ts): they are read where they lie, never joined, and none
- * splits a placeholder (a part is never cut inside a tag).
- */
-export function documentBytes(doc: string | DocumentParts, nonce: string): Buffer {
+export function documentBytes(doc: string | DocumentParts): Buffer {
   const parts = typeof doc === "string" ? [doc] : doc;
-  // the whole page rewritten as a string: where a link follows the head, or a lone surrogate
-  const rewritten = () => withoutSameOriginLinkNonces(parts.join("")).replaceAll(NONCE_PLACEHOLDER, nonce);
-  const head = headEndIn(parts);
-  if (!head) return utf8Bytes(rewritten());
-  const nonce16 = Buffer.from(nonce, "utf16le");
-  const headText = parts.slice(0, head.part).join("") + parts[head.part]!.slice(0, head.at);
-  const out = [Buffer.from(withoutLinkNonces(headText).replaceAll(NONCE_PLACEHOLDER, nonce), "utf16le")];
-  const withNonce = (text: string, from: number) => {
-    for (let at = text.indexOf(NONCE_PLACEHOLDER, from); at >= 0; at = text.indexOf(NONCE_PLACEHOLDER, from)) {
-      out.push(Buffer.from(text.slice(from, at), "utf16le"), nonce16);
-      from = at + NONCE_PLACEHOLDER.length;
-    }
-    out.push(Buffer.from(from ? text.slice(from) : text, "utf16le"));
-  };
-  withNonce(parts[head.part]!, head.at);
-  for (let i = head.part + 1; i < parts.length; i++) withNonce(parts[i]!, 0);
-  return utf16ToUtf8(Buffer.concat(out), () => Buffer.from(rewritten(), "utf8"));
-}
-
-function withoutLinkNonces(html: string): string {
-  return html.replace(/<link\b[^>]*>/g, (tag) => {
-    const href = /\shref="([^"]*)"/.exec(tag)?.[1];
-    if (href === undefined || !href.startsWith("/") || href.startsWith("//")) return tag;
-    return tag.replace(` nonce="${NONCE_PLACEHOLDER}"`, "");
-  });
+  return utf16ToUtf8(Buffer.from(parts.join(""), "utf16le"), () => Buffer.from(parts.join(""), "utf8"));
 }
 
 /** Reads a rendered response whole and compresses it (off the event loop). */
 export async function toCachedPage(response: globalThis.Response, opts: CompressOptions = {}, tag?: unknown): Promise<CachedPage> {
   const type = response.headers.get("content-type") ?? "";
-  const text = /^text\/html/i.test(type) ? withoutSameOriginLinkNonces(await responseText(response)) : await response.text();
+  const text = /^text\/html/i.test(type) ? await responseText(response) : await response.text();
   const headers: [string, string][] = [];
   response.headers.forEach((value, name) => {
     if (!NOT_KEPT.has(name.toLowerCase())) headers.push([name, value]);
   });
-  return { status: response.status, headers, body: await precompress(text, NONCE_PLACEHOLDER, opts), tag };
+  return { status: response.status, headers, body: await precompress(text, "", opts), tag };
 }
 
 /**
- * Sends a cached page: brotli, gzip or identity by Accept-Encoding, this response's nonce in
- * every slot, Content-Length set. Content-Encoding is set here, so the `compression`
+ * Sends a cached page: brotli, gzip or identity by Accept-Encoding, Content-Length set. Content-Encoding is set here, so the `compression`
  * middleware leaves the body alone ("already encoded").
  */
 export function sendCachedPage(req: Request, res: Response, page: CachedPage, hit: boolean) {
-  const nonce = String(res.locals.nonce ?? "");
-  const encoding = negotiateEncoding(req.headers["accept-encoding"], page.body, nonce);
-  const body = encodeBody(page.body, encoding, nonce);
+  const encoding = negotiateEncoding(req.headers["accept-encoding"], page.body);
+  const body = encodeBody(page.body, encoding, "");
   res.status(page.status);
   for (const [name, value] of page.headers) res.setHeader(name, value);
   res.setHeader("X-Page-Cache", hit ? "HIT" : "MISS");
@@ -256,7 +189,7 @@ export interface PageCacheOptions {
   store: PageStore;
   ttlMs: number;
   isCacheable: (path: string) => boolean;
-  /** Renders a path to a full HTML response, with NONCE_PLACEHOLDER as the nonce. */
+  /** Renders a path to a full HTML response. */
   render: (path: string) => Promise<globalThis.Response>;
 }
 

@@ -68,7 +68,11 @@ export async function sendResponse(res: Response, response: globalThis.Response)
   }
   res.statusMessage = response.statusText;
   res.status(response.status);
-  for (const [name, value] of response.headers.entries()) res.append(name, value);
+  for (const [name, value] of response.headers.entries()) {
+    // a document's own CSP (its scripts' hashes, ADR 0119) replaces the default one
+    if (name === "content-security-policy") res.setHeader(name, value);
+    else res.append(name, value);
+  }
   if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
   if (!response.body) {
     res.end();

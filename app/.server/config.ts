@@ -37,6 +37,8 @@ export const configSchema = z
     PORT: port.default(3000),
     HOST: z.string().min(1).default("0.0.0.0"),
     SITE_URL: optionalUrl,
+    /** ADR 0119: where purges go after a change (a Varnish with deploy/varnish/default.vcl); unset: none */
+    CACHE_PURGE_URL: optionalUrl,
     DATA_DIR: z.string().min(1).default("./data"),
     DATABASE_URL: z.preprocess(
       emptyToUndefined,

@@ -34,8 +34,6 @@ export interface AppServices {
 
 /** Facts about the current request that loaders and actions may need. */
 export interface RequestInfo {
-  /** The CSP nonce of this response (a placeholder while a cached page is rendered). */
-  nonce: string;
   /** Client IP as Express sees it (honours TRUST_PROXY). */
   ip: string;
   /** Per-request logger (carries the request id). */

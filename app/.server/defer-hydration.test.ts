@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import { deferHydration } from "./defer-hydration";
 
 // The shape React Router 8's <Scripts> renders (node_modules/react-router …/ssr/components.js).
-const page = (nonce: string) =>
+const page = (_: string) =>
   `<!DOCTYPE html><html><head><link rel="stylesheet" href="/assets/app.css" data-precedence="default"/>` +
-  `<link rel="modulepreload" href="/assets/entry.client.js" nonce="${nonce}"/><link rel="modulepreload" href="/assets/framework.js"/>` +
+  `<link rel="modulepreload" href="/assets/entry.client.js"/><link rel="modulepreload" href="/assets/framework.js"/>` +
   `<link rel="preload" href="/assets/inter.woff2" as="font"/></head><body><main>Catalog</main>` +
-  `<script nonce="${nonce}">window.__reactRouterContext = {};</script>` +
-  `<script nonce="${nonce}" type="module" async="">import "/assets/manifest.js";\nimport * as route0 from "/assets/root.js";\nimport("/assets/entry.client.js");</script></body></html>`;
+  `<script>window.__reactRouterContext = {};</script>` +
+  `<script type="module" async="">import "/assets/manifest.js";\nimport * as route0 from "/assets/root.js";\nimport("/assets/entry.client.js");</script></body></html>`;
 
 describe("deferHydration", () => {
   it("drops the modulepreloads, keeps the stylesheet and the font preload, and starts the bootstrap after the first paint", () => {
@@ -17,13 +17,13 @@ describe("deferHydration", () => {
     expect(html).toContain('<link rel="preload" href="/assets/inter.woff2" as="font"/>');
     // No module script runs while the document is parsed: the bootstrap is inert…
     expect(html).not.toMatch(/<script[^>]*type="module"/);
-    expect(html).toContain('<script nonce="abc==" type="text/x-module" id="rr-deferred-bootstrap">import "/assets/manifest.js";');
-    // …and an inline script with the same nonce starts it after the first contentful paint.
-    expect(html).toMatch(/<script nonce="abc==">\(function\(\)\{function go\(\)/);
+    expect(html).toContain('<script type="text/x-module" id="rr-deferred-bootstrap">import "/assets/manifest.js";');
+    // …and an inline script starts it after the first contentful paint.
+    expect(html).toMatch(/<script>\(function\(\)\{function go\(\)/);
     expect(html).toContain('getEntriesByName("first-contentful-paint")');
-    expect(html).toContain('s.type="module";s.nonce=d.nonce;s.fetchPriority="low";s.text=d.text');
+    expect(html).toContain('s.type="module";s.fetchPriority="low";s.text=d.text');
     expect(html.indexOf("rr-deferred-bootstrap")).toBeLessThan(html.indexOf("first-contentful-paint"));
-    expect(html).toContain("<script nonce=\"abc==\">window.__reactRouterContext = {};</script>");
+    expect(html).toContain("<script>window.__reactRouterContext = {};</script>");
   });
 
   it("runs the bootstrap text unchanged when the loader fires", () => {
@@ -37,13 +37,13 @@ describe("deferHydration", () => {
       .replace("<main>Catalog</main>", '<main>Catalog – <code>type="module" async=""</code></main><link rel="modulepreload" href="/assets/late.js"/>');
     const html = deferHydration(tricky).join("");
     expect(html).toContain('<code>type="module" async=""</code>');
-    expect(html).toContain('<script nonce="n==" type="text/x-module" id="rr-deferred-bootstrap">import "/assets/manifest.js";');
+    expect(html).toContain('<script type="text/x-module" id="rr-deferred-bootstrap">import "/assets/manifest.js";');
     expect(html).not.toContain("modulepreload");
     expect(html).toContain("<main>Catalog – ");
   });
 
   it("leaves a document page (no React Router bootstrap) as it is", () => {
-    const doc = `<html><head><link rel="stylesheet" href="/a.css"/></head><body><script type="module" src="/assets/document-page.js" nonce="x=="></script></body></html>`;
+    const doc = `<html><head><link rel="stylesheet" href="/a.css"/></head><body><script type="module" src="/assets/document-page.js"></script></body></html>`;
     expect(deferHydration(doc)).toEqual([doc]);
   });
 });

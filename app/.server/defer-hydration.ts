@@ -7,33 +7,32 @@
  * - the modulepreload links are gone;
  * - React Router's module script is kept inert (`type="text/x-module"`);
  * - a small inline script starts it once the first paint is on screen, as a module script
- *   with the same nonce, at low fetch priority.
+ *   at low fetch priority; both scripts, and the
+ *   bootstrap's text the loader runs, are allowed by their hashes (ADR 0119).
  * The page is server-rendered and works without JavaScript (links and GET forms), so the
  * visitor reads and can use it meanwhile.
  */
 
 const MODULEPRELOAD = /<link\b[^>]*\brel="modulepreload"[^>]*\/?>/g;
-/** React Router's bootstrap: `<script nonce="…" type="module" async="">import …</script>`. */
+/** React Router's bootstrap: `<script type="module" async="">import …</script>`. */
 const BOOTSTRAP = /<script\b([^>]*)\btype="module" async=""([^>]*)>/y;
 const BOOTSTRAP_ID = "rr-deferred-bootstrap";
 
 export function deferHydration(html: string): string[] {
   const bootstrap = findBootstrap(html);
   if (!bootstrap) return [html];
-  const nonce = /\bnonce="([^"]*)"/.exec(bootstrap[1]! + bootstrap[2]!)?.[1];
-  const nonceAttribute = nonce === undefined ? "" : ` nonce="${nonce}"`;
   const start = bootstrap.index;
   const end = html.indexOf("</script>", start);
   if (end < 0) return [html];
-  const inert = `<script${nonceAttribute} type="text/x-module" id="${BOOTSTRAP_ID}">`;
+  const inert = `<script type="text/x-module" id="${BOOTSTRAP_ID}">`;
   // Started when the browser reports the first contentful paint (it reports it once the frame
   // is on screen, later than the frame's requestAnimationFrame); where paint timing is
   // unknown, one frame later.
   const start_ =
     `var d=document.getElementById("${BOOTSTRAP_ID}"),s=document.createElement("script");` +
-    `s.type="module";s.nonce=d.nonce;s.fetchPriority="low";s.text=d.text;document.body.appendChild(s)`;
+    `s.type="module";s.fetchPriority="low";s.text=d.text;document.body.appendChild(s)`;
   const loader =
-    `<script${nonceAttribute}>(function(){function go(){${start_}}` +
+    `<script>(function(){function go(){${start_}}` +
     `var P=window.PerformanceObserver;if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0){` +
     `new P(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();go()}}).observe({type:"paint",buffered:true})` +
     `}else requestAnimationFrame(function(){setTimeout(go)})})()</script>`;

@@ -128,7 +128,7 @@ describe("WEB_CONCURRENCY=2", () => {
     await waitFor("the request log lines", () => answeringPids(urls).size === 2);
     expect([...answeringPids(urls)].sort()).toEqual(listeningPids().map((l) => l.pid).sort());
 
-    // The syncing process and the follower serve the same catalog page (but for the nonce).
+    // The syncing process and the follower serve the same catalog page (the same bytes: no nonce, ADR 0119).
     const page = "/catalog?genre=Jazz&page=2";
     const bodies: string[] = [];
     for (let i = 0; i < 4; i++) {

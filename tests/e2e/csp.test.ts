@@ -1,7 +1,8 @@
+import crypto from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SITE_PAGE_PATHS } from "../../app/lib/static-pages.ts";
-import { gotoHydrated, launchBrowser, newPage } from "./support/browser.ts";
+import { gotoHydrated, launchBrowser, newPage, url } from "./support/browser.ts";
 
 // The CSP has no 'unsafe-inline' or 'unsafe-eval' for scripts. Anything on a page that needs
 // them (an inline handler, a library's eval probe) is refused by the browser and breaks
@@ -37,6 +38,28 @@ describe("Content-Security-Policy", () => {
     expect(await violations(page)).toEqual([]);
     await page.context().close();
   });
+
+  // ADR 0119: no nonce; the header holds the hash of every inline script of the body it came
+  // with, and allows no inline script by any other means.
+  it.each([...SITE_PAGE_PATHS, "/no-such-page", "/catalog", "/catalog?view=tracks", "/shortlist"])(
+    "%s: the CSP's script-src holds the hash of every inline script sent, and no nonce",
+    async (path) => {
+      const response = await fetch(url(path));
+      const csp = response.headers.get("content-security-policy") ?? "";
+      const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? "";
+      expect(csp).not.toContain("nonce");
+      expect(scriptSrc).not.toContain("'unsafe-inline'");
+      const html = await response.text();
+      expect(html).not.toMatch(/\snonce=/);
+      const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(
+        ([, attributes]) => !/\ssrc=/.test(attributes!) && !/application\/(ld\+)?json/.test(attributes!),
+      );
+      expect(inline.length).toBeGreaterThan(0);
+      for (const [, , text] of inline) {
+        expect(scriptSrc).toContain(`'sha256-${crypto.createHash("sha256").update(text!, "utf8").digest("base64")}'`);
+      }
+    },
+  );
 
   it("validating the contact forms in the browser causes no CSP violation", async () => {
     const page = await pageRecordingViolations();

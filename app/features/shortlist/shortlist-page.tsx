@@ -9,7 +9,6 @@ import { Link } from "~/components/ui/link";
 import { Badge } from "~/components/ui/badge";
 import { shortlistEntryHref, shortlistLicensingHref, shortlistSharePath } from "~/lib/shortlist/links";
 import { SHORTLIST_MAX_ITEMS, SHORTLIST_STORAGE_KEY, type ShortlistEntry } from "~/lib/shortlist/shortlist";
-import { useNonce } from "~/lib/nonce";
 import { addShortlistEntries, removeShortlistEntry, useShortlist } from "~/lib/shortlist/store";
 import { notify } from "~/lib/toast";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -98,13 +97,12 @@ export function OwnShortlist({ origin, limits }: { origin: string; limits: Licen
   const list = useShortlist();
   const hydrated = useHydrated();
   const [shareUrl, setShareUrl] = useState<string | null>(null);
-  const nonce = useNonce();
 
   if (!hydrated) {
     const mark = `try{var l=JSON.parse(localStorage.getItem(${JSON.stringify(SHORTLIST_STORAGE_KEY)})||"[]");if(Array.isArray(l)&&l.length)document.documentElement.dataset.shortlistHas=""}catch(e){}`;
     return (
       <div data-shortlist-pending="">
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: mark }} />
+        <script dangerouslySetInnerHTML={{ __html: mark }} />
         <p className="text-muted" role="status" data-shortlist-loading="">
           Loading your shortlist...
         </p>
