@@ -258,7 +258,8 @@ export function createApp(services: AppServices, opts: StartOptions = {}, metric
   app.use(
     createSharedCacheHeaders({
       buildId,
-      configId: buildIdentity(JSON.stringify(config)),
+      // the configuration a page may print; credentials never enter even a hash that is sent
+      configId: buildIdentity(JSON.stringify(Object.fromEntries(Object.entries(config).filter(([name]) => !/PASSWORD|SECRET|SMTP_URL|DATABASE_URL|EMAIL|USERNAME|CLIENT_ID|POOL_ID|PURGE/.test(name))))),
       catalogVersion: () => services.catalogIndex.version,
       analysisVersion: services.analysis ? () => services.analysis!.version : undefined,
       trackIndexVersion: () => String(services.tracks.stats()?.analysisVersion ?? "building"),

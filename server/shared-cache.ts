@@ -110,6 +110,19 @@ export interface SharedCacheOptions {
 
 const NO_STORE = /(^|[\s,])(no-store|private)\b/i;
 
+/**
+ * `Cache-Control: no-store` set once, when the headers are written: set earlier, a route's own
+ * `no-store` (the form actions') was appended to it and the answer carried it twice.
+ */
+function forceNoStore(res: Response) {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, ...args: unknown[]) {
+    res.setHeader("Cache-Control", "no-store");
+    res.removeHeader("ETag");
+    return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+  } as typeof res.writeHead;
+}
+
 export function createSharedCacheHeaders(opts: SharedCacheOptions) {
   const buildTag = TAGS.build(opts.buildId);
 
@@ -126,19 +139,14 @@ export function createSharedCacheHeaders(opts: SharedCacheOptions) {
   function middleware(req: Request, res: Response, next: NextFunction) {
     if (req.method !== "GET" && req.method !== "HEAD") {
       // ADR 0119: an answer to a POST is never stored by a shared cache
-      res.setHeader("Cache-Control", "no-store");
+      forceNoStore(res);
       return next();
     }
     const target = new URL(req.originalUrl, "http://x");
     if (namesVisitorFile(target.pathname, target.searchParams)) {
       // a `like=` view of an uploaded reference names the visitor's file (issue #19): whatever
       // its render says (an unknown reference renders as a complete page), never shared
-      const writeHead = res.writeHead;
-      res.writeHead = function (this: Response, ...args: unknown[]) {
-        res.setHeader("Cache-Control", "no-store");
-        res.removeHeader("ETag");
-        return (writeHead as (...a: unknown[]) => Response).apply(this, args);
-      } as typeof res.writeHead;
+      forceNoStore(res);
       return next();
     }
     const c = classify(target.pathname, target.searchParams);
