@@ -1,4 +1,4 @@
-// `npm run bench:lighthouse [-- --routes /,/mission --runs 1 --out /tmp/lh]`
+// `npm run bench:lighthouse [-- --routes /,/mission --runs 1 --out /tmp/lh --through-varnish]`
 //
 // Starts the built site the way `npm start` does (building first when the build is stale),
 // on a free port with a throw-away DATA_DIR, and runs Lighthouse (mobile emulation, simulated
@@ -6,14 +6,18 @@
 // Chromium (CHROME_PATH, default /usr/bin/chromium). Prints one table row per route:
 // the four category scores, LCP, TBT, CLS and the JavaScript bytes transferred.
 // Goal (issue #2): performance ≥ 98, accessibility / best practices / SEO 100.
+// --through-varnish puts the shipped Varnish (ADR 0119) in front and audits the pages it serves.
 // Nothing is asserted: it prints what it measured. With --runs N the median run (by
 // performance score) of each route is shown.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { freePort, startSite } from "./lib/site-process.ts";
+import { renderVcl, varnishdArgs, varnishdPath } from "./varnish.ts";
 import { SITE_PAGE_PATHS } from "../app/lib/static-pages.ts";
 
 export const ROUTES = [...SITE_PAGE_PATHS, "/this-page-does-not-exist"];
@@ -35,6 +39,7 @@ const { values } = parseArgs({
     routes: { type: "string" },
     runs: { type: "string", default: "1" },
     out: { type: "string" },
+    "through-varnish": { type: "boolean", default: false },
   },
 });
 const routes = values.routes ? values.routes.split(",").map((r) => r.trim()) : ROUTES;
@@ -55,10 +60,36 @@ interface Row {
 
 async function startServer() {
   const port = await freePort();
-  const baseURL = `http://127.0.0.1:${port}`;
-  // Canonical links must point at the origin Lighthouse loads, or the SEO audit fails.
+  if (!values["through-varnish"]) {
+    const baseURL = `http://127.0.0.1:${port}`;
+    // Canonical links must point at the origin Lighthouse loads, or the SEO audit fails.
+    const site = await startSite({ port, env: { SITE_URL: baseURL, LOG_LEVEL: "warn" } });
+    return { baseURL, stop: site.stop };
+  }
+  // the origin behind the shipped Varnish: the public origin (SITE_URL) is the cache's
+  const varnishd = varnishdPath();
+  if (!varnishd) throw new Error("varnishd not found: apt-get install varnish varnish-modules");
+  const cachePort = await freePort();
+  const baseURL = `http://127.0.0.1:${cachePort}`;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lighthouse-varnish-"));
+  const vclFile = path.join(dir, "default.vcl");
+  fs.writeFileSync(vclFile, renderVcl(`127.0.0.1:${port}`, []));
   const site = await startSite({ port, env: { SITE_URL: baseURL, LOG_LEVEL: "warn" } });
-  return { baseURL, stop: site.stop };
+  const cache = spawn(varnishd, varnishdArgs({ listen: `127.0.0.1:${cachePort}`, vclFile, workDir: path.join(dir, "varnishd") }), { stdio: "ignore" });
+  for (let i = 0; i < 300; i++) {
+    const up = await fetch(`${baseURL}/healthz`).then((r) => r.ok, () => false);
+    if (up) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    baseURL,
+    stop: async () => {
+      cache.kill("SIGTERM");
+      await new Promise((r) => cache.once("exit", r));
+      fs.rmSync(dir, { recursive: true, force: true });
+      await site.stop();
+    },
+  };
 }
 
 type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"];

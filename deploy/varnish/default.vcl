@@ -71,10 +71,12 @@ sub vcl_recv {
     # the site sets no cookie and reads none on these pages
     unset req.http.Cookie;
     unset req.http.Authorization;
-    # the only variation the origin declares is Accept-Encoding: br or gzip or none
-    if (req.http.Accept-Encoding ~ "br") {
-        set req.http.Accept-Encoding = "br";
-    } elsif (req.http.Accept-Encoding ~ "gzip") {
+    # The only variation the origin declares is Accept-Encoding. Varnish's gzip support
+    # (http_gzip_support, on by default) asks the origin for gzip whatever the client said and
+    # gunzips at delivery for a client whose header lacks "gzip": normalised to "br", every page
+    # and script went out uncompressed (Lighthouse through the cache: 573 KiB of JavaScript on
+    # /catalog against 190 straight). Every browser that takes br takes gzip: gzip or nothing.
+    if (req.http.Accept-Encoding ~ "gzip") {
         set req.http.Accept-Encoding = "gzip";
     } else {
         unset req.http.Accept-Encoding;

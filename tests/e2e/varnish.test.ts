@@ -139,6 +139,18 @@ describe.skipIf(!varnishd)("behind Varnish (deploy/varnish/default.vcl)", () => 
     },
   );
 
+  it("sends a browser's pages and scripts compressed, and a client that takes no encoding plain text", async () => {
+    // a browser's header (br and gzip): normalised to br, Varnish gunzipped everything (ADR 0119)
+    const browser = { "Accept-Encoding": "gzip, deflate, br" };
+    const page = await request("/mission", { headers: browser });
+    expect(page.headers["content-encoding"]).toBe("gzip");
+    const script = /\/assets\/[^"]+\.js/.exec((await request("/catalog")).text)![0];
+    expect((await request(script, { headers: browser })).headers["content-encoding"]).toBe("gzip");
+    const plain = await request("/mission");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.text).toContain("</html>");
+  });
+
   it("answers a conditional request 304 at the origin without a render", async () => {
     const page = await request("/mission", { port: origin.port });
     const etag = String(page.headers.etag);
