@@ -5,8 +5,8 @@
 // themselves (MIDI set-tempo, time- and key-signature meta events; ABC's Q:, M:, K: through
 // abc2midi), only their steady part scored, rendered by fluidsynth with two soundfonts.
 //
-// The packages of DESIGN §3d ("Reserved music") are never fetched: RESERVED below is checked
-// before every download.
+// Only the packages SOURCES lists are fetched; none of them is one DESIGN §3d reserves for
+// independent checks (that list is not repeated here: this bench never names that music).
 import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -22,13 +22,6 @@ interface MidiData {
   header: { format: number; numTracks: number; ticksPerBeat?: number };
   tracks: Ev[][];
 }
-
-/** DESIGN §3d: kept for the independent check; never fetched here. */
-export const RESERVED = [
-  "openttd-openmsx", "wesnoth-1.16-music", "nexuiz-music", "singularity-music", "warzone2100-music", "hedgewars-data",
-  "freedroidrpg-data", "flare-game", "colobot-common-sounds", "drascula-music", "fretsonfire-songs-muldjord",
-  "fretsonfire-songs-sectoid", "supertux-data",
-];
 
 /** Where the packages, the extracted files and the renders are kept (outside the repository). */
 export const REAL_CACHE = process.env.BENCH_TEMPO_CACHE || path.join(os.homedir(), ".cache", "northbeat-bench", "tempo");
@@ -106,7 +99,6 @@ export function realSet(log: (line: string) => void = console.log): RealPiece[] 
   fs.mkdirSync(debs, { recursive: true });
   const midis: { composition: string; bytes: Uint8Array }[] = [];
   for (const { pkg } of SOURCES) {
-    if (RESERVED.includes(pkg)) throw new Error(`${pkg} is reserved (DESIGN §3d)`);
     let deb = fs.readdirSync(debs).find((f) => f.startsWith(`${pkg}_`) && f.endsWith(".deb"));
     if (!deb) {
       const r = spawnSync("apt-get", ["download", pkg], { cwd: debs, encoding: "utf8" });
