@@ -190,26 +190,22 @@ export function createSiteMetrics(opts: SiteMetricsOptions): SiteMetrics {
   const duration = requestDurations("http_server_request_duration_seconds", "Time from a request's arrival to the end of its answer, by method, route kind (never the URL) and status code. 499: the client went away first.");
   registry.registerMetric(duration.metric as never);
   // counted per request in plain numbers, handed to prom-client at scrape time (see requestDurations)
-  const hits = new Map<RouteKind, number>();
-  const misses = new Map<RouteKind, number>();
-  const cacheHits = new Counter({
-    name: "page_cache_hits_total",
-    help: "Pages answered from the page cache (X-Page-Cache: HIT), by route kind.",
-    labelNames: ["route"],
-    registers,
-    collect() {
-      for (const [route, n] of hits) cacheHits.inc({ route }, since(hits, route, n));
-    },
-  });
-  const cacheMisses = new Counter({
-    name: "page_cache_misses_total",
-    help: "Cacheable pages rendered because the page cache did not hold them (X-Page-Cache: MISS), by route kind.",
-    labelNames: ["route"],
-    registers,
-    collect() {
-      for (const [route, n] of misses) cacheMisses.inc({ route }, since(misses, route, n));
-    },
-  });
+  /** A counter by route kind whose counts the request path keeps in a plain map, read at scrape time. */
+  const routeCounter = (name: string, help: string) => {
+    const counts = new Map<RouteKind, number>();
+    const counter: Counter<"route"> = new Counter({
+      name,
+      help,
+      labelNames: ["route"],
+      registers,
+      collect() {
+        for (const [route, n] of counts) counter.inc({ route }, since(counts, route, n));
+      },
+    });
+    return counts;
+  };
+  const hits = routeCounter("page_cache_hits_total", "Pages answered from the page cache (X-Page-Cache: HIT), by route kind.");
+  const misses = routeCounter("page_cache_misses_total", "Cacheable pages rendered because the page cache did not hold them (X-Page-Cache: MISS), by route kind.");
   const refusals = new Counter({
     name: "rate_limit_refusals_total",
     help: "Requests refused with 429 by a per-client limit: renders (the render budget, RENDER_RATE_LIMIT), leads (LEADS_RATE_LIMIT), references (REFERENCE_RATE_LIMIT).",
