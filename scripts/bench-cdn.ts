@@ -18,6 +18,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
 import { freePort, startSite } from "./lib/site-process.ts";
+import { cpuSeconds } from "./lib/proc.ts";
 import { renderVcl, varnishdArgs, varnishdPath } from "./varnish.ts";
 
 const { values } = parseArgs({
@@ -135,26 +136,8 @@ async function replay(port: number, urls: string[], connections: number, check =
   return { n: urls.length, ok, statuses, notStored, rps: urls.length / seconds, p50: q(0.5), p99: q(0.99), cspChecked, cspBad };
 }
 
-function cpuSeconds(pid: number): number {
-  let total = 0;
-  for (const p of [pid, ...childPids(pid)]) {
-    try {
-      const fields = fs.readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ");
-      // utime + stime, in clock ticks (100 a second on Linux)
-      total += (Number(fields[11]) + Number(fields[12])) / 100;
-    } catch {
-      // gone
-    }
-  }
-  return total;
-}
-function childPids(pid: number): number[] {
-  try {
-    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
+/** The origin's CPU, its cluster's workers included (NaN off Linux). */
+const originCpu = (pid: number) => cpuSeconds(pid, { tree: true }) ?? NaN;
 
 function backendRequests(workDir: string): number {
   const out = spawnSync("varnishstat", ["-n", workDir, "-1", "-f", "MAIN.backend_req"], { encoding: "utf8" });
@@ -205,14 +188,14 @@ async function main() {
     console.log(`${urls.length} URLs (${pages.size} from the sitemap, ${views.length} catalog views); sample ${REQUESTS}, ${distinct.length} distinct (cold ceiling ${(100 * (1 - distinct.length / REQUESTS)).toFixed(1)} %)`);
     // warm: every distinct URL once, uncounted
     await replay(cachePort, distinct, CONNECTIONS);
-    const before = { backend: backendRequests(workDir), cpu: cpuSeconds(site.child.pid!) };
+    const before = { backend: backendRequests(workDir), cpu: originCpu(site.child.pid!) };
     const through = await replay(cachePort, sample, CONNECTIONS, true);
-    const after = { backend: backendRequests(workDir), cpu: cpuSeconds(site.child.pid!) };
+    const after = { backend: backendRequests(workDir), cpu: originCpu(site.child.pid!) };
     const originRequests = after.backend - before.backend;
     const directSample = sample.slice(0, DIRECT);
-    const cpuDirect0 = cpuSeconds(site.child.pid!);
+    const cpuDirect0 = originCpu(site.child.pid!);
     const direct = await replay(originPort, directSample, CONNECTIONS);
-    const cpuDirect = cpuSeconds(site.child.pid!) - cpuDirect0;
+    const cpuDirect = originCpu(site.child.pid!) - cpuDirect0;
 
     // the origin stopped: what share is still answered 200 (the sample's first 20,000, re-warmed)
     const downSample = sample.slice(0, 20_000);

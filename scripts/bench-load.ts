@@ -7,17 +7,28 @@
 // catalog uses them, rare ones too, half with a typo (issue #32), track-view tempo and
 // length ranges and searches sorted by tempo (HTML and `.data`), album and single pages in sitemap
 // order, and `like=` views. Each row gives req/s, mean, p50 and p99 latency and p99 ÷ mean,
-// errors (non-2xx answers and socket errors) and the ratio of its req/s to /healthz in the same
-// run. Absolute figures are noisy on a shared machine; the ratios are what to compare.
+// errors (non-2xx answers and socket errors), the ratio of its req/s to /healthz in the same
+// run, and the server's CPU per answer (its processes' user + system time over the row, /proc, Linux
+// only). Absolute req/s are noisy on a shared machine (autocannon shares the two cores with the
+// server): the ratios and the CPU per answer are what to compare (ADR 0120: the metrics' cost).
 //
 //   npm run bench:load [-- --connections 64 --duration 10 --processes 1,2 --albums 300,250000
-//                          --only healthz,mission,mix,data,img,contact,tail,tail-data,items,like]
+//                          --only healthz,mission,mix,data,img,contact,tail,tail-data,items,like
+//                          --profile DIR]
+//
+// `--profile DIR`: the server runs with `--cpu-prof` (one .cpuprofile per server process in DIR,
+// written when it stops) and scripts/lib/loop-probe.mjs, and each row gets the event loop's
+// delay (p50/p99/max) and the GC's pauses printed under the table (issue #32). Profiling costs
+// throughput: compare profiled runs with profiled runs.
 //
 // It measures; it asserts nothing.
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { startAnalysedSite } from "./lib/analysed-site.ts";
+import { cpuSeconds, descendants as descendantPids } from "./lib/proc.ts";
 import { catalogMix } from "./lib/catalog-mix.ts";
 import { asDataUrl, catalogWords, itemWalk, likeSeeds, likeViews, searchMix, sitemapPaths, type UrlGenerator } from "./lib/long-tail.ts";
 
@@ -28,6 +39,7 @@ const { values: flags } = parseArgs({
     processes: { type: "string", default: "1,2" },
     albums: { type: "string", default: "300,250000" },
     only: { type: "string", default: "healthz,mission,mix,data,img,contact,tail,tail-data,items,like" },
+    profile: { type: "string" },
   },
 });
 const CONNECTIONS = Number(flags.connections);
@@ -35,6 +47,9 @@ const DURATION = Number(flags.duration);
 const PROCESSES = flags.processes.split(",").map(Number);
 const ALBUMS = flags.albums.split(",").map(Number);
 const ONLY = new Set(flags.only.split(","));
+const PROFILE = flags.profile === undefined ? undefined : path.resolve(flags.profile);
+const probeFile = PROFILE && path.join(PROFILE, "loop-probe.jsonl");
+if (PROFILE) fs.mkdirSync(PROFILE, { recursive: true });
 
 const asData = (url: string) => url.replace(/^\/catalog/, "/catalog.data");
 
@@ -45,11 +60,21 @@ interface Row {
   p50: number;
   p99: number;
   errors: number;
+  /** the server's CPU time per answer, µs (undefined off Linux) */
+  cpuPerAnswer: number | undefined;
+  /** with --profile: the loop's delay and the GC's pauses over the row, one line per server process */
+  probe?: string[];
 }
 
-async function load(base: string, name: string, opts: Partial<autocannon.Options>): Promise<Row> {
-  const result = await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, ...opts });
+async function load(site: { base: string; child: { pid?: number } }, name: string, opts: Partial<autocannon.Options>): Promise<Row> {
+  const pid = site.child.pid!;
+  const cpuBefore = cpuSeconds(pid, { tree: true });
+  const result = await autocannon({ url: site.base, connections: CONNECTIONS, duration: DURATION, ...opts });
+  const cpuAfter = cpuSeconds(pid, { tree: true });
+  const answers = result.requests.total;
   return {
+    probe: probeFile ? await probeRow(pid) : undefined,
+    cpuPerAnswer: cpuBefore === undefined || cpuAfter === undefined || !answers ? undefined : ((cpuAfter - cpuBefore) / answers) * 1e6,
     name,
     perSecond: result.requests.average,
     mean: result.latency.mean,
@@ -57,6 +82,25 @@ async function load(base: string, name: string, opts: Partial<autocannon.Options
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
   };
+}
+
+/** Asks the server's processes for their loop delay and GC pauses since the last ask (scripts/lib/loop-probe.mjs). */
+async function probeRow(pid: number): Promise<string[]> {
+  const before = fs.existsSync(probeFile!) ? fs.readFileSync(probeFile!, "utf8").split("\n").filter(Boolean).length : 0;
+  const pids = [pid, ...descendantPids(pid)];
+  for (const p of pids) process.kill(p, "SIGUSR2");
+  const deadline = Date.now() + 10_000;
+  let lines: string[] = [];
+  while (Date.now() < deadline) {
+    lines = fs.existsSync(probeFile!) ? fs.readFileSync(probeFile!, "utf8").split("\n").filter(Boolean).slice(before) : [];
+    if (lines.length >= pids.length) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return lines.map((line) => {
+    const { pid: p, delayMs: d, gc } = JSON.parse(line) as { pid: number; delayMs: Record<string, number>; gc: Record<string, { count: number; totalMs: number; longestMs: number }> };
+    const pauses = Object.entries(gc).map(([kind, g]) => `${kind} ${g.count}× ${g.totalMs.toFixed(0)} ms (longest ${g.longestMs.toFixed(1)})`).join(", ");
+    return `pid ${p}: loop delay p50 ${d.p50} ms, p99 ${d.p99} ms, max ${d.max} ms; GC ${pauses || "none"}`;
+  });
 }
 
 async function runOnce(albums: number, processes: number): Promise<Row[]> {
@@ -68,7 +112,9 @@ async function runOnce(albums: number, processes: number): Promise<Row[]> {
     // measure the refusal, not the render
     RENDER_RATE_LIMIT: "100000000",
   };
-  const { site, albumsFile, stop } = await startAnalysedSite(albums, env);
+  const nodeArgs = PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE}`, "--import", path.resolve(import.meta.dirname, "lib/loop-probe.mjs")] : [];
+  if (probeFile) env.LOOP_PROBE_FILE = probeFile;
+  const { site, albumsFile, stop } = await startAnalysedSite(albums, env, { nodeArgs });
   try {
     const mix = catalogMix();
     // Warm every URL (and the thumbnail), unmeasured: twice, as a catalog page is stored on its
@@ -89,18 +135,18 @@ async function runOnce(albums: number, processes: number): Promise<Row[]> {
     const br = { "accept-encoding": "br, gzip" };
 
     const rows: Row[] = [];
-    rows.push(await load(site.base, "/healthz", { requests: [{ path: "/healthz" }] }));
-    if (ONLY.has("mission")) rows.push(await load(site.base, "/mission", { requests: [{ path: "/mission" }], headers: br }));
-    if (ONLY.has("mix")) rows.push(await load(site.base, "catalog mix (50 URLs, HTML)", { requests: mix.map((p) => ({ path: p })), headers: br }));
-    if (ONLY.has("data")) rows.push(await load(site.base, "catalog mix (50 URLs, .data)", { requests: mix.map((p) => ({ path: asData(p) })), headers: br }));
-    if (ONLY.has("tail")) rows.push(await load(site.base, "long tail: searches, ranges, tempo sort (HTML)", { requests: fresh(searchMix(words, 18)), headers: br }));
-    if (ONLY.has("tail-data")) rows.push(await load(site.base, "long tail: searches, ranges, tempo sort (.data)", { requests: fresh(searchMix(words, 19), asDataUrl), headers: br }));
-    if (ONLY.has("items")) rows.push(await load(site.base, `long tail: item pages in sitemap order (${items.length} in the sitemap)`, { requests: fresh(itemWalk(items)), headers: br }));
-    if (ONLY.has("like")) rows.push(await load(site.base, `long tail: like= views (${seeds.length} seeds)`, { requests: fresh(likeViews(seeds)), headers: br }));
-    if (ONLY.has("img")) rows.push(await load(site.base, "warm /img", { requests: [{ path: img }], headers: { accept: "image/avif,image/webp" } }));
+    rows.push(await load(site, "/healthz", { requests: [{ path: "/healthz" }] }));
+    if (ONLY.has("mission")) rows.push(await load(site, "/mission", { requests: [{ path: "/mission" }], headers: br }));
+    if (ONLY.has("mix")) rows.push(await load(site, "catalog mix (50 URLs, HTML)", { requests: mix.map((p) => ({ path: p })), headers: br }));
+    if (ONLY.has("data")) rows.push(await load(site, "catalog mix (50 URLs, .data)", { requests: mix.map((p) => ({ path: asData(p) })), headers: br }));
+    if (ONLY.has("tail")) rows.push(await load(site, "long tail: searches, ranges, tempo sort (HTML)", { requests: fresh(searchMix(words, 18)), headers: br }));
+    if (ONLY.has("tail-data")) rows.push(await load(site, "long tail: searches, ranges, tempo sort (.data)", { requests: fresh(searchMix(words, 19), asDataUrl), headers: br }));
+    if (ONLY.has("items")) rows.push(await load(site, `long tail: item pages in sitemap order (${items.length} in the sitemap)`, { requests: fresh(itemWalk(items)), headers: br }));
+    if (ONLY.has("like")) rows.push(await load(site, `long tail: like= views (${seeds.length} seeds)`, { requests: fresh(likeViews(seeds)), headers: br }));
+    if (ONLY.has("img")) rows.push(await load(site, "warm /img", { requests: [{ path: img }], headers: { accept: "image/avif,image/webp" } }));
     let n = 0;
     if (ONLY.has("contact")) rows.push(
-      await load(site.base, "contact posts", {
+      await load(site, "contact posts", {
         requests: [
           {
             method: "POST",
@@ -140,13 +186,14 @@ for (const albums of ALBUMS) {
     const lines = [
       `\n${albums.toLocaleString("en-US")} albums, WEB_CONCURRENCY=${processes}, ${CONNECTIONS} connections, ${DURATION} s per row, ${os.cpus().length} CPU(s)\n`,
       // p99 ÷ mean: how much longer the slowest 1 % wait than the mean (issue #32: under 3)
-      "| what | req/s | × healthz | mean ms | p50 ms | p99 ms | p99 ÷ mean | errors |",
-      "|---|---:|---:|---:|---:|---:|---:|---:|",
+      "| what | req/s | × healthz | mean ms | p50 ms | p99 ms | p99 ÷ mean | errors | server CPU µs/answer |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
       ...rows.map(
         (r) =>
-          `| ${r.name} | ${r.perSecond.toFixed(0)} | ${(r.perSecond / reference).toFixed(3)} | ${r.mean.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${(r.p99 / (r.mean || 1)).toFixed(1)} | ${r.errors} |`,
+          `| ${r.name} | ${r.perSecond.toFixed(0)} | ${(r.perSecond / reference).toFixed(3)} | ${r.mean.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${(r.p99 / (r.mean || 1)).toFixed(1)} | ${r.errors} | ${r.cpuPerAnswer === undefined ? "n/a" : r.cpuPerAnswer.toFixed(0)} |`,
       ),
     ];
+    for (const r of rows) if (r.probe) lines.push(`\n${r.name}:`, ...r.probe.map((p) => `  ${p}`));
     tables.push(lines.join("\n"));
     console.log(lines.join("\n"));
   }

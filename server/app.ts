@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { STATUS_CODES, type Server } from "node:http";
+import http, { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { pinoHttp } from "pino-http";
@@ -138,9 +138,6 @@ export function createApp(services: AppServices, opts: StartOptions = {}, metric
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxySetting(config.TRUST_PROXY));
-  // first, so a request's time is the whole of it; recorded as the request log's line is (issue #31, server/metrics.ts)
-  if (metrics) app.use(metrics.timing);
-
   // One structured log line per request.
   app.use(
     pinoHttp({
@@ -148,7 +145,8 @@ export function createApp(services: AppServices, opts: StartOptions = {}, metric
       // 503 is a deliberate answer (a lead that cannot be stored, a busy thumbnail queue, not
       // ready): its cause is logged once by the service that knows it (issue #15), not per request
       customLogLevel: (_req, res, err) => {
-        metrics?.record(res as unknown as Response);
+        // recorded as the request log's line is (issue #31, ADR 0120): no listener of its own
+        metrics?.record(res);
         return err || (res.statusCode >= 500 && res.statusCode !== 503) ? "error" : res.statusCode >= 400 ? "warn" : "info";
       },
       serializers: {
@@ -325,8 +323,22 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   if (metricsListener) logger.info({ url: `http://${config.METRICS_HOST}:${metricsListener.port}/metrics` }, "metrics listening");
   const app = createApp(services, opts, metrics);
 
+  // issue #31, ADR 0120: a request's time starts before Express sees it, from the server's own
+  // handler rather than a middleware layer (a layer of Express's router cost more than the
+  // metrics themselves on a cached page)
+  const handler = metrics
+    ? (req: IncomingMessage, res: ServerResponse) => {
+        metrics.arrive(req, res);
+        app(req, res);
+      }
+    : app;
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.PORT, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
+    const s = http.createServer(handler);
+    s.once("error", reject);
+    s.listen(config.PORT, config.HOST, () => {
+      s.off("error", reject);
+      resolve(s);
+    });
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
 import type { Analyzer } from "../app/.server/analysis/stage/analyzer.ts";
 import type { CatalogService } from "../app/.server/catalog/service.ts";
@@ -87,13 +88,15 @@ export interface SiteMetrics {
   /** The first middleware: times every request and counts what its answer says when the response closes. */
   middleware(req: Request, res: Response, next: NextFunction): void;
   /**
-   * The same without a listener of its own: `record(res)` must then be called once when the
-   * response ends. The server calls it from the request logger's own end-of-response callback
-   * (pino-http customLogLevel, server/app.ts): a second listener per request was most of the
-   * metrics' cost on a cached page (ADR 0120).
+   * The same without Express and without a listener of its own: the HTTP server's request
+   * handler calls `arrive` before handing the request to Express, and `record(res)` must be
+   * called once when the response ends. The server calls it from the request logger's own
+   * end-of-response callback (pino-http customLogLevel, server/app.ts). A listener per request,
+   * then a middleware layer of Express's router, were most of the metrics' cost on a cached page
+   * (ADR 0120).
    */
-  timing(req: Request, res: Response, next: NextFunction): void;
-  record(res: Response): void;
+  arrive(req: IncomingMessage, res: ServerResponse): void;
+  record(res: ServerResponse): void;
   /** The admission rule (server/page-admission.ts), its decisions counted. */
   countAdmission(admission: PageAdmission): PageAdmission;
   /** Parts of the app read at scrape time. */
@@ -237,8 +240,8 @@ export function createSiteMetrics(opts: SiteMetricsOptions): SiteMetrics {
   // The hot path (measured: a closure and prom-client's labelled observe per request cost several
   // microseconds on a cached page of ~60 us, ADR 0120): what the request's close needs is kept on
   // the response, and one shared listener reads it.
-  function record(res: Response) {
-    const facts = (res as Response & { [REQUEST]?: RequestFacts })[REQUEST];
+  function record(res: ServerResponse) {
+    const facts = (res as ServerResponse & { [REQUEST]?: RequestFacts })[REQUEST];
     if (!facts) return;
     const status = res.writableFinished ? res.statusCode : 499;
     const { route, method } = facts;
@@ -249,22 +252,22 @@ export function createSiteMetrics(opts: SiteMetricsOptions): SiteMetrics {
     if (status === 429) refusals.inc({ limit: limitOf(route, method) });
     if (route === "sounds_like" && method === "POST") uploads.inc({ outcome: uploadOutcome(status) });
   }
-  function onClose(this: Response) {
+  function onClose(this: ServerResponse) {
     record(this);
   }
-  function timing(req: Request, res: Response, next: NextFunction) {
-    const url = req.url;
+  function arrive(req: IncomingMessage, res: ServerResponse) {
+    const url = req.url ?? "/";
     const query = url.indexOf("?");
-    (res as Response & { [REQUEST]?: RequestFacts })[REQUEST] = {
+    (res as ServerResponse & { [REQUEST]?: RequestFacts })[REQUEST] = {
       started: performance.now(),
-      method: methodLabel(req.method),
+      method: methodLabel(req.method ?? "GET"),
       route: routeKind(query < 0 ? url : url.slice(0, query)),
     };
-    next();
   }
   function middleware(req: Request, res: Response, next: NextFunction) {
     res.on("close", onClose);
-    timing(req, res, next);
+    arrive(req, res);
+    next();
   }
 
   // ---- the page cache, the render queue ---------------------------------------------------
@@ -486,7 +489,7 @@ export function createSiteMetrics(opts: SiteMetricsOptions): SiteMetrics {
   return {
     registry,
     middleware,
-    timing,
+    arrive,
     record,
     countAdmission(admission) {
       admissionSize = () => admission.size();

@@ -26,7 +26,7 @@ export interface AnalysedSite {
   stop(): Promise<void>;
 }
 
-export async function startAnalysedSite(albums: number, env: Record<string, string>): Promise<AnalysedSite> {
+export async function startAnalysedSite(albums: number, env: Record<string, string>, opts: { nodeArgs?: string[] } = {}): Promise<AnalysedSite> {
   let sampleDir: string | undefined;
   let dataDir: string | undefined;
   env = { ...env };
@@ -42,7 +42,7 @@ export async function startAnalysedSite(albums: number, env: Record<string, stri
   };
   let site: RunningSite;
   try {
-    site = await startSite({ env, dataDir, timeoutMs: 600_000 });
+    site = await startSite({ env, dataDir, timeoutMs: 600_000, nodeArgs: opts.nodeArgs });
   } catch (error) {
     cleanup();
     throw error;

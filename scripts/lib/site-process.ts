@@ -48,6 +48,8 @@ export interface SiteOptions {
   /** "quiet": stdout dropped, stderr shown; otherwise a file that gets stdout and stderr. */
   output?: "quiet" | { file: string };
   timeoutMs?: number;
+  /** Node's own options before `server.ts` (a benchmark's `--cpu-prof`, a probe's `--require`). */
+  nodeArgs?: string[];
 }
 
 export interface RunningSite {
@@ -72,7 +74,7 @@ export async function startSite(opts: SiteOptions = {}): Promise<RunningSite> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "site-"));
   const output = opts.output ?? "quiet";
   const fd = output === "quiet" ? undefined : fs.openSync(output.file, "a");
-  const child = spawn(path.join(root, "node_modules/.bin/node"), ["server.ts"], {
+  const child = spawn(path.join(root, "node_modules/.bin/node"), [...(opts.nodeArgs ?? []), "server.ts"], {
     cwd: root,
     env: {
       ...process.env,
