@@ -33,6 +33,9 @@ import {
   fingerprintRetrieval,
   fingerprintWeighted,
   hubReduced,
+  projected,
+  projectedRetrieval,
+  type FittedProjection,
   type PartKey,
   loadFeatures,
   loadReal,
@@ -86,7 +89,24 @@ if (runs("real")) {
   else {
     const features = loadFeatures(data, (line) => console.error(line));
     const metricFile = path.join(import.meta.dirname, "lib", "similarity-metric.json");
-    const metric = fs.existsSync(metricFile) ? (JSON.parse(fs.readFileSync(metricFile, "utf8")) as { weights: Record<string, number>; fingerprintPartWeights: { weights: Record<PartKey, number> }; fingerprintPartWeightsTempoKeyFixed: { weights: Record<PartKey, number> } }) : null;
+    const metric = fs.existsSync(metricFile)
+      ? (JSON.parse(fs.readFileSync(metricFile, "utf8")) as {
+          weights: Record<string, number>;
+          fingerprintPartWeights: { weights: Record<PartKey, number> };
+          fingerprintPartWeightsTempoKeyFixed: { weights: Record<PartKey, number> };
+          projections?: Record<"full" | "parts" | "diag" | "fullTermsHeld", FittedProjection>;
+        })
+      : null;
+    // ADR 0123: the NCA projections fit:similarity wrote, and NICDM hub reduction on top
+    const nca = metric?.projections
+      ? [
+          projected("NCA full map (kept in the fit file; not in the site: ADR 0123)", metric.projections.full),
+          projected("NCA map within each part", metric.projections.parts),
+          projected("NCA one weight per value", metric.projections.diag),
+          projected("NCA full map, tempo and key share held at ADR 0104's", metric.projections.fullTermsHeld),
+        ]
+      : [];
+    const ncaHub = nca.length ? [hubReduced(nca[0], "nicdm"), hubReduced(nca[2], "nicdm")] : [];
     const learned = metric?.weights;
     const methods = [
       FINGERPRINT_V3,
@@ -98,10 +118,13 @@ if (runs("real")) {
       ...(learned ? [combined("learned weights (fit:similarity)", features, learned)] : []),
       hubReduced(FINGERPRINT_V3, "nicdm"),
       hubReduced(FINGERPRINT_V3, "mp"),
+      ...nca,
+      ...ncaHub,
     ];
-    benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m === methods[1]);
+    benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m === methods[1] || m === nca[0] || m === ncaHub[0]);
     benchRealRetrieval(data, "fingerprint v1, whole track, the site's weights (ADR 0104's)", fingerprintRetrieval(data), row);
     if (metric) benchRealRetrieval(data, "fingerprint v1, whole track, fitted part weights (not kept)", fingerprintRetrieval(data, metric.fingerprintPartWeights.weights), row);
+    if (metric?.projections) benchRealRetrieval(data, "fingerprint v1, whole track, NCA full map (ADR 0123)", projectedRetrieval(data, metric.projections.full), row);
     benchRealRetrieval(data, "band mean+spread, whole track", wholeRetrieval(features), row);
     benchRealRetrieval(data, "band mean+spread, 20 s segments every 5 s", segmentRetrieval(features), row);
     const stored = segmentRetrieval(features, { every: 2, bytes: true });
