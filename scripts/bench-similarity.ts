@@ -104,6 +104,7 @@ if (runs("real")) {
           projected("NCA map within each part", metric.projections.parts),
           projected("NCA one weight per value", metric.projections.diag),
           projected("NCA full map, tempo and key share held at ADR 0104's", metric.projections.fullTermsHeld),
+          projected("NCA full map, its outputs in bytes (44 a track)", metric.projections.full, { bytes: true }),
         ]
       : [];
     const ncaHub = nca.length ? [hubReduced(nca[0], "nicdm"), hubReduced(nca[2], "nicdm")] : [];

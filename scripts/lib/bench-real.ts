@@ -452,15 +452,46 @@ export function termShare(problem: NcaProblem, model: NcaModel): number {
   return terms / (terms + meanSpread(problem, model));
 }
 
-/** A fitted projection as a bench method: the pool's σ, then |L Δ|² plus the weighted tempo and key terms. */
-export function projected(name: string, fit: FittedProjection): Method {
-  const model: NcaModel = { l: Float64Array.from(fit.l), w: Float64Array.from(fit.w), d: FIELDS.length };
+/**
+ * A fitted projection as a bench method: the pool's σ, then |L Δ|² plus the weighted tempo and
+ * key terms. `bytes`: each of the map's outputs quantised to a byte over its pool mean ± 4 σ,
+ * as an index would hold them (44 bytes a track), the distance read from the bytes.
+ */
+export function projected(name: string, fit: FittedProjection, opts: { bytes?: boolean } = {}): Method {
+  const d = FIELDS.length;
+  const model: NcaModel = { l: Float64Array.from(fit.l), w: Float64Array.from(fit.w), d };
   return {
     name,
     distance: (data, pool) => {
-      const D = ncaDistances(ncaProblem(data, pool), model);
+      const problem = ncaProblem(data, pool);
       const n = pool.length;
-      return (a, b) => D[a * n + b];
+      if (!opts.bytes) {
+        const D = ncaDistances(problem, model);
+        return (a, b) => D[a * n + b];
+      }
+      const y = problem.x.map((v) => Float64Array.from({ length: d }, (_, r) => {
+        let s = 0;
+        for (let c = 0; c < d; c++) s += model.l[r * d + c] * v[c];
+        return s;
+      }));
+      const step = new Float64Array(d);
+      const q = y.map(() => new Uint8Array(d));
+      for (let r = 0; r < d; r++) {
+        let mean = 0;
+        let sq = 0;
+        for (const v of y) {
+          mean += v[r] / n;
+          sq += (v[r] * v[r]) / n;
+        }
+        const sd = Math.sqrt(Math.max(1e-12, sq - mean * mean));
+        step[r] = (8 * sd) / 255;
+        y.forEach((v, i) => (q[i][r] = Math.round(Math.min(1, Math.max(0, (v[r] - mean) / (8 * sd) + 0.5)) * 255)));
+      }
+      return (a, b) => {
+        let s = model.w[0] * problem.terms[0][a * n + b] + model.w[1] * problem.terms[1][a * n + b];
+        for (let r = 0; r < d; r++) s += ((q[a][r] - q[b][r]) * step[r]) ** 2;
+        return s;
+      };
     },
   };
 }
