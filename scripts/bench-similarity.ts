@@ -107,7 +107,7 @@ if (runs("real")) {
           projected("NCA full map, its outputs in bytes (44 a track)", metric.projections.full, { bytes: true }),
         ]
       : [];
-    const ncaHub = nca.length ? [hubReduced(nca[0], "nicdm"), hubReduced(nca[2], "nicdm")] : [];
+    const ncaHub = nca.length ? [hubReduced(nca[0], "nicdm"), hubReduced(nca[0], "mp"), hubReduced(nca[2], "nicdm")] : [];
     const learned = metric?.weights;
     const methods = [
       FINGERPRINT_V3,
