@@ -59,6 +59,7 @@ import {
  *   real-music.ts; cached outside the repository, SIMILARITY_BENCH_CACHE): precision at 10 and
  *   MAP over 24 per group and overall, tuning and held-out parts, against a random order; and
  *   reference-file retrieval on them. Without apt-get or ffmpeg it prints one line and skips.
+ *   The NCA maps fit:similarity wrote (ADR 0123) are scored beside the site's metric.
  * Options: --tracks 200 --albums 25000,250000 --views 40 --only real,retrieval,families,speed,upload.
  * Measures; asserts nothing.
  */
