@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
 import { encodeFingerprint, FIELDS, fingerprintBytes } from "../app/.server/analysis/fingerprint.ts";
-import { catalogScales, compare, createModel, type Sounding } from "../app/.server/analysis/similarity.ts";
+import { catalogScales, compare, createModel, keyRelation, tempoTerm, type Sounding } from "../app/.server/analysis/similarity.ts";
 import { encodeWav, encodeWithFfmpeg } from "./lib/encode-audio.ts";
 import type { AnalysisFigures, AnalysisLookup } from "../app/.server/analysis/stage/types.ts";
 import { FAMILIES, FAMILY_TEMPI, renderFamilyTrack, type FamilyTrack } from "../app/.server/catalog/sample/families.ts";
@@ -33,6 +33,9 @@ import {
   fingerprintRetrieval,
   fingerprintWeighted,
   hubReduced,
+  projected,
+  projectedRetrieval,
+  type FittedProjection,
   type PartKey,
   loadFeatures,
   loadReal,
@@ -56,6 +59,7 @@ import {
  *   real-music.ts; cached outside the repository, SIMILARITY_BENCH_CACHE): precision at 10 and
  *   MAP over 24 per group and overall, tuning and held-out parts, against a random order; and
  *   reference-file retrieval on them. Without apt-get or ffmpeg it prints one line and skips.
+ *   The NCA maps fit:similarity wrote (ADR 0123) are scored beside the site's metric.
  * Options: --tracks 200 --albums 25000,250000 --views 40 --only real,retrieval,families,speed,upload.
  * Measures; asserts nothing.
  */
@@ -86,7 +90,25 @@ if (runs("real")) {
   else {
     const features = loadFeatures(data, (line) => console.error(line));
     const metricFile = path.join(import.meta.dirname, "lib", "similarity-metric.json");
-    const metric = fs.existsSync(metricFile) ? (JSON.parse(fs.readFileSync(metricFile, "utf8")) as { weights: Record<string, number>; fingerprintPartWeights: { weights: Record<PartKey, number> }; fingerprintPartWeightsTempoKeyFixed: { weights: Record<PartKey, number> } }) : null;
+    const metric = fs.existsSync(metricFile)
+      ? (JSON.parse(fs.readFileSync(metricFile, "utf8")) as {
+          weights: Record<string, number>;
+          fingerprintPartWeights: { weights: Record<PartKey, number> };
+          fingerprintPartWeightsTempoKeyFixed: { weights: Record<PartKey, number> };
+          projections?: Record<"full" | "parts" | "diag" | "fullTermsHeld", FittedProjection>;
+        })
+      : null;
+    // ADR 0123: the NCA projections fit:similarity wrote, and NICDM hub reduction on top
+    const nca = metric?.projections
+      ? [
+          projected("NCA full map (kept in the fit file; not in the site: ADR 0123)", metric.projections.full),
+          projected("NCA map within each part", metric.projections.parts),
+          projected("NCA one weight per value", metric.projections.diag),
+          projected("NCA full map, tempo and key share held at ADR 0104's", metric.projections.fullTermsHeld),
+          projected("NCA full map, its outputs in bytes (44 a track)", metric.projections.full, { bytes: true }),
+        ]
+      : [];
+    const ncaHub = nca.length ? [hubReduced(nca[0], "nicdm"), hubReduced(nca[0], "mp"), hubReduced(nca[2], "nicdm")] : [];
     const learned = metric?.weights;
     const methods = [
       FINGERPRINT_V3,
@@ -98,10 +120,13 @@ if (runs("real")) {
       ...(learned ? [combined("learned weights (fit:similarity)", features, learned)] : []),
       hubReduced(FINGERPRINT_V3, "nicdm"),
       hubReduced(FINGERPRINT_V3, "mp"),
+      ...nca,
+      ...ncaHub,
     ];
-    benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m === methods[1]);
+    benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m === methods[1] || m === nca[0] || m === ncaHub[0]);
     benchRealRetrieval(data, "fingerprint v1, whole track, the site's weights (ADR 0104's)", fingerprintRetrieval(data), row);
     if (metric) benchRealRetrieval(data, "fingerprint v1, whole track, fitted part weights (not kept)", fingerprintRetrieval(data, metric.fingerprintPartWeights.weights), row);
+    if (metric?.projections) benchRealRetrieval(data, "fingerprint v1, whole track, NCA full map (ADR 0123)", projectedRetrieval(data, metric.projections.full), row);
     benchRealRetrieval(data, "band mean+spread, whole track", wholeRetrieval(features), row);
     benchRealRetrieval(data, "band mean+spread, 20 s segments every 5 s", segmentRetrieval(features), row);
     const stored = segmentRetrieval(features, { every: 2, bytes: true });
@@ -224,6 +249,61 @@ if (runs("families")) {
   }
   row("families", "all", `${n} seeds`, `first 10 from the family ${(hits / n).toFixed(2)} (goal ≥ 0.8)`, `random ${(random / n).toFixed(2)}`);
   index.stop();
+  // ADR 0123: the same seeds ranked directly (no index, no album rule: every other album's
+  // tracks by distance), by ADR 0104's metric and by the NCA full map fitted on real music
+  const metricFile = path.join(import.meta.dirname, "lib", "similarity-metric.json");
+  const fits = fs.existsSync(metricFile) ? (JSON.parse(fs.readFileSync(metricFile, "utf8")) as { projections?: Record<string, FittedProjection> }).projections : undefined;
+  const catalog = albums.flatMap((album, a) =>
+    album.tracks.flatMap((t) => {
+      const x = shipped.pieces[t.s3Path]?.analysis;
+      const fingerprint = fingerprintBytes(x?.fingerprint);
+      return x && fingerprint ? [{ album: a, family: familyOf(t.s3Path), sounding: { fingerprint, bpm: x.bpm === null ? null : Math.round(x.bpm), key: x.key ? KEY_NAMES.indexOf(x.key) : null } as Sounding }] : [];
+    }),
+  );
+  const vectors = new Uint8Array(catalog.length * FIELDS.length);
+  catalog.forEach((t, i) => vectors.set(t.sounding.fingerprint, i * FIELDS.length));
+  const sigma = catalogScales(vectors, catalog.length);
+  const site = createModel(sigma);
+  const direct: [string, (a: Sounding, b: Sounding) => number][] = [["ADR 0104's metric", (a, b) => compare(site, a, b).distance]];
+  for (const [name, fit] of fits ? ([["NCA full map", fits.full], ["NCA one weight per value", fits.diag]] as const) : []) {
+    const d = FIELDS.length;
+    const projectedOf = new Map<Uint8Array, Float64Array>();
+    const y = (s: Sounding) => {
+      let out = projectedOf.get(s.fingerprint);
+      if (!out) {
+        out = new Float64Array(d);
+        for (let r = 0; r < d; r++) for (let c = 0; c < d; c++) out[r] += (fit.l[r * d + c] * s.fingerprint[c]) / sigma[c];
+        projectedOf.set(s.fingerprint, out);
+      }
+      return out;
+    };
+    direct.push([
+      name,
+      (a, b) => {
+        const ya = y(a);
+        const yb = y(b);
+        let sum = fit.w[0] * tempoTerm(a.bpm, b.bpm).term + fit.w[1] * keyRelation(a.key, b.key).term;
+        for (let r = 0; r < d; r++) sum += (ya[r] - yb[r]) ** 2;
+        return sum;
+      },
+    ]);
+  }
+  for (const [name, distance] of direct) {
+    let share = 0;
+    let seeds = 0;
+    for (let a = 0; a < 120; a++) {
+      const seed = catalog.find((t) => t.album === a);
+      if (!seed) continue;
+      const first = catalog
+        .filter((t) => t.album !== a)
+        .map((t) => ({ t, d: distance(seed.sounding, t.sounding) }))
+        .sort((x, y) => x.d - y.d)
+        .slice(0, 10);
+      share += first.filter((x) => x.t.family === seed.family).length / first.length;
+      seeds++;
+    }
+    row("families, ranked directly (no album rule)", name, `${seeds} seeds`, `first 10 from the family ${(share / seeds).toFixed(2)}`);
+  }
 }
 
 // --- Speed and memory ----------------------------------------------------------------------------

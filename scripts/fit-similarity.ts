@@ -4,7 +4,11 @@ import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { ANALYZER_VERSION } from "../app/.server/analysis/analyze.ts";
 import { FEATURES_VERSION } from "./lib/block-features.ts";
-import { ADR_0104_WEIGHTS, combined, FEATURE_SETS, fingerprintParts, loadFeatures, loadReal, PART_KEYS, type FeatureSet, type PartKey } from "./lib/bench-real.ts";
+import { FIELDS } from "../app/.server/analysis/fingerprint.ts";
+
+const FIELDS_COUNT = FIELDS.length;
+import { ADR_0104_WEIGHTS, adr0104Start, combined, FEATURE_SETS, fingerprintParts, loadFeatures, loadReal, ncaProblem, PART_KEYS, termShare, type FeatureSet, type PartKey } from "./lib/bench-real.ts";
+import { ncaDistances, ncaFit, type NcaModel, type Shape } from "./lib/metric-learning.ts";
 import { scoreRanking } from "./lib/real-music.ts";
 
 /**
@@ -15,18 +19,97 @@ import { scoreRanking } from "./lib/real-music.ts";
  * maximising the tuning part's P@10 + MAP@24; and, the same way, the v1 fingerprint's own part
  * weights (free, and with the tempo and key terms fixed); similarity.ts uses neither (ADR 0118). Writes scripts/lib/similarity-metric.json with
  * its provenance (packages, groups, commit, date, score). Rerun it anyone can: same corpus,
- * same rule, same result. Option: --out FILE.
+ * same rule, same result.
+ *
+ * Then (ADR 0123) linear projections of the fingerprint's values fitted by neighbourhood
+ * components analysis (scripts/lib/metric-learning.ts) on the same tuning groups: one weight per
+ * value ("diag"), a map within each part ("parts"), a full map ("full"), each from ADR 0104's
+ * metric, and the full map with the tempo and key terms' share of the distance held at ADR
+ * 0104's (what the like= scan's early stop needs, ADR 0116). Their steps and regularisation
+ * were chosen by `--cv`: fitted on 3 of the 6 tuning groups and scored on the other 3, the 10
+ * such splits (the held-out groups are never read). Deterministic: no random draw anywhere.
+ * Options: --out FILE, --cv (print the cross-validation grid, write nothing).
  */
-const { values: args } = parseArgs({ options: { out: { type: "string", default: path.join(import.meta.dirname, "lib", "similarity-metric.json") } } });
+const { values: args } = parseArgs({ options: { out: { type: "string", default: path.join(import.meta.dirname, "lib", "similarity-metric.json") }, cv: { type: "boolean", default: false } } });
 
 const data = await loadReal((line) => console.error(line));
 if (typeof data === "string") {
   console.log(data);
   process.exit(0);
 }
-const features = loadFeatures(data, (line) => console.error(line));
 const tuning = data.tracks.flatMap((t, i) => (t.part === "tuning" ? [i] : []));
 const tracks = tuning.map((i) => data.tracks[i]);
+
+// --- NCA projections (ADR 0123) ------------------------------------------------------------------
+interface NcaRun {
+  shape: Shape;
+  lambda: number;
+  steps: number;
+  /** ADR 0104's metric scaled by s (the softmax's sharpness) */
+  s: number;
+  /** the tempo and key terms' weights and their share of the distance held at ADR 0104's */
+  holdTerms: boolean;
+}
+const RATE = 0.01;
+const fitNca = (pool: number[], run: NcaRun): NcaModel => {
+  const { l0, w0, partOf } = adr0104Start(run.s);
+  return ncaFit(ncaProblem(data, pool), { shape: run.shape, partOf, l0, w0, lambda: run.lambda, steps: run.steps, rate: RATE, fixedTerms: run.holdTerms, keepScale: run.holdTerms });
+};
+const ncaScore = (pool: number[], model: NcaModel) => {
+  const D = ncaDistances(ncaProblem(data, pool), model);
+  const n = pool.length;
+  return scoreRanking(pool.map((i) => data.tracks[i]), (a, b) => D[a * n + b]).get("all")!;
+};
+if (args.cv) {
+  const groups = [...new Set(tracks.map((t) => t.group))].sort();
+  const splits: string[][] = [];
+  for (let a = 1; a < groups.length; a++) for (let b = a + 1; b < groups.length; b++) splits.push([groups[0], groups[a], groups[b]]);
+  const cv = (run: NcaRun | null) => {
+    let sum = 0;
+    for (const fitGroups of splits) {
+      const fitPool = tuning.filter((i) => fitGroups.includes(data.tracks[i].group));
+      const testPool = tuning.filter((i) => !fitGroups.includes(data.tracks[i].group));
+      const start = adr0104Start(run?.s ?? 2);
+      const s = ncaScore(testPool, run ? fitNca(fitPool, run) : { l: start.l0, w: start.w0, d: FIELDS_COUNT });
+      sum += (s.p10 + s.map24) / splits.length;
+    }
+    return sum;
+  };
+  console.log(`ADR 0104's metric: cv P@10 + MAP@24 ${cv(null).toFixed(3)}`);
+  for (const holdTerms of [false, true]) {
+    for (const shape of ["diag", "parts", "full"] as Shape[]) {
+      for (const lambda of [0.01, 0.1]) {
+        for (const steps of [150, 400]) {
+          for (const s of holdTerms ? [2, 3] : [2]) {
+            const run = { shape, lambda, steps, s, holdTerms };
+            console.log(`${JSON.stringify(run)}: cv P@10 + MAP@24 ${cv(run).toFixed(3)}`);
+          }
+        }
+      }
+    }
+  }
+  process.exit(0);
+}
+/** The runs written, their settings as --cv chose them (ADR 0123's table: the best cross-validated of each kind). */
+const NCA_RUNS: Record<string, NcaRun> = {
+  full: { shape: "full", lambda: 0.01, steps: 400, s: 2, holdTerms: false },
+  parts: { shape: "parts", lambda: 0.1, steps: 150, s: 2, holdTerms: false },
+  diag: { shape: "diag", lambda: 0.1, steps: 150, s: 2, holdTerms: false },
+  fullTermsHeld: { shape: "full", lambda: 0.1, steps: 150, s: 3, holdTerms: true },
+};
+const round = (v: number) => Number(v.toPrecision(5));
+const projections: Record<string, unknown> = {};
+for (const [name, run] of Object.entries(NCA_RUNS)) {
+  const model = fitNca(tuning, run);
+  const fitted = { l: Array.from(model.l, round), w: Array.from(model.w, round) };
+  const rounded: NcaModel = { l: Float64Array.from(fitted.l), w: Float64Array.from(fitted.w), d: model.d };
+  const s = ncaScore(tuning, rounded);
+  const share = termShare(ncaProblem(data, tuning), rounded);
+  console.error(`NCA ${name}: tuning P@10 ${s.p10.toFixed(3)} MAP@24 ${s.map24.toFixed(3)}, tempo and key ${(share * 100).toFixed(0)} % of the distance`);
+  projections[name] = { ...run, rate: RATE, tuningScore: { p10: round(s.p10), map24: round(s.map24) }, termShare: round(share), shape: run.shape, ...fitted };
+}
+
+const features = loadFeatures(data, (line) => console.error(line));
 type Key = FeatureSet | "fingerprint";
 const KEYS: Key[] = ["fingerprint", ...FEATURE_SETS];
 // each set's normalised distance over the tuning pool, once
@@ -130,6 +213,13 @@ const out = {
   weights,
   fingerprintPartWeights: freeFit,
   fingerprintPartWeightsTempoKeyFixed: fixedFit,
+  projections: {
+    what: "NCA projections of the v1 fingerprint (ADR 0123): D = |L (x_a − x_b)|² + w[0] × tempo term + w[1] × key term, x = the fingerprint's bytes divided by each field's σ over the pool (catalogScales), L row-major " + FIELDS_COUNT + " × " + FIELDS_COUNT,
+    seed: "none: every fit starts from ADR 0104's metric and draws nothing at random",
+    ...projections,
+  },
 };
-fs.writeFileSync(args.out, JSON.stringify(out, null, 2) + "\n");
-console.log(JSON.stringify(out, null, 2));
+// arrays of numbers on one line each (the maps are 1,936 numbers apiece)
+const text = JSON.stringify(out, null, 2).replace(/\[\s*(-?[\d.e+-]+(?:,\s*-?[\d.e+-]+)*)\s*\]/g, (_, xs: string) => `[${xs.split(/,\s*/).join(", ")}]`);
+fs.writeFileSync(args.out, text + "\n");
+console.log(text.replace(/"l": \[[^\]]*\]/g, '"l": [...]'));

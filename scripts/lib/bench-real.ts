@@ -3,9 +3,10 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { analyzeAudio, ANALYZER_VERSION } from "../../app/.server/analysis/analyze.ts";
 import { FIELDS, FINGERPRINT_VERSION, fingerprintBytes } from "../../app/.server/analysis/fingerprint.ts";
-import { catalogScales, compare, createModel, WEIGHTS, type Sounding, type Weights } from "../../app/.server/analysis/similarity.ts";
+import { catalogScales, compare, createModel, keyRelation, tempoTerm, WEIGHTS, type Sounding, type Weights } from "../../app/.server/analysis/similarity.ts";
 import { KEY_NAMES } from "../../app/lib/catalog/track-query.ts";
 import { blockFeatures, FEATURES_VERSION, type BlockFeatures } from "./block-features.ts";
+import { meanSpread, ncaDistances, type NcaModel, type NcaProblem, type Shape } from "./metric-learning.ts";
 import { cacheDir, ffmpegWav, realCandidates, realCorpus, referenceExcerpt, scoreRanking, type RealTrack } from "./real-music.ts";
 
 /**
@@ -381,5 +382,138 @@ export function twoStage(first: (q: number, j: number) => number, second: (q: nu
       kept.set(q, set);
     }
     return set.has(j) ? second(q, j) : 1e9 + first(q, j);
+  };
+}
+
+// --- The learned projection (issue #29's learned step, ADR 0123) ---------------------------------
+
+/** A fitted projection as similarity-metric.json holds it: L (d × d, row-major, over the values divided by the pool's σ) and the tempo and key terms' weights. */
+export interface FittedProjection {
+  shape: Shape;
+  l: number[];
+  w: [number, number];
+}
+
+const PART_INDEX = Int32Array.from(FIELDS, (f) => ["timbre", "rhythm", "harmony", "energy"].indexOf(f.part));
+
+/**
+ * The NCA problem of a pool (metric-learning.ts): each fingerprint's values divided by the
+ * pool's σ (catalogScales: the site's catalog normalisation), the tempo and key terms
+ * (similarity.ts) between every pair, the groups and albums.
+ */
+export function ncaProblem(data: RealData, pool: number[]): NcaProblem {
+  const s = pool.map((i) => sounding(data.full[i]));
+  const d = FIELDS.length;
+  const vectors = new Uint8Array(s.length * d);
+  s.forEach((x, i) => vectors.set(x.fingerprint, i * d));
+  const sigma = catalogScales(vectors, s.length);
+  const n = pool.length;
+  const tempo = new Float64Array(n * n);
+  const key = new Float64Array(n * n);
+  for (let a = 0; a < n; a++) {
+    for (let b = 0; b < n; b++) {
+      tempo[a * n + b] = tempoTerm(s[a].bpm, s[b].bpm).term;
+      key[a * n + b] = keyRelation(s[a].key, s[b].key).term;
+    }
+  }
+  const groups = [...new Set(pool.map((i) => data.tracks[i].group))];
+  const albums = [...new Set(pool.map((i) => data.tracks[i].album))];
+  return {
+    x: s.map((x) => Float64Array.from(x.fingerprint, (v, k) => v / sigma[k])),
+    terms: [tempo, key],
+    group: Int32Array.from(pool, (i) => groups.indexOf(data.tracks[i].group)),
+    album: Int32Array.from(pool, (i) => albums.indexOf(data.tracks[i].album)),
+  };
+}
+
+/**
+ * ADR 0104's distance as a starting metric: L = s × diag(√(WEIGHTS[part] / fields in the part)),
+ * the terms' weights s² × WEIGHTS.tempo and WEIGHTS.key. `s` sets the softmax's sharpness
+ * (s = 2: a random pair scores ~8, a near one ~2).
+ */
+export function adr0104Start(s = 2): { l0: Float64Array; w0: Float64Array; partOf: Int32Array } {
+  const d = FIELDS.length;
+  const size = [0, 0, 0, 0];
+  for (const p of PART_INDEX) size[p]++;
+  const l0 = new Float64Array(d * d);
+  for (let k = 0; k < d; k++) l0[k * d + k] = s * Math.sqrt(WEIGHTS[FIELDS[k].part] / size[PART_INDEX[k]]);
+  return { l0, w0: Float64Array.of(WEIGHTS.tempo * s * s, WEIGHTS.key * s * s), partOf: PART_INDEX };
+}
+
+/** The share of the tempo and key terms in the mean distance between two tracks of the pool (ADR 0104's: 0.28 on the tuning groups). */
+export function termShare(problem: NcaProblem, model: NcaModel): number {
+  const n = problem.x.length;
+  let terms = 0;
+  for (let e = 0; e < problem.terms.length; e++) {
+    let sum = 0;
+    for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (a !== b) sum += problem.terms[e][a * n + b];
+    terms += (model.w[e] * sum) / (n * (n - 1));
+  }
+  return terms / (terms + meanSpread(problem, model));
+}
+
+/**
+ * A fitted projection as a bench method: the pool's σ, then |L Δ|² plus the weighted tempo and
+ * key terms. `bytes`: each of the map's outputs quantised to a byte over its pool mean ± 4 σ,
+ * as an index would hold them (44 bytes a track), the distance read from the bytes.
+ */
+export function projected(name: string, fit: FittedProjection, opts: { bytes?: boolean } = {}): Method {
+  const d = FIELDS.length;
+  const model: NcaModel = { l: Float64Array.from(fit.l), w: Float64Array.from(fit.w), d };
+  return {
+    name,
+    distance: (data, pool) => {
+      const problem = ncaProblem(data, pool);
+      const n = pool.length;
+      if (!opts.bytes) {
+        const D = ncaDistances(problem, model);
+        return (a, b) => D[a * n + b];
+      }
+      const y = problem.x.map((v) => Float64Array.from({ length: d }, (_, r) => {
+        let s = 0;
+        for (let c = 0; c < d; c++) s += model.l[r * d + c] * v[c];
+        return s;
+      }));
+      const step = new Float64Array(d);
+      const q = y.map(() => new Uint8Array(d));
+      for (let r = 0; r < d; r++) {
+        let mean = 0;
+        let sq = 0;
+        for (const v of y) {
+          mean += v[r] / n;
+          sq += (v[r] * v[r]) / n;
+        }
+        const sd = Math.sqrt(Math.max(1e-12, sq - mean * mean));
+        step[r] = (8 * sd) / 255;
+        y.forEach((v, i) => (q[i][r] = Math.round(Math.min(1, Math.max(0, (v[r] - mean) / (8 * sd) + 0.5)) * 255)));
+      }
+      return (a, b) => {
+        let s = model.w[0] * problem.terms[0][a * n + b] + model.w[1] * problem.terms[1][a * n + b];
+        for (let r = 0; r < d; r++) s += ((q[a][r] - q[b][r]) * step[r]) ** 2;
+        return s;
+      };
+    },
+  };
+}
+
+/** A reference excerpt against every track by a fitted projection (σ over the catalog's tracks, as the site would). */
+export function projectedRetrieval(data: RealData, fit: FittedProjection): (excerpt: number, track: number) => number {
+  const s = data.full.map(sounding);
+  const e = data.excerpt.map(sounding);
+  const d = FIELDS.length;
+  const vectors = new Uint8Array(s.length * d);
+  s.forEach((x, i) => vectors.set(x.fingerprint, i * d));
+  const sigma = catalogScales(vectors, s.length);
+  const project = (x: Sounding) => {
+    const out = new Float64Array(d);
+    for (let r = 0; r < d; r++) for (let c = 0; c < d; c++) out[r] += (fit.l[r * d + c] * x.fingerprint[c]) / sigma[c];
+    return out;
+  };
+  const ys = s.map(project);
+  const ye = e.map(project);
+  return (q, j) => {
+    let sum = fit.w[0] * tempoTerm(e[q].bpm, s[j].bpm).term + fit.w[1] * keyRelation(e[q].key, s[j].key).term;
+    for (let r = 0; r < d; r++) sum += (ye[q][r] - ys[j][r]) ** 2;
+    return sum;
   };
 }
