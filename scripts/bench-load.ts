@@ -14,14 +14,18 @@
 //
 //   npm run bench:load [-- --connections 64 --duration 10 --processes 1,2 --albums 300,250000
 //                          --only healthz,mission,mix,data,img,contact,tail,tail-data,items,like
-//                          --profile DIR]
+//                          --profile DIR --latencies FILE]
 //
 // `--profile DIR`: the server runs with `--cpu-prof` (one .cpuprofile per server process in DIR,
 // written when it stops) and scripts/lib/loop-probe.mjs, and each row gets the event loop's
 // delay (p50/p99/max) and the GC's pauses printed under the table (issue #32). Profiling costs
 // throughput: compare profiled runs with profiled runs.
+// `--latencies FILE`: every answer's latency, as tab-separated lines (row, ms since the row's
+// start, the connection's number in the order autocannon opened them, latency ms), so the slowest
+// 1 % can be placed in time and by connection (issue #32).
 //
 // It measures; it asserts nothing.
+import type { EventEmitter } from "node:events";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -40,6 +44,7 @@ const { values: flags } = parseArgs({
     albums: { type: "string", default: "300,250000" },
     only: { type: "string", default: "healthz,mission,mix,data,img,contact,tail,tail-data,items,like" },
     profile: { type: "string" },
+    latencies: { type: "string" },
   },
 });
 const CONNECTIONS = Number(flags.connections);
@@ -69,7 +74,20 @@ interface Row {
 async function load(site: { base: string; child: { pid?: number } }, name: string, opts: Partial<autocannon.Options>): Promise<Row> {
   const pid = site.child.pid!;
   const cpuBefore = cpuSeconds(pid, { tree: true });
-  const result = await autocannon({ url: site.base, connections: CONNECTIONS, duration: DURATION, ...opts });
+  // the promise autocannon returns is also its event emitter (autocannon/lib/init.js)
+  const run = autocannon({ url: site.base, connections: CONNECTIONS, duration: DURATION, ...opts }) as unknown as Promise<autocannon.Result> & EventEmitter;
+  const latencies: string[] = [];
+  if (flags.latencies) {
+    const started = performance.now();
+    const connections = new Map<object, number>();
+    run.on("response", (client: object, _status: number, _bytes: number, ms: number) => {
+      let n = connections.get(client);
+      if (n === undefined) connections.set(client, (n = connections.size));
+      latencies.push(`${name}\t${(performance.now() - started).toFixed(1)}\t${n}\t${ms.toFixed(1)}`);
+    });
+  }
+  const result = await run;
+  if (flags.latencies) fs.appendFileSync(flags.latencies, latencies.join("\n") + "\n");
   const cpuAfter = cpuSeconds(pid, { tree: true });
   const answers = result.requests.total;
   return {
