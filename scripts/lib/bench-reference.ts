@@ -82,7 +82,13 @@ export function benchIndex(albums: Album[], figure: (key: string) => AnalysisFig
   const source = { snapshot: () => snap, mediaUrl: (key: string) => `/media/${key}` } as unknown as CatalogSource;
   const keys: string[] = [];
   const seen = new Set<string>();
-  for (const a of albums) for (const t of a.tracks) if (!seen.has(t.s3Path)) (seen.add(t.s3Path), keys.push(t.s3Path));
+  for (const a of albums) {
+    for (const t of a.tracks) {
+      if (seen.has(t.s3Path)) continue;
+      seen.add(t.s3Path);
+      keys.push(t.s3Path);
+    }
+  }
   const lookup: AnalysisLookup = {
     version: 1,
     lookup: async (wanted) => new Map(wanted.flatMap((k) => {

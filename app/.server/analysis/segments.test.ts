@@ -21,7 +21,10 @@ const sections = () => {
   ];
   const out = new Float32Array(parts.reduce((s, p) => s + p.length, 0));
   let at = 0;
-  for (const p of parts) (out.set(p, at), (at += p.length));
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 };
 

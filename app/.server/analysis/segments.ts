@@ -26,7 +26,6 @@ export const WINDOW_BYTES = 2 * BANDS;
 const TARGET_RATE = 11_025;
 const FRAME = 1024;
 const HOP = 512;
-const WINDOW_SECONDS = 20;
 const WINDOW_HOP_SECONDS = 10;
 /** The most windows stored for one track (a 20-minute track has 119; longer ones are thinned evenly). */
 export const MAX_WINDOWS = 120;
@@ -135,7 +134,7 @@ export class SegmentMeter {
   private readonly power = new Float64Array(FRAME / 2 + 1);
   private acc = 0;
   private accCount = 0;
-  /** frames (not silent) per block: a window is two blocks */
+  /** frames (not silent) per block: a 20 s window is two blocks of 10 s */
   private readonly blockFrames: number;
   private readonly blocks: Block[] = [newBlock()];
 
@@ -179,11 +178,17 @@ export class SegmentMeter {
     this.fft.of(frame, this.power);
     let block = this.blocks[this.blocks.length - 1];
     if (block.frames === this.blockFrames) this.blocks.push((block = newBlock()));
+    // the floor is relative to the frame's power (80 dB under it), not a fixed number: a band
+    // near silence would otherwise move with the file's gain (a reference is seldom at the
+    // catalog's level)
+    let total = 0;
+    for (let k = 0; k <= FRAME / 2; k++) total += this.power[k];
+    const floor = total * 1e-8 + 1e-30;
     for (let b = 0; b < BANDS; b++) {
       const { from, w } = this.bank[b];
       let s = 0;
       for (let k = 0; k < w.length; k++) s += w[k] * this.power[from + k];
-      const db = 10 * Math.log10(s + 1e-9);
+      const db = 10 * Math.log10(s + floor);
       block.sum[b] += db;
       block.sq[b] += db * db;
     }
