@@ -4,7 +4,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
+import { analyzeAudio, type TrackAnalysis } from "../app/.server/analysis/analyze.ts";
 import { encodeFingerprint, FIELDS, fingerprintBytes } from "../app/.server/analysis/fingerprint.ts";
 import { catalogScales, compare, createModel, keyRelation, tempoTerm, type Sounding } from "../app/.server/analysis/similarity.ts";
 import { encodeWav, encodeWithFfmpeg } from "./lib/encode-audio.ts";
@@ -43,6 +43,9 @@ import {
   twoStage,
   wholeRetrieval,
 } from "./lib/bench-real.ts";
+import { benchIndex, exactMeasure, excerptSeed, realAlbums, realFigures, realMixPrints, realTrackIds, sourcePlace, type DistractorPrint } from "./lib/bench-reference.ts";
+import { spreadAlbums } from "../app/.server/catalog/tracks/like.ts";
+import { LIKE_LIMIT } from "../app/lib/catalog/track-query.ts";
 
 /**
  * `npm run bench:similarity` (issue #19): prints
@@ -69,6 +72,12 @@ const { values: args } = parseArgs({
     albums: { type: "string", default: "25000,250000" },
     views: { type: "string", default: "40" },
     only: { type: "string", default: "" },
+    /** the speed part's distractor fingerprints: "families" (six family centres) or "real-mix" (mixtures of the real corpus's: bench-reference.ts) */
+    prints: { type: "string", default: "families" },
+    /** the speed part also puts the real corpus among its tracks and measures whether the scan keeps each excerpt's source (ADR 0122) */
+    "with-real": { type: "boolean", default: false },
+    /** seeds whose first page is compared with the exact order (recall@12) */
+    "recall-seeds": { type: "string", default: "20" },
   },
 });
 /** --only real,retrieval,families,speed,upload: the parts to run (all by default). */
@@ -132,7 +141,38 @@ if (runs("real")) {
     const stored = segmentRetrieval(features, { every: 2, bytes: true });
     benchRealRetrieval(data, "the same every 10 s, in bytes", stored, row);
     for (const k of [12, 120]) benchRealRetrieval(data, `fingerprint's first ${k}, re-ranked by those segments`, twoStage(fingerprintRetrieval(data), stored, data.tracks.length, k), row);
+    await siteRetrieval(data);
   }
+}
+
+/**
+ * The reference retrieval as the site ranks it (ADR 0122): the site's track index over the
+ * real corpus, each excerpt a reference seed as the upload route stores it, its like= view
+ * read page by page; before: the scan's order (no passages), after: re-ranked by passages.
+ */
+async function siteRetrieval(data: Exclude<Awaited<ReturnType<typeof loadReal>>, string>) {
+  const { figure, analysis } = realFigures(data);
+  const index = benchIndex(realAlbums(data), figure, analysis);
+  await index.ready();
+  const ids = realTrackIds(data);
+  for (const withPassages of [false, true]) {
+    let top1 = 0;
+    let top10 = 0;
+    for (let q = 0; q < data.tracks.length; q++) {
+      const { place } = await sourcePlace(index, excerptSeed(data, q, withPassages), ids[q]);
+      if (place === 0) top1++;
+      if (place >= 0 && place < 10) top10++;
+    }
+    const n = data.tracks.length;
+    row(
+      "real retrieval, the site",
+      withPassages ? "after: the scan's kept list re-ranked by passages (ADR 0122)" : "before: the scan's order (whole-track fingerprint)",
+      `${n} tracks`,
+      `top-1 ${pct(top1 / n)} (goal ≥ 90 %)`,
+      `top-10 ${pct(top10 / n)} (goal ≥ 99 %)`,
+    );
+  }
+  index.stop();
 }
 
 // --- Retrieval -------------------------------------------------------------------------------
@@ -184,13 +224,16 @@ function ffmpegExcerpt(wav: Uint8Array): Uint8Array {
 }
 
 // --- Index helpers -----------------------------------------------------------------------------
-function indexOver(albums: Album[], figure: (key: string) => AnalysisFigures | null) {
+function indexOver(albums: Album[], figure: (key: string) => AnalysisFigures | null, analysis: (key: string) => TrackAnalysis | null = () => null) {
   const snap = { albums, films: [], singles: [], channels: [], genres: [], version: 1, updatedAt: "2026-11-24T00:00:00Z" };
   const source = { snapshot: () => snap, mediaUrl: (key: string) => `/media/${key}` } as unknown as CatalogSource;
   const keys = [...new Set(albums.flatMap((a) => a.tracks.map((t) => t.s3Path)))];
   const lookup: AnalysisLookup = {
     version: 1,
-    lookup: async () => new Map(),
+    lookup: async (wanted) => new Map(wanted.flatMap((k) => {
+      const a = analysis(k);
+      return a ? [[k, a] as const] : [];
+    })),
     async figuresAfter(cursor, limit) {
       const from = cursor ? Number(cursor.key) + 1 : 0;
       const out: AnalysisFigures[] = [];
@@ -307,6 +350,9 @@ if (runs("families")) {
 }
 
 // --- Speed and memory ----------------------------------------------------------------------------
+const atScale = runs("speed") && args["with-real"] ? await loadReal((line) => console.error(line)) : null;
+if (typeof atScale === "string") row("speed", atScale);
+const realAtScale = atScale && typeof atScale !== "string" ? atScale : null;
 for (const size of runs("speed") ? args.albums.split(",").map(Number).filter((x) => x > 0) : []) {
   const rng = createPrng(size);
   const centres = FAMILIES.map(() => FIELDS.map(() => 0.2 + rng.next() * 0.6));
@@ -315,13 +361,23 @@ for (const size of runs("speed") ? args.albums.split(",").map(Number).filter((x)
   const albums: Album[] = [];
   let i = 0;
   for (const a of sampleAlbums(size, undefined, { distinctAudio: true })) albums.push({ id: `b${i++}`, ...a });
-  const printOf = (key: string): string => {
+  const familyPrint = (key: string): string => {
     const r = createPrng(key.length * 7919 + key.charCodeAt(key.length - 5) * 31 + Number(/(\d+)-(\d+)/.exec(key)?.[1] ?? 0));
     const c = centres[Number(/audio-(\d+)-/.exec(key)?.[1] ?? 0) % centres.length];
     return encodeFingerprint(FIELDS.map((f, d) => f.min + Math.min(1, Math.max(0, c[d] + (r.next() - 0.5) * 0.2)) * (f.max - f.min)));
   };
+  const mixed: DistractorPrint | null = args.prints === "real-mix" && realAtScale ? realMixPrints(realAtScale) : null;
+  const printOf = (key: string) => (mixed ? mixed(key) : { fingerprint: familyPrint(key), bpm: 90 + (key.length % 60), musicalKey: KEY_NAMES[key.length % 24] });
+  const real = realAtScale ? realFigures(realAtScale) : null;
+  if (realAtScale) albums.push(...realAlbums(realAtScale));
+  const figureOf = (key: string): AnalysisFigures => {
+    const r = real?.figure(key);
+    if (r) return r;
+    const p = printOf(key);
+    return { key, seconds: 180, bpm: p.bpm, musicalKey: p.musicalKey, fingerprint: p.fingerprint };
+  };
   const t0 = performance.now();
-  const index = indexOver(albums, (key) => ({ key, seconds: 180, bpm: 90 + (key.length % 60), musicalKey: KEY_NAMES[key.length % 24], fingerprint: printOf(key) }));
+  const index = indexOver(albums, figureOf, (key) => real?.analysis(key) ?? null);
   await index.ready();
   const buildMs = performance.now() - t0;
   global.gc?.();
@@ -340,13 +396,77 @@ for (const size of runs("speed") ? args.albums.split(",").map(Number).filter((x)
     repeated.push(performance.now() - t);
   }
   const printsMb = (stats.tracks * (FIELDS.length + 1)) / 1e6;
+  // what the like= scan holds per track (ADR 0116's layout): the fingerprint row, the row's track, the track's row, the row's length
+  const scanBytes = FIELDS.length + 4 + 4 + 2;
   row(
     "speed",
-    `${size.toLocaleString("en-US")} albums (${stats.tracks.toLocaleString("en-US")} tracks)`,
+    `${size.toLocaleString("en-US")} albums (${stats.tracks.toLocaleString("en-US")} tracks), ${mixed ? "real-mix" : "family"} prints`,
     `first p50 ${quantile(first, 0.5).toFixed(1)} ms p95 ${quantile(first, 0.95).toFixed(1)} ms`,
     `repeated p50 ${quantile(repeated, 0.5).toFixed(2)} ms p95 ${quantile(repeated, 0.95).toFixed(2)} ms`,
-    `fingerprints ${printsMb.toFixed(0)} MB; index arrays ${(stats.arrayBytes / 1e6).toFixed(0)} MB; heap+arrays +${((after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers) / 1e6).toFixed(0)} MB; build ${(buildMs / 1000).toFixed(1)} s`,
+    `like= scan ${scanBytes} bytes a track (fingerprints ${printsMb.toFixed(0)} MB); index arrays ${(stats.arrayBytes / 1e6).toFixed(0)} MB (${(stats.arrayBytes / stats.tracks).toFixed(0)} bytes a track, every view's); heap+arrays +${((after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers) / 1e6).toFixed(0)} MB; build ${(buildMs / 1000).toFixed(1)} s`,
   );
+
+  // recall@12 against the exact order: every track measured (bench-reference.ts exactMeasure), the album rule applied to both
+  {
+    const trackIds: string[] = [];
+    const albumOf: number[] = [];
+    const count = albums.reduce((s, a) => s + a.tracks.length, 0);
+    const vectors = new Uint8Array(count * FIELDS.length);
+    const bpm = new Uint16Array(count);
+    const key = new Uint8Array(count).fill(255);
+    let t = 0;
+    albums.forEach((a, ai) =>
+      a.tracks.forEach((track, j) => {
+        const f = figureOf(track.s3Path);
+        vectors.set(fingerprintBytes(f.fingerprint)!, t * FIELDS.length);
+        bpm[t] = f.bpm === null ? 0 : Math.round(f.bpm);
+        key[t] = f.musicalKey ? KEY_NAMES.indexOf(f.musicalKey) : 255;
+        trackIds[t] = `${a.id}:${j}`;
+        albumOf[t++] = ai;
+      }),
+    );
+    const exact = exactMeasure(vectors, bpm, key, count);
+    const seeds = Number(args["recall-seeds"]);
+    let recall = 0;
+    for (let v = 0; v < seeds; v++) {
+      const seed = albums.slice(0, Math.floor((v * size) / seeds)).reduce((s, a) => s + a.tracks.length, 0);
+      // the view's rules on the exact list too: one album, and one recording (the same bytes), may not fill the first page (like.ts listRules)
+      const nearest = Int32Array.from(exact(seed, LIKE_LIMIT));
+      const recordings = new Map<string, number>();
+      const recording = new Map<number, number>();
+      for (const x of nearest) {
+        const sound = Buffer.from(vectors.subarray(x * FIELDS.length, (x + 1) * FIELDS.length)).toString("latin1");
+        if (!recordings.has(sound)) recordings.set(sound, recordings.size);
+        recording.set(x, recordings.get(sound)!);
+      }
+      const want = spreadAlbums(spreadAlbums(nearest, (x) => albumOf[x]), (x) => recording.get(x)!, 2).subarray(0, 12);
+      const got = new Set((await index.query(Q(trackIds[seed]))).rows.map((r) => r.id));
+      recall += [...want].filter((x) => got.has(trackIds[x])).length / want.length;
+    }
+    row("speed", `${stats.tracks.toLocaleString("en-US")} tracks`, `recall@12 against the exact order ${(recall / seeds).toFixed(3)} (${seeds} seeds; goal ≥ 0.95)`);
+  }
+
+  // does the first stage keep each real excerpt's source among this many distractors? (ADR 0122)
+  if (realAtScale) {
+    const sourceIds = realTrackIds(realAtScale);
+    let kept = 0;
+    const times: number[] = [];
+    const n = realAtScale.tracks.length;
+    for (let q = 0; q < n; q++) {
+      const seed = excerptSeed(realAtScale, q, true);
+      const tq = performance.now();
+      await index.query(Q(seed.id), seed);
+      times.push(performance.now() - tq);
+      if ((await sourcePlace(index, seed, sourceIds[q])).place >= 0) kept++;
+    }
+    // the second stage's order is not measured here: the distractors have no passages (they would follow every real track)
+    row(
+      "reference at scale",
+      `${stats.tracks.toLocaleString("en-US")} tracks (${n} real among ${mixed ? "real-mix" : "family"} distractors)`,
+      `source kept by the scan (its first ${LIKE_LIMIT}) ${pct(kept / n)}`,
+      `reference view, first ask (scan, passages read, re-rank, rows) p50 ${quantile(times, 0.5).toFixed(1)} ms p95 ${quantile(times, 0.95).toFixed(1)} ms`,
+    );
+  }
   index.stop();
   albums.length = 0;
 }

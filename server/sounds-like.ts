@@ -7,6 +7,7 @@ import type { NextFunction, Request, Response } from "express";
 import { AnalysisError } from "../app/.server/analysis/analyze.ts";
 import { AnalysisAbortedError, QueueFullError } from "../app/.server/analysis/pool.ts";
 import { newReferenceId } from "../app/.server/analysis/stage/references.ts";
+import { referenceAnchors } from "../app/.server/analysis/segments.ts";
 import { DEFAULT_SECTION_SECONDS, REFERENCE_MAX_SECONDS, type SoundsLikeService } from "../app/.server/sounds-like/service.ts";
 import { moreLikeThisHref } from "../app/lib/catalog/track-params.ts";
 import { closeGentlyAfterResponse } from "./request-guard.ts";
@@ -17,7 +18,7 @@ import { closeGentlyAfterResponse } from "./request-guard.ts";
  * busboy to a temporary file — counted on the bytes received, at most UPLOAD_LIMIT_BYTES,
  * this route only (the request gate leaves its body unread: request-guard.ts `streamed`) —
  * analysed in the references' worker pool under REFERENCE_ANALYSIS_TIMEOUT_SECONDS, then
- * removed whatever happened. Only the fingerprint is stored (REFERENCE_TTL_DAYS); the answer
+ * removed whatever happened. Only the fingerprint and the passages' anchors are stored (REFERENCE_TTL_DAYS); the answer
  * is a 303 to the `like=` view of it.
  *
  * A refusal is never a 5xx for anything the visitor sent: the form's page is rendered again
@@ -104,7 +105,16 @@ export function soundsLikeUpload(opts: { service: () => SoundsLikeService }) {
       try {
         const references = await service.references();
         await references.put(
-          { id, fingerprint: analysis.fingerprint, bpm: analysis.bpm, key: analysis.key, label: form.filename, expiresAt: Date.now() + config.REFERENCE_TTL_DAYS * 86_400_000 },
+          {
+            id,
+            fingerprint: analysis.fingerprint,
+            // its passages, at most REFERENCE_WINDOWS of them (a bounded second stage: ADR 0122)
+            segments: referenceAnchors(analysis.segments),
+            bpm: analysis.bpm,
+            key: analysis.key,
+            label: form.filename,
+            expiresAt: Date.now() + config.REFERENCE_TTL_DAYS * 86_400_000,
+          },
           Date.now(),
         );
       } catch (error) {

@@ -99,7 +99,7 @@ export const privacySections: readonly LegalSection[] = [
     id: "reference-analysis",
     title: "Searching by a sound you upload",
     paragraphs: [
-      "If you upload an audio file to find catalog tracks that sound like it, our server analyses the file and deletes it as soon as the analysis ends, whatever its outcome: the audio is never kept. What we keep is its fingerprint (a few dozen numbers that describe its sound and cannot be turned back into audio), its tempo and key, and the file's name, so that the results page can be opened again. Anyone you give that page's link to sees the same results and the file's name.",
+      "If you upload an audio file to find catalog tracks that sound like it, our server analyses the file and deletes it as soon as the analysis ends, whatever its outcome: the audio is never kept. What we keep is its fingerprint (a few hundred numbers that describe its sound, overall and every 10 seconds, and cannot be turned back into audio), its tempo and key, and the file's name, so that the results page can be opened again. Anyone you give that page's link to sees the same results and the file's name.",
       "They are kept for {referenceTtlDays} days; after that the link no longer works and they are deleted at the next clean-up. Uploads are counted like form submissions: at most {referenceRateLimit} per {referenceRateWindow} from one client, a count kept only for that time.",
     ],
   },

@@ -3,6 +3,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { analyzeAudio, ANALYZER_VERSION } from "../../app/.server/analysis/analyze.ts";
 import { FIELDS, FINGERPRINT_VERSION, fingerprintBytes } from "../../app/.server/analysis/fingerprint.ts";
+import { SEGMENTS_VERSION } from "../../app/.server/analysis/segments.ts";
 import { catalogScales, compare, createModel, keyRelation, tempoTerm, WEIGHTS, type Sounding, type Weights } from "../../app/.server/analysis/similarity.ts";
 import { KEY_NAMES } from "../../app/lib/catalog/track-query.ts";
 import { blockFeatures, FEATURES_VERSION, type BlockFeatures } from "./block-features.ts";
@@ -21,6 +22,8 @@ interface Analysed {
   bpm: number | null;
   key: string | null;
   fingerprint: string | null;
+  /** segment anchors (segments.ts, ADR 0122) */
+  segments?: string | null;
 }
 
 interface Cache {
@@ -61,7 +64,7 @@ export async function loadReal(log: (line: string) => void): Promise<RealData | 
   if (spawnSync("ffmpeg", ["-version"]).status !== 0) return "ffmpeg is not available: the real part is skipped";
   const candidates = realCandidates(log);
   if (typeof candidates === "string") return candidates;
-  const cachePath = path.join(cacheDir(), `analysis-v${ANALYZER_VERSION}-f${FINGERPRINT_VERSION}.json`);
+  const cachePath = path.join(cacheDir(), `analysis-v${ANALYZER_VERSION}-f${FINGERPRINT_VERSION}-s${SEGMENTS_VERSION}.json`);
   const cache: Cache = fs.existsSync(cachePath) ? JSON.parse(fs.readFileSync(cachePath, "utf8")) : {};
   const save = () => fs.writeFileSync(cachePath, JSON.stringify(cache));
   const rel = (file: string) => path.relative(cacheDir(), file);
@@ -77,11 +80,11 @@ export async function loadReal(log: (line: string) => void): Promise<RealData | 
     const entry = cache[rel(t.file)];
     if (!entry.full) {
       const a = await analyzeAudio(ffmpegWav(t.file, 22_050, { seconds: 1200 }));
-      entry.full = { seconds: a.durationSeconds, bpm: a.bpm, key: a.key, fingerprint: a.fingerprint ?? null };
+      entry.full = { seconds: a.durationSeconds, bpm: a.bpm, key: a.key, fingerprint: a.fingerprint ?? null, segments: a.segments ?? null };
     }
     if (!entry.excerpt) {
       const a = await analyzeAudio(referenceExcerpt(t.file, entry.seconds!));
-      entry.excerpt = { seconds: a.durationSeconds, bpm: a.bpm, key: a.key, fingerprint: a.fingerprint ?? null };
+      entry.excerpt = { seconds: a.durationSeconds, bpm: a.bpm, key: a.key, fingerprint: a.fingerprint ?? null, segments: a.segments ?? null };
       if (++done % 20 === 0) {
         save();
         log(`analysed ${done} tracks (${Math.round((Date.now() - started) / 1000)} s)`);

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { spawnSync } from "node:child_process";
 import { DatabaseSync } from "node:sqlite";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -84,6 +85,21 @@ describe("Sounds like this: a reference file", () => {
       await page.close();
     });
   }
+
+  it("lists the catalog track a 20 s cut was taken from first (issue #29: passages, ADR 0122)", { timeout: 60_000 }, async () => {
+    // the house piece of 3:00 as the site serves it; its middle, 1.5 dB quieter, at 96 kbit/s (the bench's reference)
+    const source = path.join(inject("dataDir"), "media", "track-07.mp3");
+    const cut = spawnSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-ss", "80", "-t", "20", "-i", source, "-af", "volume=-1.5dB", "-c:a", "libmp3lame", "-b:a", "96k", "-f", "mp3", "-"], { maxBuffer: 1 << 26 });
+    expect(cut.status, String(cut.stderr)).toBe(0);
+    const page = await newPage(browser, { javaScriptEnabled: false });
+    await page.goto(url("/catalog/sounds-like"));
+    await page.getByLabel("Audio file").setInputFiles(file("cut of a catalog track.mp3", new Uint8Array(cut.stdout)));
+    await page.getByRole("button", { name: "Find similar tracks" }).click();
+    await page.waitForURL((u) => /^ref-/.test(u.searchParams.get("like") ?? ""), { timeout: 30_000 });
+    await expect.poll(() => rows(page).count()).toBeGreaterThan(0);
+    expect(await rows(page).first().locator("audio").getAttribute("src")).toContain("track-07.mp3");
+    await page.close();
+  });
 
   const refused = [
     { name: "cover.mp3", bytes: () => Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(4000).fill(3)]), status: 415, message: /not audio we can read/ },

@@ -1,6 +1,7 @@
 import decode from "audio-decode";
 import { parseBuffer } from "music-metadata";
 import { FingerprintMeter } from "./fingerprint.ts";
+import { SegmentMeter } from "./segments.ts";
 import { estimateKey } from "./key.ts";
 import { LoudnessMeter } from "./loudness.ts";
 import { PeakBins } from "./peaks.ts";
@@ -30,6 +31,8 @@ export interface TrackAnalysis {
   overviewPeaks: number[];
   /** How the track sounds (issue #19, ADR 0104): base64 of fingerprint.ts's bytes; null for silence; absent before version 3. */
   fingerprint?: string | null;
+  /** How each 20 s passage sounds, every 10 s (issue #29, ADR 0122): base64 of segments.ts's windows; null for silence; absent before version 5. */
+  segments?: string | null;
   analyzerVersion: number;
 }
 
@@ -44,8 +47,10 @@ export interface TrackAnalysis {
  * 4: no tempo when a 2:3, 3:4 or 4:5 level competes with the chosen one (issue #28, ADR 0117);
  * the fingerprint's explanation measured on its parts unweighted (issue #29, ADR 0118). One
  * bump for both issues.
+ * 5: segment anchors (issue #29, ADR 0122: a reference file matched against each track's
+ * passages); shared with issue #28's tempo change of the same round, one re-analysis.
  */
-export const ANALYZER_VERSION = 4;
+export const ANALYZER_VERSION = 5;
 
 export type AnalysisFailure = "unreadable" | "unsupported" | "too-large" | "decode-failed";
 
@@ -114,6 +119,7 @@ export async function analyzeAudio(bytes: Uint8Array, opts: AnalyzeOptions = {})
     previewPeaks: pcm.peaks.bars(previewSeconds, Math.ceil(previewSeconds * 10)),
     overviewPeaks: pcm.peaks.bars(durationSeconds, OVERVIEW_BARS),
     fingerprint: pcm.fingerprint.fingerprint(),
+    segments: pcm.segments.anchors(),
     analyzerVersion: ANALYZER_VERSION,
   };
 }
@@ -167,6 +173,7 @@ interface Decoded {
   loudness: LoudnessMeter;
   peaks: PeakBins;
   fingerprint: FingerprintMeter;
+  segments: SegmentMeter;
 }
 
 /** Streams the file through the decoder, feeding each block of PCM to the measurements. */
@@ -198,6 +205,7 @@ async function decodeInto(bytes: Uint8Array, header: Header, maxSeconds: number,
         loudness: new LoudnessMeter(block.sampleRate, channels.length > 1 ? 2 : 1, (header.seconds ?? 0) * block.sampleRate * 1.01),
         peaks: new PeakBins(block.sampleRate),
         fingerprint: new FingerprintMeter(block.sampleRate),
+        segments: new SegmentMeter(block.sampleRate),
       };
     } else if (block.sampleRate !== out.sampleRate) {
       throw new AnalysisError("decode-failed", `the sample rate changes mid-stream (${out.sampleRate} to ${block.sampleRate} Hz)`);
@@ -209,6 +217,7 @@ async function decodeInto(bytes: Uint8Array, header: Header, maxSeconds: number,
     out.loudness.push(channels);
     out.peaks.push(channels);
     out.fingerprint.push(channels);
+    out.segments.push(channels);
     const excerpt = out.excerpt;
     const scale = 1 / (channels.length * factor);
     for (let i = 0; i < frames && out.excerptLength < excerpt.length; i++) {

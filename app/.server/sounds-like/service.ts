@@ -3,6 +3,7 @@ import type { Logger } from "../logger.ts";
 import { createAnalysisPool, type AnalysisPool } from "../analysis/pool.ts";
 import { openAnalysisStore } from "../analysis/stage/open.ts";
 import { ReferenceStore, referenceSounding } from "../analysis/stage/references.ts";
+import { segmentWindows } from "../analysis/segments.ts";
 import { createSubmissionRateLimiter, type SubmissionRateLimiter } from "../leads/rate-limit.ts";
 import type { ReferenceSeed } from "../catalog/tracks/track-index.ts";
 
@@ -74,5 +75,6 @@ export async function referenceSeed(service: SoundsLikeService, id: string, now 
   const found = await (await service.references()).get(id, now);
   if (found.status !== "ready") return { id, status: found.status };
   const sounding = referenceSounding(found.reference);
-  return sounding ? { id, status: "ready", sounding, label: found.reference.label } : { id, status: "unknown" };
+  const segments = segmentWindows(found.reference.segments);
+  return sounding ? { id, status: "ready", sounding, label: found.reference.label, ...(segments ? { segments } : {}) } : { id, status: "unknown" };
 }

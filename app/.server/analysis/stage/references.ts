@@ -7,7 +7,7 @@ import { KEY_NAMES } from "../../../lib/catalog/track-query.ts";
 /**
  * The fingerprints of visitors' reference files (issue #19 "Search by a reference file"),
  * next to the track analyses in the analysis store (SQLite or PostgreSQL, one SQL). Only the
- * fingerprint, tempo, key and the file's name are kept — never the audio — until
+ * fingerprint, the segment anchors (issue #29), tempo, key and the file's name are kept — never the audio — until
  * `expires_at` (REFERENCE_TTL_DAYS after the upload); an expired row reads as "expired" and is
  * deleted by the next upload's sweep.
  */
@@ -23,6 +23,14 @@ export const REFERENCES_SCHEMA = [
      expires_at BIGINT NOT NULL
    )`,
   `CREATE INDEX IF NOT EXISTS reference_fingerprint_expires ON reference_fingerprint (expires_at)`,
+  // A table of its own, not a column: stores made before it keep their table as it is (no
+  // ALTER that SQLite and PostgreSQL would spell differently). Issue #29, ADR 0122.
+  `CREATE TABLE IF NOT EXISTS reference_segments (
+     id TEXT PRIMARY KEY,
+     segments TEXT NOT NULL,
+     expires_at BIGINT NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS reference_segments_expires ON reference_segments (expires_at)`,
 ];
 
 export interface StoredReference {
@@ -32,6 +40,8 @@ export interface StoredReference {
   key: string | null;
   label: string;
   expiresAt: number;
+  /** its passages (segments.ts, at most REFERENCE_WINDOWS windows), base64; absent for a reference stored before them */
+  segments?: string | null;
 }
 
 export type ReferenceLookup = { status: "ready"; reference: StoredReference } | { status: "expired" | "unknown" };
@@ -61,24 +71,36 @@ export class ReferenceStore {
     const label = ref.label.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, LABEL_MAX);
     await this.db.batch([
       [`DELETE FROM reference_fingerprint WHERE expires_at < $1`, [now]],
+      [`DELETE FROM reference_segments WHERE expires_at < $1`, [now]],
       [
         `INSERT INTO reference_fingerprint (id, fingerprint, bpm, musical_key, label, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
         [ref.id, ref.fingerprint, ref.bpm, ref.key, label, now, ref.expiresAt],
       ],
+      ...(ref.segments ? [[`INSERT INTO reference_segments (id, segments, expires_at) VALUES ($1, $2, $3)`, [ref.id, ref.segments, ref.expiresAt]] as const] : []),
     ]);
   }
 
   async get(id: string, now: number): Promise<ReferenceLookup> {
     await this.schema();
-    const [row] = await this.db.query<{ id: string; fingerprint: string; bpm: unknown; musical_key: string | null; label: string; expires_at: unknown }>(
-      `SELECT id, fingerprint, bpm, musical_key, label, expires_at FROM reference_fingerprint WHERE id = $1`,
+    const [row] = await this.db.query<{ id: string; fingerprint: string; bpm: unknown; musical_key: string | null; label: string; expires_at: unknown; segments: string | null }>(
+      `SELECT f.id, f.fingerprint, f.bpm, f.musical_key, f.label, f.expires_at, s.segments
+         FROM reference_fingerprint f LEFT JOIN reference_segments s ON s.id = f.id
+        WHERE f.id = $1`,
       [id],
     );
     if (!row) return { status: "unknown" };
     if (Number(row.expires_at) <= now) return { status: "expired" };
     return {
       status: "ready",
-      reference: { id: row.id, fingerprint: row.fingerprint, bpm: row.bpm === null ? null : Number(row.bpm), key: row.musical_key, label: row.label, expiresAt: Number(row.expires_at) },
+      reference: {
+        id: row.id,
+        fingerprint: row.fingerprint,
+        bpm: row.bpm === null ? null : Number(row.bpm),
+        key: row.musical_key,
+        label: row.label,
+        expiresAt: Number(row.expires_at),
+        segments: row.segments ?? null,
+      },
     };
   }
 }

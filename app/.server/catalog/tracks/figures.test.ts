@@ -88,7 +88,7 @@ describe("the track view's page without a search (query.ts walk, issue #18)", ()
       const keys = rand() < 0.7 ? [] : [KEY_NAMES[Math.floor(rand() * 24)], KEY_NAMES[Math.floor(rand() * 24)]];
       const start = rand() < 0.5 ? 0 : Math.floor(rand() * 300);
       const query = { q: "", genre: "", subGenres: [], bpm, duration, keys, sort, page: 1 };
-      const got = matchPage(ctx, query, start, 12);
+      const got = await matchPage(ctx, query, start, 12);
 
       const order = sort === "title" ? titleOrder : figures.orders[sort];
       const wanted = new Set(keys.map((k) => KEY_NAMES.indexOf(k)));

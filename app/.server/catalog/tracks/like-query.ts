@@ -1,6 +1,6 @@
 import type { TrackSort } from "../../../lib/catalog/track-query.ts";
 import { matchKeys } from "../match-keys.ts";
-import { nearestTracks, reorder, type LikeSeedSound } from "./like.ts";
+import { listRules, nearestTracks, reorder, type LikeSeedSound } from "./like.ts";
 import { genreAlbums, type PageMatches, type TrackQueryContext } from "./query-context.ts";
 
 /**
@@ -24,7 +24,7 @@ export interface LikeFilters {
  * keeps (like.ts), cached by the seed and the filters as the other lists are (not by the sort:
  * every order of them is made from the one list).
  */
-export function likePage(ctx: TrackQueryContext, f: LikeFilters, seed: LikeSeedSound, start: number, size: number): PageMatches {
+export async function likePage(ctx: TrackQueryContext, f: LikeFilters, seed: LikeSeedSound, start: number, size: number): Promise<PageMatches> {
   const cacheKey = matchKeys.like(ctx.generation, seed.cacheId, f);
   let hit = ctx.cache.get(cacheKey);
   if (!hit) {
@@ -45,9 +45,12 @@ export function likePage(ctx: TrackQueryContext, f: LikeFilters, seed: LikeSeedS
             return !inSearch || inSearch[t] === 1;
           }
         : null;
-    const list = nearestTracks({ table, figures, seed, keep, bpm, seconds, wanted: f.wanted });
-    hit = { tracks: list.tracks, scores: null, keyCounts: list.keyCounts };
-    ctx.cache.set(cacheKey, hit);
+    const list = nearestTracks({ table, figures, seed, keep, bpm, seconds, wanted: f.wanted, ordered: true });
+    // a reference's second stage (its passages, ADR 0122); without it (a store that did not
+    // answer in time) the scan's order is shown and not cached, so the next ask tries again
+    const reranked = seed.rerank ? await seed.rerank(list.tracks).catch(() => null) : list.tracks;
+    hit = { tracks: listRules(table, figures, reranked ?? list.tracks), scores: null, keyCounts: list.keyCounts };
+    if (reranked) ctx.cache.set(cacheKey, hit);
   }
   // the list is kept most similar first; a visitor's other sort of it costs a sort of ≤ LIKE_LIMIT tracks, not a scan
   const tracks = reorder(hit.tracks, f.sort, ctx.table, ctx.figures);

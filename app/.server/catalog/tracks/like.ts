@@ -23,6 +23,12 @@ export interface LikeSeedSound {
   exclude: ReadonlySet<number>;
   /** names the seed in cache keys */
   cacheId: string;
+  /**
+   * A second stage over the scan's kept list, nearest first (a reference file's passages:
+   * passages.ts, issue #29, ADR 0122); null when it could not be made (the list then keeps the
+   * scan's order and is not cached). Applied before the album and recording rules.
+   */
+  rerank?: (kept: Int32Array) => Promise<Int32Array | null>;
 }
 
 /**
@@ -99,10 +105,12 @@ export interface LikeScanInput {
   /** the key filter (KEY_NAMES positions), or null */
   wanted: Uint8Array | null;
   limit?: number;
+  /** the kept tracks nearest first without the album and recording rules (listRules), for a second stage */
+  ordered?: boolean;
 }
 
 export interface LikeList {
-  /** nearest first, the album rule applied: at most LIKE_PER_ALBUM of one album among the first LIKE_SPREAD_WINDOW */
+  /** nearest first, the album rule applied (unless `ordered` was asked): at most LIKE_PER_ALBUM of one album among the first LIKE_SPREAD_WINDOW */
   tracks: Int32Array;
   /** the key filter's choices: the keys among the neighbours found without the key filter */
   keyCounts: { key: string; count: number }[];
@@ -200,6 +208,16 @@ export function nearestTracks(input: LikeScanInput): LikeList {
   const keyCounts: { key: string; count: number }[] = [];
   for (let k = 0; k < counts.length; k++) if (counts[k] > 0) keyCounts.push({ key: KEY_NAMES[k], count: counts[k] });
   const tracks = wanted ? drop(keyed) : allTracks;
+  return { tracks: input.ordered ? tracks : listRules(table, figures, tracks), keyCounts };
+}
+
+/**
+ * The rules of a like= list, over the tracks nearest first: the same recording under several
+ * albums counts as one "album" too, then at most LIKE_PER_ALBUM of one album among the first
+ * LIKE_SPREAD_WINDOW (spreadAlbums).
+ */
+export function listRules(table: TrackTable, figures: TrackFigures, tracks: Int32Array): Int32Array {
+  const { prints } = figures;
   // the same recording under several albums sounds the same: it counts as one "album" for the rule too
   const soundOf = new Map<string, number>();
   const groups = Int32Array.from(tracks, (t) => {
@@ -212,7 +230,7 @@ export function nearestTracks(input: LikeScanInput): LikeList {
   const byAlbum = spreadAlbums(tracks, table.trackAlbum);
   const position = new Map<number, number>();
   tracks.forEach((t, i) => position.set(t, i));
-  return { tracks: spreadAlbums(byAlbum, (t) => groups[position.get(t)!], LIKE_PER_RECORDING), keyCounts };
+  return spreadAlbums(byAlbum, (t) => groups[position.get(t)!], LIKE_PER_RECORDING);
 }
 
 /**

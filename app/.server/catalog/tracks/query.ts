@@ -258,7 +258,7 @@ const LARGE_WINDOW = 20_000;
  * The page of tracks a query asks for, their total and the key filter's choices. With `seed`
  * (a `like=` view whose seed has a fingerprint), the tracks are its neighbours (like.ts).
  */
-export function matchPage(ctx: TrackQueryContext, q: TrackQuery, start: number, size: number, seed?: LikeSeedSound): PageMatches {
+export async function matchPage(ctx: TrackQueryContext, q: TrackQuery, start: number, size: number, seed?: LikeSeedSound): Promise<PageMatches> {
   const terms = q.genre.trim() ? normalizeTerms([q.genre, ...q.subGenres]) : [];
   const bpm = wholeRange(q.bpm);
   const seconds = wholeRange(q.duration);

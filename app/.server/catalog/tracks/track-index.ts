@@ -239,7 +239,7 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
         // no neighbours to list: the page says why (still being analysed, expired, unknown)
         if (!seed) return { rows: [], total: 0, page: 1, pageCount: 0, keyCounts: [], like };
       }
-      const { found, page, pageCount } = clampedPage(ctx, q, seed);
+      const { found, page, pageCount } = await clampedPage(ctx, q, seed);
       return { rows: await trackRows(rowDeps, ctx, found.page, seed), total: found.total, page, pageCount, keyCounts: found.keyCounts, ...(like ? { like } : {}) };
     },
     ready,
@@ -252,12 +252,12 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
 }
 
 /** The page asked, then again the last one when it was past the end (the track view's clamp). */
-function clampedPage(ctx: TrackQueryContext, q: TrackQuery, seed: LikeSeedSound | undefined) {
+async function clampedPage(ctx: TrackQueryContext, q: TrackQuery, seed: LikeSeedSound | undefined) {
   const start = (Math.max(1, Math.floor(q.page) || 1) - 1) * TRACKS_PER_PAGE;
-  let found = matchPage(ctx, q, start, TRACKS_PER_PAGE, seed);
+  let found = await matchPage(ctx, q, start, TRACKS_PER_PAGE, seed);
   const pageCount = pageCountFor(found.total, TRACKS_PER_PAGE);
   const page = clampPage(q.page, pageCount);
-  if ((page - 1) * TRACKS_PER_PAGE !== start) found = matchPage(ctx, q, (page - 1) * TRACKS_PER_PAGE, TRACKS_PER_PAGE, seed);
+  if ((page - 1) * TRACKS_PER_PAGE !== start) found = await matchPage(ctx, q, (page - 1) * TRACKS_PER_PAGE, TRACKS_PER_PAGE, seed);
   return { found, page, pageCount };
 }
 

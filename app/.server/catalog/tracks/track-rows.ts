@@ -1,6 +1,8 @@
 import type { AnalysisLookup } from "../../analysis/stage/types.ts";
 import type { TrackAnalysis } from "../../analysis/analyze.ts";
 import { compare, explain, type Sounding } from "../../analysis/similarity.ts";
+import { segmentWindows } from "../../analysis/segments.ts";
+import { rankByPassages } from "./passages.ts";
 import type { AlbumTable } from "../album-table.ts";
 import { withAnalysis } from "../with-analysis.ts";
 import type { Track } from "../../../lib/catalog/types.ts";
@@ -23,6 +25,8 @@ export interface ReferenceSeed {
   status: "ready" | "expired" | "unknown";
   sounding?: Sounding;
   label?: string;
+  /** its passages' windows (segments.ts), when it was stored with them (issue #29) */
+  segments?: Uint8Array;
 }
 
 /** What the track index reads of the album index: the album columns of the current version, media URLs, the cache budget. */
@@ -65,7 +69,9 @@ export async function resolveSeed(deps: RowDeps, ctx: TrackQueryContext, id: str
   if (id.startsWith("ref-")) {
     const like: LikeSeed = { id, kind: "reference", status: reference?.id === id ? reference.status : "unknown", ...(reference?.label ? { label: reference.label } : {}) };
     if (like.status !== "ready" || !reference?.sounding) return { like: { ...like, status: like.status === "ready" ? "unknown" : like.status } };
-    return { like, sound: { sounding: reference.sounding, exclude: new Set(), cacheId: id } };
+    const windows = reference.segments;
+    const rerank = windows ? (kept: Int32Array) => byPassages(deps, ctx, kept, windows) : undefined;
+    return { like, sound: { sounding: reference.sounding, exclude: new Set(), cacheId: id, ...(rerank ? { rerank } : {}) } };
   }
   const { table, figures: f } = ctx;
   const colon = id.lastIndexOf(":");
@@ -85,6 +91,34 @@ export async function resolveSeed(deps: RowDeps, ctx: TrackQueryContext, id: str
     for (let i = from; i < to; i++) exclude.add(table.byAudio[i]);
   }
   return { like: { id, kind: "track", status: "ready", row }, sound: { sounding: soundingOf(f, t), exclude, cacheId: id } };
+}
+
+/**
+ * A reference's like= list in the order of the candidates' passages nearest to its own
+ * (passages.ts; issue #29, ADR 0122): the candidates' anchors are read from the analysis
+ * store (one read of LIKE_LIMIT keys), waiting at most `waitMs`; null without them in time.
+ */
+async function byPassages(deps: RowDeps, ctx: TrackQueryContext, kept: Int32Array, reference: Uint8Array): Promise<Int32Array | null> {
+  const { analysis, source, waitMs } = deps;
+  if (!analysis || kept.length === 0) return null;
+  const { table } = ctx;
+  const listed = new Map<number, Track[] | null>();
+  const keyOf = new Map<number, string>();
+  for (const t of kept) {
+    const a = table.trackAlbum[t];
+    if (!listed.has(a)) listed.set(a, readTracks(source, table.albums, a));
+    const track = listed.get(a)?.[t - table.albumStart[a]];
+    if (track) keyOf.set(t, track.s3Path);
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const results = await Promise.race([
+    analysis.lookup([...keyOf.values()]).catch(() => null),
+    new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs))),
+  ]).finally(() => clearTimeout(timer));
+  if (!results) return null;
+  const windows = new Map<number, Uint8Array | null>();
+  for (const [t, key] of keyOf) windows.set(t, segmentWindows(results.get(key)?.segments));
+  return rankByPassages(kept, (t) => windows.get(t) ?? null, reference);
 }
 
 /** The rows of the page: titles read from the snapshot file, figures from the index, waveforms from the analysis lookup. */
