@@ -44,6 +44,11 @@ const SOURCES = [
   { pkg: "pianobooster", licence: "CC-BY (music/)" },
   { pkg: "abcmidi", licence: "GPL-2+" },
   { pkg: "abcm2ps", licence: "LGPL-3+" },
+  // added with ADR 0117's second round: the swing, shuffle, big-band, bossa and 6/8 grooves the
+  // issue asks for (MMA's examples, shipped with the MIDI files MMA made of them) and game music
+  // with drums in 3/4, 4/4, 5/4, 6/8 and 7/4 (Freedoom's MIDI lumps)
+  { pkg: "mma", licence: "GPL-2+" },
+  { pkg: "freedoom", licence: "BSD-3-Clause (freedoom-license)" },
 ] as const;
 
 export interface RealPiece {
@@ -75,6 +80,15 @@ const majorOf = (sf: number) => (((sf * 7) % 12) + 12) % 12;
  */
 export const isHeldOut = (composition: string) => crypto.createHash("sha1").update(composition).digest()[0] % 3 === 0;
 
+const pkgOf = (composition: string) => composition.split("/")[0];
+
+/**
+ * The beat a listener taps when the metre's is out of the range tempi are reported in (ADR
+ * 0105: 50–210 BPM): half of it above (MMA's "Tempo 250" folk groove, a march at 220: tapped at
+ * 125 and 110), twice it below. Said in ADR 0117's second round.
+ */
+const tapped = (bpm: number) => (bpm > 210 ? bpm / 2 : bpm < 50 ? bpm * 2 : bpm);
+
 const SCORED_SECONDS = 60;
 const MIN_STEADY_SECONDS = 20;
 
@@ -97,7 +111,7 @@ export function realSet(log: (line: string) => void = console.log): RealPiece[] 
   const debs = path.join(REAL_CACHE, "debs");
   const root = path.join(REAL_CACHE, "files");
   fs.mkdirSync(debs, { recursive: true });
-  const midis: { composition: string; bytes: Uint8Array }[] = [];
+  const midis: { composition: string; group?: string; bytes: Uint8Array }[] = [];
   for (const { pkg } of SOURCES) {
     let deb = fs.readdirSync(debs).find((f) => f.startsWith(`${pkg}_`) && f.endsWith(".deb"));
     if (!deb) {
@@ -116,19 +130,21 @@ export function realSet(log: (line: string) => void = console.log): RealPiece[] 
     midis.push(...collect(pkg, dir));
   }
   const pieces: RealPiece[] = [];
-  for (const { composition, bytes } of midis) {
+  for (const { composition, group, bytes } of midis) {
     const info = readScore(bytes);
     if (!info) continue;
-    const heldOut = isHeldOut(composition);
+    const heldOut = isHeldOut(group ?? composition);
     for (const sf of SOUNDFONTS) {
       pieces.push({
         composition,
         name: `${composition} [${sf.name}]`,
         soundfont: sf.name,
-        bpm: Math.round(info.beatBpm * 10) / 10,
+        bpm: Math.round(tapped(info.beatBpm) * 10) / 10,
         quarterBpm: info.quarterBpm,
         metre: info.metre,
-        key: info.key,
+        // Freedoom's scores carry their sequencer's key signature (C major on every one that has
+        // one): not a key anybody wrote
+        key: pkgOf(composition) === "freedoom" ? null : info.key,
         heldOut,
         variable: false,
         style: info.metre,
@@ -165,8 +181,8 @@ export function realSet(log: (line: string) => void = console.log): RealPiece[] 
 }
 
 /** The MIDI files of a package's extracted tree (ABC tunes turned into MIDI by abc2midi, cached). */
-function collect(pkg: string, dir: string): { composition: string; bytes: Uint8Array }[] {
-  const out: { composition: string; bytes: Uint8Array }[] = [];
+function collect(pkg: string, dir: string): { composition: string; group?: string; bytes: Uint8Array }[] {
+  const out: { composition: string; group?: string; bytes: Uint8Array }[] = [];
   const walk = (d: string): string[] => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
   if (pkg === "pianobooster") {
     const zip = walk(dir).find((f) => f.endsWith("BoosterMusicBooks.zip"));
@@ -190,6 +206,39 @@ function collect(pkg: string, dir: string): { composition: string; bytes: Uint8A
           spawnSync("abc2midi", [abc, x, "-o", mid, "-silent"], { encoding: "utf8" });
         }
         if (fs.existsSync(mid)) out.push({ composition: `${pkg}/${path.basename(abc)}#${x}`, bytes: fs.readFileSync(mid) });
+      }
+    }
+  } else if (pkg === "mma") {
+    // the examples' MIDI files as MMA made them; the variants of one song (twinkle1..3,
+    // frankie2..4) and the demos of one feature share a folder, held out together by it
+    // (one song, convert4to5, is in two folders: kept once)
+    const seen = new Set<string>();
+    for (const f of walk(dir).filter((f) => f.endsWith(".mid") && f.includes("/examples/")).sort()) {
+      const bytes = fs.readFileSync(f);
+      const hash = crypto.createHash("sha1").update(bytes).digest("hex");
+      if (seen.has(hash) || seen.has(path.basename(f))) continue;
+      seen.add(hash);
+      seen.add(path.basename(f));
+      const folder = path.basename(path.dirname(f));
+      out.push({ composition: `${pkg}/${folder}/${path.basename(f)}`, group: `${pkg}/${folder}`, bytes });
+    }
+  } else if (pkg === "freedoom") {
+    // the music lumps (D_*) of the two WADs that are MIDI files, each piece once
+    const seen = new Set<string>();
+    for (const wad of walk(dir).filter((f) => f.endsWith(".wad"))) {
+      const b = fs.readFileSync(wad);
+      const count = b.readInt32LE(4);
+      const at = b.readInt32LE(8);
+      for (let i = 0; i < count; i++) {
+        const offset = b.readInt32LE(at + 16 * i);
+        const size = b.readInt32LE(at + 16 * i + 4);
+        const name = b.toString("latin1", at + 16 * i + 8, at + 16 * i + 16).replace(/\0.*$/, "");
+        const bytes = b.subarray(offset, offset + size);
+        if (!name.startsWith("D_") || bytes.toString("latin1", 0, 4) !== "MThd") continue;
+        const hash = crypto.createHash("sha1").update(bytes).digest("hex");
+        if (seen.has(hash)) continue;
+        seen.add(hash);
+        out.push({ composition: `${pkg}/${name}`, bytes: Uint8Array.from(bytes) });
       }
     }
   } else {

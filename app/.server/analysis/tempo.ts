@@ -67,8 +67,21 @@ export function estimateTempo(pcm: Float32Array, sampleRate: number): TempoEstim
   return { bpm, confidence };
 }
 
-export function measureTempo(pcm: Float32Array, sampleRate: number): TempoMeasures {
-  const env = onsetStrength(pcm, sampleRate);
+/** How the metrical level is chosen among rival levels (bench:tempo compares them; ADR 0117). */
+export interface LevelOptions {
+  method: "v4" | "dp" | "dpc" | "pulse";
+  /** Rivals scoring at least this share of the best (prior-weighted tempogram) are checked. */
+  floor: number;
+  /** No tempo when the runner-up's consistency is at least this share of the winner's (> 1: never). */
+  margin: number;
+}
+export const LEVEL_DEFAULTS: LevelOptions = { method: "v4", floor: 0.5, margin: 2 };
+
+export function measureTempo(pcm: Float32Array, sampleRate: number, level: LevelOptions = LEVEL_DEFAULTS): TempoMeasures {
+  return measureEnvelope(onsetStrength(pcm, sampleRate), level);
+}
+
+export function measureEnvelope(env: ReturnType<typeof onsetStrength>, level: LevelOptions = LEVEL_DEFAULTS): TempoMeasures {
   const none: TempoMeasures = { bpm: null, confidence: 0, candidateBpm: null, beats: 0 };
   const fr = env.frameRate;
   if (env.soundingFrames / fr < MIN_SOUND_SECONDS) return none;
@@ -91,8 +104,20 @@ export function measureTempo(pcm: Float32Array, sampleRate: number): TempoMeasur
   // none): a candidate at 2:3, 3:4 or 4:5 of the best's period, or their inverses — the levels
   // of a triplet feel, a dotted rhythm, a hemiola — scores nearly as well. Octaves and triples
   // are not rivals: they are the same pulse, and the rule below picks among them.
-  const rival = candidates.find((c) => rivalLevel(c.lag, bestLag));
-  const ambiguous = rival !== undefined && rival.score >= AMBIGUITY * candidates[0].score;
+  let ambiguous = false;
+  if (level.method === "v4") {
+    const rival = candidates.find((c) => rivalLevel(c.lag, bestLag));
+    ambiguous = rival !== undefined && rival.score >= AMBIGUITY * candidates[0].score;
+  } else {
+    const contenders = [candidates[0], ...candidates.filter((c) => rivalLevel(c.lag, candidates[0].lag) && c.score >= level.floor * candidates[0].score)];
+    if (contenders.length > 1) {
+      const judged = contenders
+        .map((c) => ({ lag: c.lag, s: consistency(level.method, env.strength, refinePeak(gram, c.lag)) }))
+        .sort((a, b) => b.s - a.s);
+      bestLag = judged[0].lag;
+      ambiguous = judged[1].s >= level.margin * judged[0].s;
+    }
+  }
   // The metrical level. A beat whose two-beat pattern (kick on 1 and 3, snare on 2 and 4; a
   // swing ride's "ding, ding-a") repeats better than the beat itself peaks at half its rate, and
   // the prior does not always pull it back. The level twice as fast is taken when it is clear
@@ -121,6 +146,51 @@ export function measureTempo(pcm: Float32Array, sampleRate: number): TempoMeasur
   }
   const candidateBpm = Math.round(bpm * 10) / 10;
   return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous };
+}
+
+/**
+ * How well a period's beats hold the onsets (higher: better).
+ * dp: Ellis's tracker at that period, the mean onset strength at its beats (±2 frames);
+ * dpc: the same less the mean strength half-way between its beats;
+ * pulse: Percival & Tzanetakis's (2014) pulse trains — for each phase, impulses at the beats
+ * (weight 1) and at 2 and 1.5 periods (weight 0.5), the best phase's mean.
+ */
+function consistency(method: string, env: Float32Array, period: number): number {
+  const at = (t: number) => {
+    const c = Math.round(t);
+    let m = 0;
+    for (let f = Math.max(0, c - 2); f <= Math.min(env.length - 1, c + 2); f++) m = Math.max(m, env[f]);
+    return m;
+  };
+  if (method === "pulse") {
+    let best = 0;
+    for (let phase = 0; phase < period; phase++) {
+      let sum = 0;
+      let w = 0;
+      for (let t = phase; t < env.length; t += period) {
+        sum += env[Math.round(t)];
+        w += 1;
+      }
+      for (const k of [2, 1.5]) {
+        for (let t = phase; t < env.length; t += k * period) {
+          sum += 0.5 * env[Math.round(t)];
+          w += 0.5;
+        }
+      }
+      best = Math.max(best, sum / w);
+    }
+    return best;
+  }
+  const beats = trackBeats(env, period);
+  if (beats.length < 2) return 0;
+  let on = 0;
+  for (const b of beats) on += at(b);
+  on /= beats.length;
+  if (method === "dp") return on;
+  let off = 0;
+  for (let i = 1; i < beats.length; i++) off += at((beats[i - 1] + beats[i]) / 2);
+  off /= beats.length - 1;
+  return on - off;
 }
 
 /** Whether two periods are at a ratio that makes a wrong metrical level (2:3, 3:4, 4:5 or their inverses), within 4 %. */
