@@ -170,6 +170,22 @@ const parts: [string, Row[]][] = [
 ];
 console.log(`\n${pieces.length} pieces × ${FORMATS.join(", ")} = ${rows.length} files; ${((performance.now() - started) / 1000).toFixed(0)} s in all`);
 console.log(`analysis: ${newSeconds.toFixed(1)} s this version (whole analysis), ${oldSeconds.toFixed(1)} s the previous versions' tempo and key on the same excerpts\n`);
+// the real part by feel (real-set.ts: compound metre, triplet or swing, cut time, straight; read
+// from the scores), issue #28's sources of 2:3 and 4:3 errors
+if (rea.length > 0) {
+  console.log("| real, by feel | renders | answered v4 → now | accuracy 1 v4 → now | accuracy 2 v4 → now | wrong answers v4 → now |\n|---|---|---|---|---|---|");
+  for (const heldOut of [false, true]) {
+    for (const feel of [...new Set(rea.map((r) => r.piece.style))].filter((f) => f !== "beatless").sort()) {
+      const subset = rea.filter((r) => r.piece.heldOut === heldOut && r.piece.style === feel);
+      if (subset.length === 0) continue;
+      const a = figures(subset, (r) => r.v4);
+      const b = figures(subset, (r) => r.now);
+      const short = (v: string) => v.replace(/ \(.*\)/, "");
+      console.log(`| ${heldOut ? "held out" : "tuning"}, ${feel} | ${subset.length} | ${short(a.answered)} → ${short(b.answered)} | ${short(a["accuracy 1"])} → ${short(b["accuracy 1"])} | ${short(a["accuracy 2"])} → ${short(b["accuracy 2"])} | ${short(a["wrong answers (acc. 2)"])} → ${short(b["wrong answers (acc. 2)"])} |`);
+    }
+  }
+  console.log("");
+}
 for (const [name, subset] of parts) {
   if (subset.length === 0) continue;
   const now = figures(subset, (r) => r.now);

@@ -147,7 +147,7 @@ export function realSet(log: (line: string) => void = console.log): RealPiece[] 
         key: pkgOf(composition) === "freedoom" ? null : info.key,
         heldOut,
         variable: false,
-        style: info.metre,
+        style: info.feel,
         section: info.section,
         wav: () => render(truncate(bytes, info.endTick), sf.file, composition, info.section.toSeconds + 2),
       });
@@ -254,8 +254,18 @@ interface Score {
   beatBpm: number;
   metre: string;
   key: string | null;
+  /** The feel, from the metre and the notes (FEELS). */
+  feel: Feel;
   section: { fromSeconds: number; toSeconds: number };
 }
+
+/**
+ * The feels issue #28 names as the source of 2:3 and 4:3 errors, read from the scores: compound
+ * metre (3/8, 6/8, 9/8, 12/8); triplet or swing (a simple metre whose notes off the beat fall
+ * on its thirds more than on its halves, e.g. swung eighths, shuffles, triplet
+ * accompaniments); cut time (x/2, or a beat tapped at half the metre's, see `tapped`); straight.
+ */
+export type Feel = "compound" | "triplet/swing" | "cut time" | "straight";
 
 /**
  * The notated tempo, metre and key of the longest stretch of notes under one tempo (the
@@ -299,6 +309,9 @@ export function readScore(bytes: Uint8Array): Score | null {
     }
     return s;
   };
+  // a file converted from Doom's MUS format carries the converter's clock as its tempo (140
+  // ticks a second as "95 BPM" at 89 ticks a quarter), not a tempo anybody notated
+  if (events.some(({ e }) => typeof e.text === "string" && /MUS->MID|QMUS2MID/.test(e.text))) return null;
   const notes = events.filter(({ e }) => e.type === "noteOn" && (e.velocity as number) > 0);
   if (notes.length < 16) return null;
   const firstNote = notes[0].tick;
@@ -353,9 +366,27 @@ export function readScore(bytes: Uint8Array): Score | null {
     }
     if (all > 0 && inScale / all >= 0.85) key = `${NAMES[tonic]} ${minor ? "minor" : "major"}`;
   }
+  // where the notes off the beat fall within it (the quarter in simple metres)
+  let halves = 0;
+  let thirds = 0;
+  let onsets = 0;
+  for (const { tick, e } of notes) {
+    if (tick < best.from || tick > best.to) continue;
+    onsets++;
+    const at = (((tick - best.from) % tpq) + tpq) % tpq / tpq;
+    const near = (x: number) => Math.abs(at - x) < 1 / 24;
+    if (near(0.5)) halves++;
+    else if (near(1 / 3) || near(2 / 3)) thirds++;
+  }
+  const compound = den === 8 && num % 3 === 0;
+  const feel: Feel =
+    compound ? "compound"
+    : den === 2 || beatBpm > 210 ? "cut time"
+    : thirds > halves && thirds >= 0.1 * onsets ? "triplet/swing"
+    : "straight";
   let endTick = best.to;
   while (endTick > best.from && secondsAt(endTick) > toSeconds + 1) endTick -= tpq;
-  return { endTick: endTick + tpq, quarterBpm: Math.round(quarterBpm * 10) / 10, beatBpm, metre: `${num}/${den}`, key, section: { fromSeconds, toSeconds } };
+  return { endTick: endTick + tpq, quarterBpm: Math.round(quarterBpm * 10) / 10, beatBpm, metre: `${num}/${den}`, key, feel, section: { fromSeconds, toSeconds } };
 }
 
 /** The MIDI file without the events after `endTick` (each track still ends with its end-of-track). */
