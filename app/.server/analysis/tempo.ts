@@ -30,6 +30,8 @@ export interface TempoMeasures extends TempoEstimate {
   beats: number;
   /** Another level, not an octave of the one found, was nearly as likely: no tempo is named. */
   ambiguous?: boolean;
+  /** The rival levels weighed (the bench prints them). */
+  levels?: { bpm: number; score: number; consistency: number }[];
 }
 
 /** Below this pulse clarity no tempo is named: chosen from the evaluation set (ADR 0105). */
@@ -69,7 +71,7 @@ export function estimateTempo(pcm: Float32Array, sampleRate: number): TempoEstim
 
 /** How the metrical level is chosen among rival levels (bench:tempo compares them; ADR 0117). */
 export interface LevelOptions {
-  method: "v4" | "dp" | "dpc" | "pulse";
+  method: "v3" | "v4" | "dp" | "dpc" | "pulse" | "meter";
   /** Rivals scoring at least this share of the best (prior-weighted tempogram) are checked. */
   floor: number;
   /** No tempo when the runner-up's consistency is at least this share of the winner's (> 1: never). */
@@ -105,15 +107,20 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, level: Le
   // of a triplet feel, a dotted rhythm, a hemiola — scores nearly as well. Octaves and triples
   // are not rivals: they are the same pulse, and the rule below picks among them.
   let ambiguous = false;
-  if (level.method === "v4") {
+  let levels: TempoMeasures["levels"];
+  if (level.method === "v3") {
+    // version 3: the best candidate, no rival weighed
+  } else if (level.method === "v4") {
     const rival = candidates.find((c) => rivalLevel(c.lag, bestLag));
     ambiguous = rival !== undefined && rival.score >= AMBIGUITY * candidates[0].score;
   } else {
     const contenders = [candidates[0], ...candidates.filter((c) => rivalLevel(c.lag, candidates[0].lag) && c.score >= level.floor * candidates[0].score)];
     if (contenders.length > 1) {
+      const acf = level.method === "meter" ? autocorrelation(env.strength, Math.ceil(maxLag * 4.2)) : null;
       const judged = contenders
-        .map((c) => ({ lag: c.lag, s: consistency(level.method, env.strength, refinePeak(gram, c.lag)) }))
+        .map((c) => ({ lag: c.lag, s: acf ? (c.score / candidates[0].score) * meterSupport(acf, refinePeak(gram, c.lag)) : consistency(level.method, env.strength, refinePeak(gram, c.lag)) }))
         .sort((a, b) => b.s - a.s);
+      levels = judged.map((j) => ({ bpm: (60 * fr) / j.lag, score: candidates.find((c) => c.lag === j.lag)!.score / candidates[0].score, consistency: j.s }));
       bestLag = judged[0].lag;
       ambiguous = judged[1].s >= level.margin * judged[0].s;
     }
@@ -145,7 +152,40 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, level: Le
     if (Math.abs(mean / period - 1) < 0.15) bpm = (60 * fr) / mean;
   }
   const candidateBpm = Math.round(bpm * 10) / 10;
-  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous };
+  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels };
+}
+
+/** The envelope's autocorrelation over the whole excerpt (mean removed; 1 at lag 0), lags 0..lags. */
+function autocorrelation(x: Float32Array, lags: number): Float64Array {
+  const n = x.length;
+  let mean = 0;
+  for (const v of x) mean += v / n;
+  const d = Float64Array.from(x, (v) => v - mean);
+  const out = new Float64Array(lags + 1);
+  let energy = 0;
+  for (const v of d) energy += v * v;
+  if (!(energy > 0)) return out;
+  for (let lag = 0; lag <= lags && lag < n; lag++) {
+    let sum = 0;
+    for (let i = 0; i + lag < n; i++) sum += d[i] * d[i + lag];
+    out[lag] = (sum / energy) * (n / (n - lag));
+  }
+  return out;
+}
+
+/**
+ * The metre's support for a beat period (after Klapuri, Eronen and Astola 2006, whose meter
+ * model favours a tactus that the measure period holds a whole number of times): the
+ * autocorrelation's highest peak at 2, 3 or 4 periods (±3 %), floored at a small value.
+ */
+function meterSupport(acf: Float64Array, period: number): number {
+  let best = 0;
+  for (const m of [2, 3, 4]) {
+    const lo = Math.floor(m * period * 0.97);
+    const hi = Math.min(acf.length - 1, Math.ceil(m * period * 1.03));
+    for (let lag = lo; lag <= hi; lag++) best = Math.max(best, acf[lag]);
+  }
+  return Math.max(0.01, best);
 }
 
 /**
@@ -167,12 +207,12 @@ function consistency(method: string, env: Float32Array, period: number): number 
     for (let phase = 0; phase < period; phase++) {
       let sum = 0;
       let w = 0;
-      for (let t = phase; t < env.length; t += period) {
+      for (let t = phase; Math.round(t) < env.length; t += period) {
         sum += env[Math.round(t)];
         w += 1;
       }
       for (const k of [2, 1.5]) {
-        for (let t = phase; t < env.length; t += k * period) {
+        for (let t = phase; Math.round(t) < env.length; t += k * period) {
           sum += 0.5 * env[Math.round(t)];
           w += 0.5;
         }
