@@ -44,8 +44,11 @@ export interface TrackAnalysis {
  * 4: no tempo when a 2:3, 3:4 or 4:5 level competes with the chosen one (issue #28, ADR 0117);
  * the fingerprint's explanation measured on its parts unweighted (issue #29, ADR 0118). One
  * bump for both issues.
+ * 5: the metrical level weighed by the metre's support among 2:3, 3:4 and 4:5 rivals (issue #28,
+ * ADR 0117's second round): tracks version 4 left without a tempo gain one, some change level.
+ * One bump, shared with the similarity work of the same round if it lands with it.
  */
-export const ANALYZER_VERSION = 4;
+export const ANALYZER_VERSION = 5;
 
 export type AnalysisFailure = "unreadable" | "unsupported" | "too-large" | "decode-failed";
 
