@@ -370,7 +370,7 @@ export function readScore(bytes: Uint8Array): Score | null {
   let halves = 0;
   let thirds = 0;
   let onsets = 0;
-  for (const { tick, e } of notes) {
+  for (const { tick } of notes) {
     if (tick < best.from || tick > best.to) continue;
     onsets++;
     const at = (((tick - best.from) % tpq) + tpq) % tpq / tpq;
