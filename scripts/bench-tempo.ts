@@ -1,4 +1,4 @@
-// `npm run bench:tempo [-- --set synthetic|real|all --part tuning|held-out|all --formats wav,mp3,opus --skip-v2 --verbose]`:
+// `npm run bench:tempo [-- --set synthetic|real|all --part tuning|held-out|all --formats wav,mp3,opus --with-v3 --verbose]`:
 // the accuracy of the analyzer's tempo and key (issues #20 and #28, ADRs 0105 and 0117), next to
 // the previous analyzer versions', on two sets:
 // - synthetic (the regression set): compositions this project writes itself
@@ -25,6 +25,7 @@ import { estimateKey as legacyKey } from "./lib/legacy/key-v2.ts";
 import { estimateKey as v3Key } from "./lib/legacy/key-v3.ts";
 import { estimateTempo as legacyTempo } from "./lib/legacy/tempo-v2.ts";
 import { estimateTempo as v3Tempo } from "./lib/legacy/tempo-v3.ts";
+import { estimateTempo as v4Tempo } from "./lib/legacy/tempo-v4.ts";
 import { encodeWithFfmpeg } from "./lib/encode-audio.ts";
 import { keyScore } from "./lib/key-score.ts";
 import { REAL_CACHE, realSet, SOUNDFONTS } from "./lib/real-set.ts";
@@ -36,8 +37,9 @@ const { values: flags } = parseArgs({
     part: { type: "string", default: "all" },
     formats: { type: "string", default: "wav,mp3,opus" },
     verbose: { type: "boolean", default: false },
-    // version 2's BeatRoot is slow: --skip-v2 leaves its column empty
-    "skip-v2": { type: "boolean", default: false },
+    // versions 2 and 3 in two more columns (version 2's BeatRoot is slow); version 4 is always shown
+    "with-v3": { type: "boolean", default: false },
+    "with-v2": { type: "boolean", default: false },
     only: { type: "string", default: "" },
   },
 });
@@ -53,6 +55,7 @@ interface Row {
   piece: Piece & { section?: { fromSeconds: number; toSeconds: number }; real?: boolean };
   format: string;
   now: Answer;
+  v4: Answer;
   v3: Answer;
   before: Answer;
 }
@@ -78,30 +81,38 @@ for (const piece of pieces) {
     const bytes = format === "wav" ? wav : encodeWithFfmpeg(wav, format as "mp3" | "opus");
     let before: Answer = { bpm: null, confidence: 0, key: null };
     let v3: Answer = { bpm: null, confidence: 0, key: null };
+    let v4: Answer = { bpm: null, confidence: 0, key: null };
     const t0 = performance.now();
     let excerptMs = 0;
     const r = await analyzeAudio(bytes, {
       section: piece.section,
       onExcerpt(pcm, rate) {
         const t = performance.now();
-        if (!flags["skip-v2"]) {
+        if (flags["with-v2"]) {
           const tempo = legacyTempo(pcm, rate);
           before = { bpm: tempo.bpm, confidence: tempo.confidence, key: legacyKey(pcm, rate).key };
         }
-        const tempo3 = v3Tempo(pcm, rate);
-        v3 = { bpm: tempo3.bpm, confidence: tempo3.confidence, key: v3Key(pcm, rate).key };
+        // version 3's and 4's key is the same (key-v3.ts)
+        const key3 = v3Key(pcm, rate).key;
+        if (flags["with-v3"]) {
+          const tempo3 = v3Tempo(pcm, rate);
+          v3 = { bpm: tempo3.bpm, confidence: tempo3.confidence, key: key3 };
+        }
+        const tempo4 = v4Tempo(pcm, rate);
+        v4 = { bpm: tempo4.bpm, confidence: tempo4.confidence, key: key3 };
         excerptMs = performance.now() - t;
       },
     });
     newSeconds += (performance.now() - t0 - excerptMs) / 1000;
     oldSeconds += excerptMs / 1000;
     const now = { bpm: r.bpm, confidence: r.bpmConfidence, key: r.key };
-    rows.push({ piece, format, now, v3, before });
+    rows.push({ piece, format, now, v4, v3, before });
     if (flags.verbose) {
       const show = (a: Answer) => `${a.bpm === null ? "—" : a.bpm.toFixed(1)} (${a.confidence.toFixed(2)}) ${a.key ?? "no key"}`;
       const truth = piece.bpm === null ? "no beat" : String(piece.bpm);
       const mark = piece.bpm === null ? (now.bpm === null ? "ok" : "FALSE") : acc1(now, piece.bpm) ? "ok" : acc2(now, piece.bpm) ? "octave" : now.bpm === null ? "MISSED" : `WRONG ${errorKind(now.bpm!, piece.bpm)}`;
-      console.log(`${piece.heldOut ? "H" : " "} ${piece.name.padEnd(50)} ${format.padEnd(4)} truth ${truth.padEnd(7)} key ${(piece.key ?? "-").padEnd(8)} now ${show(now).padEnd(30)} v3 ${show(v3).padEnd(30)} ${mark}`);
+      const mark4 = piece.bpm === null ? (v4.bpm === null ? "ok" : "FALSE") : acc1(v4, piece.bpm) ? "ok" : acc2(v4, piece.bpm) ? "octave" : v4.bpm === null ? "MISSED" : `WRONG ${errorKind(v4.bpm!, piece.bpm)}`;
+      console.log(`${piece.heldOut ? "H" : " "} ${piece.name.padEnd(50)} ${format.padEnd(4)} ${("metre " + ((piece as { metre?: string }).metre ?? "-")).padEnd(11)} truth ${truth.padEnd(7)} key ${(piece.key ?? "-").padEnd(8)} now ${show(now).padEnd(30)} ${mark.padEnd(12)} v4 ${show(v4).padEnd(30)} ${mark4}`);
     }
   }
 }
@@ -158,14 +169,32 @@ const parts: [string, Row[]][] = [
   ["synthetic, held out, steady beat", syn.filter((r) => r.piece.heldOut && !r.piece.variable)],
 ];
 console.log(`\n${pieces.length} pieces × ${FORMATS.join(", ")} = ${rows.length} files; ${((performance.now() - started) / 1000).toFixed(0)} s in all`);
-console.log(`analysis: ${newSeconds.toFixed(1)} s this version (whole analysis), ${oldSeconds.toFixed(1)} s the version-2 and version-3 tempo and key on the same excerpts\n`);
+console.log(`analysis: ${newSeconds.toFixed(1)} s this version (whole analysis), ${oldSeconds.toFixed(1)} s the previous versions' tempo and key on the same excerpts\n`);
+// the real part by feel (real-set.ts: compound metre, triplet or swing, cut time, straight; read
+// from the scores), issue #28's sources of 2:3 and 4:3 errors
+if (rea.length > 0) {
+  console.log("| real, by feel | renders | answered v4 → now | accuracy 1 v4 → now | accuracy 2 v4 → now | wrong answers v4 → now |\n|---|---|---|---|---|---|");
+  for (const heldOut of [false, true]) {
+    for (const feel of [...new Set(rea.map((r) => r.piece.style))].filter((f) => f !== "beatless").sort()) {
+      const subset = rea.filter((r) => r.piece.heldOut === heldOut && r.piece.style === feel);
+      if (subset.length === 0) continue;
+      const a = figures(subset, (r) => r.v4);
+      const b = figures(subset, (r) => r.now);
+      const short = (v: string) => v.replace(/ \(.*\)/, "");
+      console.log(`| ${heldOut ? "held out" : "tuning"}, ${feel} | ${subset.length} | ${short(a.answered)} → ${short(b.answered)} | ${short(a["accuracy 1"])} → ${short(b["accuracy 1"])} | ${short(a["accuracy 2"])} → ${short(b["accuracy 2"])} | ${short(a["wrong answers (acc. 2)"])} → ${short(b["wrong answers (acc. 2)"])} |`);
+    }
+  }
+  console.log("");
+}
 for (const [name, subset] of parts) {
   if (subset.length === 0) continue;
   const now = figures(subset, (r) => r.now);
+  const v4 = figures(subset, (r) => r.v4);
   const v3 = figures(subset, (r) => r.v3);
   const before = figures(subset, (r) => r.before);
-  const v2 = !flags["skip-v2"];
-  console.log(`| ${name} |${v2 ? " version 2 |" : ""} version 3 (before) | this version |\n|---|${v2 ? "---|" : ""}---|---|`);
-  for (const k of Object.keys(now) as (keyof typeof now)[]) console.log(`| ${k} |${v2 ? ` ${before[k]} |` : ""} ${v3[k]} | ${now[k]} |`);
+  const v2 = flags["with-v2"];
+  const w3 = flags["with-v3"];
+  console.log(`| ${name} |${v2 ? " version 2 |" : ""}${w3 ? " version 3 |" : ""} version 4 (before) | this version |\n|---|${v2 ? "---|" : ""}${w3 ? "---|" : ""}---|---|`);
+  for (const k of Object.keys(now) as (keyof typeof now)[]) console.log(`| ${k} |${v2 ? ` ${before[k]} |` : ""}${w3 ? ` ${v3[k]} |` : ""} ${v4[k]} | ${now[k]} |`);
   console.log("");
 }

@@ -47,8 +47,10 @@ export interface TrackAnalysis {
  * 4: no tempo when a 2:3, 3:4 or 4:5 level competes with the chosen one (issue #28, ADR 0117);
  * the fingerprint's explanation measured on its parts unweighted (issue #29, ADR 0118). One
  * bump for both issues.
- * 5: segment anchors (issue #29, ADR 0122: a reference file matched against each track's
- * passages); shared with issue #28's tempo change of the same round, one re-analysis.
+ * 5: one bump for both issues of the round: segment anchors (issue #29, ADR 0122: a
+ * reference file matched against each track's passages) and the metrical level weighed by the
+ * metre's support among 2:3, 3:4 and 4:5 rivals (issue #28, ADR 0117's second round: tracks
+ * version 4 left without a tempo gain one, some change level).
  */
 export const ANALYZER_VERSION = 5;
 

@@ -126,8 +126,10 @@ describe("audio without a steady beat gets no tempo", () => {
 });
 
 // Issue #28 (ADR 0117): a wrong tempo is worse than none. Two pulses at 5:4 (clicks every 0.5 s
-// and every 0.625 s: 120 against 96 BPM) are two levels a listener could tap; when the slower is
-// the louder neither is clearly the beat, and version 3 named 120 (confidence 0.50).
+// and every 0.625 s: 120 against 96 BPM) are two levels a listener could tap; version 3 named 120
+// (confidence 0.50) when the slower was the louder. Since ADR 0117's second round both levels
+// are weighed by the metre's support: their joint cycle (2.5 s) is four beats at 96, five at
+// 120, so the louder slower pulse is named, and when both are as loud neither is.
 describe("metrical levels at 4:5", () => {
   const RATE = 11_025;
   const clicks = (pulses: { seconds: number; level: number }[], seconds = 30) => {
@@ -143,14 +145,43 @@ describe("metrical levels at 4:5", () => {
     return out;
   };
 
-  it("names no tempo when the slower pulse is the louder", () => {
+  it("names the louder pulse's tempo, 96, when the slower is the louder", () => {
     const r = measureTempo(clicks([{ seconds: 0.5, level: 0.3 }, { seconds: 0.625, level: 0.6 }]), RATE);
+    expect(r.bpm).not.toBeNull();
+    expect(Math.abs(r.bpm! - 96)).toBeLessThanOrEqual(96 * 0.04);
+  });
+
+  it("names no tempo when both pulses are as loud", () => {
+    const r = measureTempo(clicks([{ seconds: 0.5, level: 0.3 }, { seconds: 0.625, level: 0.3 }]), RATE);
     expect(r.ambiguous).toBe(true);
     expect(r.bpm).toBeNull();
   });
+});
 
-  it("names the stronger pulse's tempo when the other is as soft", () => {
-    const r = measureTempo(clicks([{ seconds: 0.5, level: 0.3 }, { seconds: 0.625, level: 0.3 }]), RATE);
+// Issue #28, ADR 0117's second round: a 3+3+2 rhythm (the tresillo: eighths 1, 4 and 7 of a 4/4
+// bar) makes the tempogram peak at three eighths, 80 BPM at 120, nearly as high as the beat.
+// Version 4 named no tempo there; the meter check names the level the bar holds four times.
+describe("a 3+3+2 rhythm over soft quarter notes", () => {
+  const RATE = 11_025;
+  const bars = (hits: { at: number; level: number }[], bar: number, seconds = 30) => {
+    const out = new Float32Array(seconds * RATE);
+    let seed = 7;
+    const noise = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+    for (let start = 0.1; start < seconds - bar; start += bar) {
+      for (const { at: t, level } of hits) {
+        const at = Math.round((start + t) * RATE);
+        for (let i = 0; i < 0.08 * RATE; i++) out[at + i] += level * noise() * Math.exp(-i / (0.02 * RATE));
+      }
+    }
+    return out;
+  };
+
+  it("names 120, the beat the bar holds four times, not 80", () => {
+    const tresillo = [0, 0.75, 1.5].map((at) => ({ at, level: 0.6 }));
+    const quarters = [0, 0.5, 1, 1.5].map((at) => ({ at, level: 0.12 }));
+    const r = measureTempo(bars([...tresillo, ...quarters], 2), RATE);
+    // the rival level was there and weighed
+    expect(r.levels?.some((l) => Math.abs(l.bpm - 80) <= 80 * 0.04)).toBe(true);
     expect(r.bpm).not.toBeNull();
     expect(Math.abs(r.bpm! - 120)).toBeLessThanOrEqual(120 * 0.04);
   });
