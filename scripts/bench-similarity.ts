@@ -8,15 +8,12 @@ import { analyzeAudio, type TrackAnalysis } from "../app/.server/analysis/analyz
 import { encodeFingerprint, FIELDS, fingerprintBytes } from "../app/.server/analysis/fingerprint.ts";
 import { catalogScales, compare, createModel, keyRelation, tempoTerm, type Sounding } from "../app/.server/analysis/similarity.ts";
 import { encodeWav, encodeWithFfmpeg } from "./lib/encode-audio.ts";
-import type { AnalysisFigures, AnalysisLookup } from "../app/.server/analysis/stage/types.ts";
+import type { AnalysisFigures } from "../app/.server/analysis/stage/types.ts";
 import { FAMILIES, FAMILY_TEMPI, renderFamilyTrack, type FamilyTrack } from "../app/.server/catalog/sample/families.ts";
 import { sampleAlbums } from "../app/.server/catalog/sample/generate.ts";
 import { createPrng } from "../app/.server/catalog/sample/prng.ts";
 import { readShippedSampleAnalysis } from "../app/.server/catalog/sample/sample-analysis.ts";
 import { SAMPLE_TRACKS } from "../app/.server/catalog/sample/tracks.ts";
-import { createCatalogIndexes } from "../app/.server/catalog/indexes.ts";
-import { NO_YIELD } from "../app/.server/catalog/tracks/yielding.ts";
-import type { CatalogSource } from "../app/.server/catalog/index.ts";
 import { parseConfig } from "../app/.server/config.ts";
 import { createLogger } from "../app/.server/logger.ts";
 import { createSoundsLike } from "../app/.server/sounds-like/service.ts";
@@ -224,28 +221,9 @@ function ffmpegExcerpt(wav: Uint8Array): Uint8Array {
 }
 
 // --- Index helpers -----------------------------------------------------------------------------
+/** The site's track index over the bench's albums; a view never waits for analyses (ADR 0116's speed part). */
 function indexOver(albums: Album[], figure: (key: string) => AnalysisFigures | null, analysis: (key: string) => TrackAnalysis | null = () => null) {
-  const snap = { albums, films: [], singles: [], channels: [], genres: [], version: 1, updatedAt: "2026-11-24T00:00:00Z" };
-  const source = { snapshot: () => snap, mediaUrl: (key: string) => `/media/${key}` } as unknown as CatalogSource;
-  const keys = [...new Set(albums.flatMap((a) => a.tracks.map((t) => t.s3Path)))];
-  const lookup: AnalysisLookup = {
-    version: 1,
-    lookup: async (wanted) => new Map(wanted.flatMap((k) => {
-      const a = analysis(k);
-      return a ? [[k, a] as const] : [];
-    })),
-    async figuresAfter(cursor, limit) {
-      const from = cursor ? Number(cursor.key) + 1 : 0;
-      const out: AnalysisFigures[] = [];
-      for (let i = from; i < keys.length && out.length < limit; i++) {
-        const f = figure(keys[i]);
-        if (f) out.push(f);
-        if (out.length === limit) return { rows: out, next: { at: 1, key: String(i) } };
-      }
-      return { rows: out, next: out.length ? { at: 1, key: String(keys.length) } : cursor };
-    },
-  };
-  return createCatalogIndexes(source, lookup, { tracks: { yielder: () => NO_YIELD, analysisWaitMs: 0 } }).tracks;
+  return benchIndex(albums, figure, analysis, { analysisWaitMs: 0 });
 }
 
 const Q = (like: string, page = 1): TrackQuery => ({ q: "", genre: "", subGenres: [], bpm: null, duration: null, keys: [], sort: "similarity", page, like });
