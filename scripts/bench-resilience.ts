@@ -22,6 +22,7 @@ import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
 import { startSmtpServer } from "./lib/mail-peers.ts";
 import { runFuzz } from "./lib/fuzz-requests.ts";
 import { freePort, waitForHealthy } from "./lib/site-process.ts";
+import { cpuSeconds, rssBytes } from "./lib/proc.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -57,15 +58,8 @@ if (flags.ref) {
 const label = flags.ref ? `ref ${flags.ref}` : "working tree";
 
 // ---- process measurements -------------------------------------------------------------------
-const CLK_TCK = 100;
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-}
+const rssMb = (pid: number): number => (rssBytes(pid) ?? NaN) / (1024 * 1024);
+const cpuSecondsOf = (pid: number): number => cpuSeconds(pid) ?? NaN;
 function countFiles(dir: string): number {
   if (!fs.existsSync(dir)) return 0;
   let n = 0;
@@ -236,7 +230,7 @@ const rows: Row[] = [];
 
 async function measured(site: Site, attack: string, filesDir: string | null, run: () => Promise<{ statuses: string; note?: string; files?: number | string }>) {
   const rssBefore = rssMb(site.pid);
-  const cpuBefore = cpuSeconds(site.pid);
+  const cpuBefore = cpuSecondsOf(site.pid);
   const filesBefore = filesDir ? countFiles(filesDir) : 0;
   console.error(`[${label}] ${attack}…`);
   const r = await run();
@@ -248,7 +242,7 @@ async function measured(site: Site, attack: string, filesDir: string | null, run
     rssBefore,
     rssAfter: alive ? rssMb(site.pid) : NaN,
     files: r.files ?? (filesDir ? countFiles(filesDir) - filesBefore : "-"),
-    cpu: alive ? cpuSeconds(site.pid) - cpuBefore : NaN,
+    cpu: alive ? cpuSecondsOf(site.pid) - cpuBefore : NaN,
     note: alive ? (r.note ?? "") : `server died (${site.child.signalCode ?? site.child.exitCode}) ${r.note ?? ""}`,
   });
 }
@@ -369,12 +363,12 @@ if (only.has("sigterm")) {
   let again: Site | undefined;
   try {
     const rssBefore = rssMb(s.pid);
-    const cpuBefore = cpuSeconds(s.pid);
+    const cpuBefore = cpuSecondsOf(s.pid);
     console.error(`[${label}] SIGTERM during a delivery…`);
     const status = await post(s.base, contactForm(crypto.randomUUID(), "Sent just before a deploy."));
     await waitFor(() => data, 10_000);
     const rssAfter = rssMb(s.pid);
-    const cpu = cpuSeconds(s.pid) - cpuBefore;
+    const cpu = cpuSecondsOf(s.pid) - cpuBefore;
     const t0 = Date.now();
     const exited = new Promise<number | string>((resolve) => s.child.once("exit", (code, signal) => resolve(code ?? String(signal))));
     s.child.kill("SIGTERM");
@@ -440,7 +434,7 @@ if (only.has("full-disk")) {
       const t0 = Date.now();
       while (Date.now() - t0 < 60_000 && (await albumTotal(s.base)) === 0) await new Promise((r) => setTimeout(r, 500));
       const rssBefore = rssMb(s.pid);
-      const cpuBefore = cpuSeconds(s.pid);
+      const cpuBefore = cpuSecondsOf(s.pid);
       console.error(`[${label}] posts on a full disk…`);
       disk.fill();
       const during: Array<{ status: Outcome; reference?: string }> = [];
@@ -461,7 +455,7 @@ if (only.has("full-disk")) {
         rssBefore,
         rssAfter: rssMb(s.pid),
         files: "-",
-        cpu: cpuSeconds(s.pid) - cpuBefore,
+        cpu: cpuSecondsOf(s.pid) - cpuBefore,
         note: `acknowledged ${given.length} of 5; stored ${storedDuring}; delivered after space returns ${deliveredDuring}; references reused ${reused} (after: ${after.reference ?? "none"}, given: ${given.join(" ") || "none"})`,
       });
     } finally {
@@ -481,7 +475,7 @@ if (only.has("kill")) {
     while (Date.now() - t0 < 60_000 && (await albumTotal(s.base)) === 0) await new Promise((r) => setTimeout(r, 500));
     console.error(`[${label}] kill -9 during posts…`);
     const rssBefore = rssMb(s.pid);
-    const cpuBefore = cpuSeconds(s.pid);
+    const cpuBefore = cpuSecondsOf(s.pid);
     const answers: Array<{ status: Outcome; reference?: string; subject: string }> = [];
     let killed = false;
     const posts = Array.from({ length: 60 }, async (_, i) => {

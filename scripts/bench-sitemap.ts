@@ -16,6 +16,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import zlib from "node:zlib";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
+import { cpuSeconds, rssBytes } from "./lib/proc.ts";
 import { startSite } from "./lib/site-process.ts";
 
 const { values } = parseArgs({
@@ -46,16 +47,9 @@ function get(url: string, headers: Record<string, string>): Promise<{ status: nu
   });
 }
 
-function rssOf(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-}
-
-/** CPU time of a process so far, in ms (utime + stime of /proc/<pid>/stat, 100 ticks a second). */
-function cpuMsOf(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+const rssOf = (pid: number): number => rssBytes(pid) ?? NaN;
+/** CPU time of a process so far, in ms. */
+const cpuMsOf = (pid: number): number => (cpuSeconds(pid) ?? NaN) * 1000;
 
 async function settled(pid: number, maxMs = 180_000) {
   const deadline = Date.now() + maxMs;
