@@ -10,8 +10,11 @@ import { pathToFileURL } from "node:url";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { ConfigError, parseConfig, type Config } from "./app/.server/config.ts";
 import { createLogger } from "./app/.server/logger.ts";
+import { portIsFree } from "./server/lifecycle.ts";
 
 const root = import.meta.dirname;
+/** a worker's message to the primary: it listens on the port itself (ADR 0121) */
+const WORKER_LISTENING = "northbeat:worker-listening";
 const dev = process.argv.includes("--dev");
 // `npm start` serves the production build: React and Express read NODE_ENV when they load
 // (below, dynamically), and without it React renders with its development build, 2–3× slower
@@ -126,11 +129,20 @@ function runPrimary(config: Config) {
     workers.set(slot, worker);
     // an IPC message (the rate limit's answer) to a worker that just died must not crash us
     worker.on("error", (error) => log.warn({ err: error, worker: slot }, "cluster: worker channel error"));
-    worker.once("listening", () => {
+    let up = false;
+    const onListening = () => {
+      if (up) return;
+      up = true;
       log.info({ worker: slot, workerPid: worker.process.pid }, "cluster: worker listening");
       if (listened) return;
       listened = true;
       for (let other = 2; other <= config.WEB_CONCURRENCY; other++) if (!stopping) fork(other);
+    };
+    // the primary's own hand-off says so by "listening"; a worker listening on the port itself
+    // (SO_REUSEPORT, ADR 0121) sends WORKER_LISTENING
+    worker.once("listening", onListening);
+    worker.on("message", (message: unknown) => {
+      if (message === WORKER_LISTENING) onListening();
     });
     worker.once("exit", (code, signal) => {
       if (workers.get(slot) === worker) workers.delete(slot);
@@ -179,7 +191,11 @@ function runPrimary(config: Config) {
   process.on("SIGTERM", stop);
 
   log.info({ workers: config.WEB_CONCURRENCY }, "cluster: starting server processes");
-  fork(1);
+  void portIsFree(config).then((free) => {
+    if (free) return fork(1);
+    log.fatal({ port: config.PORT, host: config.HOST }, "cluster: the port is in use");
+    process.exit(1);
+  });
 }
 
 /** The parsed environment; a bad value prints the variables at fault and exits 1. */
@@ -213,6 +229,7 @@ if (dev) {
   // still starting finishes starting, then shuts down gracefully like the others.
   onShutdownSignal(async () => (await running).close());
   await running;
+  process.send?.(WORKER_LISTENING);
 } else {
   const config = configOrExit();
   if (process.env.SKIP_BUILD !== "1" && buildIsStale()) {

@@ -14,7 +14,8 @@
 //
 //   npm run bench:load [-- --connections 64 --duration 10 --processes 1,2 --albums 300,250000
 //                          --only healthz,mission,mix,data,img,contact,tail,tail-data,items,like
-//                          --profile DIR --latencies FILE]
+//                          --profile DIR --latencies FILE --warm 2
+//                          --node-args=--max-semi-space-size=16]
 //
 // `--profile DIR`: the server runs with `--cpu-prof` (one .cpuprofile per server process in DIR,
 // written when it stops) and scripts/lib/loop-probe.mjs, and each row gets the event loop's
@@ -23,6 +24,16 @@
 // `--latencies FILE`: every answer's latency, as tab-separated lines (row, ms since the row's
 // start, the connection's number in the order autocannon opened them, latency ms), so the slowest
 // 1 % can be placed in time and by connection (issue #32).
+//
+// `--node-args=...` (space-separated, one argument): flags for the server's node (its cluster's workers inherit them), to measure a
+// V8 setting such as the young generation's size (ADR 0121) before it is made the default.
+//
+// `--warm SECONDS` (default 2): before each row, the same load for that long, unmeasured, on
+// connections of its own (its URLs are drawn from the row's generator, so the measured ones are
+// still new). The warm-up at start asks over one keep-alive connection, which a cluster gives to
+// one process: the others met each row's kind of page cold, and their first seconds (V8 still
+// compiling that path, a batch of 32 requests rendered at a fraction of the speed) were the p99
+// of a cluster's rows (ADR 0121, amended). `--warm 0` measures the cold start.
 //
 // It measures; it asserts nothing.
 import type { EventEmitter } from "node:events";
@@ -45,10 +56,13 @@ const { values: flags } = parseArgs({
     only: { type: "string", default: "healthz,mission,mix,data,img,contact,tail,tail-data,items,like" },
     profile: { type: "string" },
     latencies: { type: "string" },
+    "node-args": { type: "string", default: "" },
+    warm: { type: "string", default: "2" },
   },
 });
 const CONNECTIONS = Number(flags.connections);
 const DURATION = Number(flags.duration);
+const WARM = Number(flags.warm);
 const PROCESSES = flags.processes.split(",").map(Number);
 const ALBUMS = flags.albums.split(",").map(Number);
 const ONLY = new Set(flags.only.split(","));
@@ -73,6 +87,10 @@ interface Row {
 
 async function load(site: { base: string; child: { pid?: number } }, name: string, opts: Partial<autocannon.Options>): Promise<Row> {
   const pid = site.child.pid!;
+  if (WARM > 0) {
+    await autocannon({ url: site.base, connections: CONNECTIONS, duration: WARM, ...opts });
+    if (probeFile) await probeRow(pid);
+  }
   const cpuBefore = cpuSeconds(pid, { tree: true });
   // the promise autocannon returns is also its event emitter (autocannon/lib/init.js)
   const run = autocannon({ url: site.base, connections: CONNECTIONS, duration: DURATION, ...opts }) as unknown as Promise<autocannon.Result> & EventEmitter;
@@ -130,7 +148,10 @@ async function runOnce(albums: number, processes: number): Promise<Row[]> {
     // measure the refusal, not the render
     RENDER_RATE_LIMIT: "100000000",
   };
-  const nodeArgs = PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE}`, "--import", path.resolve(import.meta.dirname, "lib/loop-probe.mjs")] : [];
+  const nodeArgs = [
+    ...flags["node-args"].split(/\s+/).filter(Boolean),
+    ...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE}`, "--import", path.resolve(import.meta.dirname, "lib/loop-probe.mjs")] : []),
+  ];
   if (probeFile) env.LOOP_PROBE_FILE = probeFile;
   const { site, albumsFile, stop } = await startAnalysedSite(albums, env, { nodeArgs });
   try {

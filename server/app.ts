@@ -31,6 +31,7 @@ import { createRenderTurns } from "./render-turns.ts";
 import { isSoundsLikeUpload, soundsLikeUpload, type UploadError } from "./sounds-like.ts";
 import { answerClusterScrapes, createSiteMetrics, type SiteMetrics } from "./metrics.ts";
 import { listenForScrapes } from "./metrics-listener.ts";
+import { listen, shutdown } from "./lifecycle.ts";
 
 export interface StartOptions {
   /** Present in development: Vite serves the client modules and hot-reloads the app. */
@@ -332,14 +333,7 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
         app(req, res);
       }
     : app;
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = http.createServer(handler);
-    s.once("error", reject);
-    s.listen(config.PORT, config.HOST, () => {
-      s.off("error", reject);
-      resolve(s);
-    });
-  });
+  const server = await listen(http.createServer(handler), config, Boolean(cluster));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   const url = `http://localhost:${port}`;
@@ -357,59 +351,4 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
       await metricsListener?.close();
     }));
   return { server, url, services, close };
-}
-
-/** Of the shutdown deadline, kept for releasing leases and closing stores after deliveries. */
-const RELEASE_MARGIN_MS = 1_000;
-
-/**
- * Graceful shutdown (issue #7): stop accepting connections, let in-flight requests and the
- * current delivery finish, all within SHUTDOWN_TIMEOUT_SECONDS. Whatever still runs at the
- * deadline is cut off, so the process always exits in time; a delivery cut off keeps its
- * outbox row, which is delivered again after the lease ("a lead is never dropped",
- * docs/product-rules.md "Operating rules"). Requests go first: a lead posted just before the
- * signal is stored before the outbox closes.
- */
-async function shutdown(opts: {
-  server: Server;
-  services: { close(opts?: { deadlineMs?: number }): Promise<void> };
-  logger: Logger;
-  timeoutMs: number;
-}) {
-  const { server, services, logger, timeoutMs } = opts;
-  const deadline = Date.now() + timeoutMs;
-  const remaining = () => Math.max(0, deadline - Date.now());
-  logger.info({ timeoutSeconds: timeoutMs / 1000 }, "shutting down: finishing in-flight requests and deliveries");
-
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  // Keep-alive connections are closed as soon as they are idle, that is after their answer.
-  server.closeIdleConnections();
-  const sweep = setInterval(() => server.closeIdleConnections(), 100);
-  const requestsDone = await settlesWithin(closed, remaining());
-  clearInterval(sweep);
-  if (!requestsDone) {
-    logger.warn("shutdown: requests still running at the deadline were cut off");
-    server.closeAllConnections();
-  }
-
-  // The deliveries get what is left, less a moment to release their leases and close the
-  // stores; our own race still guarantees the exit at the deadline.
-  const closing = services.close({ deadlineMs: Math.max(0, remaining() - RELEASE_MARGIN_MS) });
-  if (!(await settlesWithin(closing, remaining()))) {
-    logger.warn("shutdown: background work still running at the deadline was cut off");
-  }
-  logger.info("server stopped");
-}
-
-/** True when the promise settles within `ms`, false when the time runs out first. */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true, () => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
