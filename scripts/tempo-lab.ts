@@ -29,6 +29,7 @@ fs.mkdirSync(LAB, { recursive: true });
 interface Item {
   name: string;
   real: boolean;
+  variable?: boolean;
   heldOut: boolean;
   bpm: number | null;
   style: string;
@@ -77,9 +78,9 @@ for (const p of realSet(() => {})) {
   items.push({ name: `${p.name} ${p.soundfont}`, real: true, heldOut: p.heldOut, bpm: p.bpm, style: p.style, pcm, rate });
 }
 for (const p of evaluationSet(path.join(import.meta.dirname, "..", "node_modules", ".cache", "bench-tempo"))) {
-  if (!want(p.heldOut) || p.variable || (flags.only && !p.name.includes(flags.only))) continue;
+  if (!want(p.heldOut) || (flags.only && !p.name.includes(flags.only))) continue;
   const { pcm, rate } = await excerpt(`synthetic ${p.name}`, p.wav);
-  items.push({ name: p.name, real: false, heldOut: p.heldOut, bpm: p.bpm, style: p.style, pcm, rate });
+  items.push({ name: p.name, real: false, variable: p.variable, heldOut: p.heldOut, bpm: p.bpm, style: p.style, pcm, rate });
 }
 const envelopes = items.map((i) => onsetStrength(i.pcm, i.rate));
 
@@ -100,12 +101,13 @@ function kind(bpm: number, t: number): string {
 }
 
 export const VARIANTS: Record<string, LevelOptions> = JSON.parse(process.env.LAB_VARIANTS ?? "{}");
-const variants: [string, LevelOptions | undefined][] = flags.variant ? flags.variant.split(",").map((v) => [v, VARIANTS[v] ?? JSON.parse(v)]) : [["current", undefined]];
+const variants: [string, LevelOptions | undefined][] = flags.variant ? flags.variant.split(";").map((v) => [v, VARIANTS[v] ?? JSON.parse(v)]) : [["current", undefined]];
 for (const [vname, opts] of variants) {
   const res = items.map((it, i) => ({ it, m: measureEnvelope(envelopes[i], opts) }));
   for (const [label, subset] of [
     ["real", res.filter((r) => r.it.real)],
-    ["synthetic", res.filter((r) => !r.it.real)],
+    ["synthetic", res.filter((r) => !r.it.real && !r.it.variable)],
+    ["variable", res.filter((r) => r.it.variable)],
   ] as const) {
     const beat = subset.filter((r) => r.it.bpm !== null);
     const beatless = subset.filter((r) => r.it.bpm === null);
@@ -124,7 +126,7 @@ for (const [vname, opts] of variants) {
         const t = r.it.bpm;
         const mark = t === null ? (r.m.bpm === null ? "ok" : "FALSE") : acc1(r.m.bpm, t) ? "ok" : acc2(r.m.bpm, t) ? "octave" : r.m.bpm === null ? "MISSED" : `WRONG ${kind(r.m.bpm, t)}`;
         console.log(
-          `   ${r.it.name.padEnd(58)} ${r.it.style.padEnd(14)} truth ${String(t ?? "-").padEnd(6)} got ${String(r.m.bpm ?? "—").padEnd(6)} cand ${String(r.m.candidateBpm).padEnd(6)} c ${r.m.confidence.toFixed(2)} ${mark.padEnd(12)} ${(r.m.levels ?? []).map((l) => `${l.bpm}:${l.score.toFixed(2)}×${l.support.toFixed(2)}`).join(" ")}`,
+          `   ${r.it.name.padEnd(58)} ${r.it.style.padEnd(14)} truth ${String(t ?? "-").padEnd(6)} got ${String(r.m.bpm ?? "—").padEnd(6)} cand ${String(r.m.candidateBpm).padEnd(6)} c ${r.m.confidence.toFixed(2)} pe ${(r.m.persist ?? 0).toFixed(2)} ${mark.padEnd(12)} ${r.m.phase === undefined ? "" : `ph ${r.m.phase.toFixed(2)}`} ${r.m.octave ? `oct ${r.m.octave.fast.toFixed(2)}/${r.m.octave.chosen.toFixed(2)}${r.m.octave.took ? "*" : ""}` : ""} ${(r.m.levels ?? []).map((l) => `${l.bpm}:${l.score.toFixed(2)}×${l.support.toFixed(2)}`).join(" ")}`,
         );
       }
   }

@@ -33,6 +33,11 @@ export interface TempoMeasures extends TempoEstimate {
   ambiguous?: boolean;
   /** The rival levels weighed (the bench prints them). */
   levels?: { bpm: number; score: number; support: number }[];
+  /** The phase check's share for the slower of the two leading levels (0.5: no evidence either way). */
+  phase?: number;
+  /** The faster-level rule's inputs: the clarity at half the period and at the period chosen. */
+  octave?: { fast: number; chosen: number; took: boolean };
+  persist?: number;
 }
 
 /** Below this pulse clarity no tempo is named: chosen from the evaluation set (ADR 0105). */
@@ -111,6 +116,9 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
   // beat, and no tempo is named when the runner-up comes within AMBIGUITY of it.
   let ambiguous = false;
   let levels: TempoMeasures["levels"];
+  let phase: number | undefined;
+  let octave: TempoMeasures["octave"];
+  let persist: number | undefined;
   const contenders = [candidates[0], ...candidates.filter((c) => rivalLevel(c.lag, candidates[0].lag) && c.score >= RIVAL_FLOOR * candidates[0].score)];
   if (contenders.length > 1) {
     const acf = autocorrelation(env.strength, Math.ceil(maxLag * (Math.max(...BEATS_A_BAR) + 0.2)));
@@ -120,7 +128,27 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
       .sort((a, b) => b.weight - a.weight);
     levels = judged.map((j) => ({ bpm: Math.round((600 * fr) / j.lag) / 10, score: j.score, support: j.support }));
     bestLag = judged[0].lag;
-    ambiguous = judged[1].weight >= AMBIGUITY * judged[0].weight;
+    ambiguous = judged[1].weight >= (typeof opts.ambiguity === "number" ? opts.ambiguity : AMBIGUITY) * judged[0].weight;
+    if (opts.phase) {
+      const p0 = refinePeak(gram, judged[0].lag);
+      const p1 = refinePeak(gram, judged[1].lag);
+      const fast = Math.min(p0, p1);
+      const slow = Math.max(p0, p1);
+      const share = phaseShare(env.strength, fast, slow);
+      phase = share ?? undefined;
+      if (share !== null) {
+        const winnerSlow = p0 > p1;
+        const favoursWinner = winnerSlow ? share - 0.5 : 0.5 - share;
+        const veto = typeof opts.veto === "number" ? opts.veto : 1;
+        const rescue = typeof opts.rescue === "number" ? opts.rescue : 1;
+        const decide = typeof opts.decide === "number" ? opts.decide : 1;
+        if (-favoursWinner > decide) {
+          bestLag = judged[1].lag;
+          ambiguous = judged[0].weight * (opts.decideKeep ? 1 : 0) > 0 ? ambiguous : false;
+        } else if (-favoursWinner > veto) ambiguous = true;
+        else if (ambiguous && favoursWinner > rescue) ambiguous = false;
+      }
+    }
   }
   // The metrical level. A beat whose two-beat pattern (kick on 1 and 3, snare on 2 and 4; a
   // swing ride's "ding, ding-a") repeats better than the beat itself peaks at half its rate, and
@@ -137,11 +165,29 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
     (fastClarity >= FASTER_CLARITY && fastClarity >= FASTER_LEVEL * chosenClarity) ||
     (fastBpm / 2 < SLOW_BPM && fastClarity >= SLOW_FASTER_CLARITY && fastClarity >= SLOW_FASTER_LEVEL * chosenClarity);
   if (fastBpm <= MAX_BPM && faster) bestLag = fastLag;
+  octave = { fast: fastClarity, chosen: chosenClarity, took: fastBpm <= MAX_BPM && faster };
   const period = refinePeak(gram, bestLag);
   // A steady beat sounds in (nearly) every beat; onsets bunched in a few places — the partials
   // of two chords beating while one fades into the next — repeat within the bunch only.
   const confidence = Math.max(0, Math.min(1, clarity(tg.rows, period) * coverage(env.strength, env.sounding, period)));
   const beats = trackBeats(env.strength, period);
+  // diagnostic (tempo-lab): does the pulse keep its phase over PERSIST_SECONDS?
+  {
+    const far = typeof opts.persistSeconds === "number" ? opts.persistSeconds : 8;
+    const near = typeof opts.persistFrom === "number" ? opts.persistFrom : far;
+    const tol = typeof opts.persistTol === "number" ? opts.persistTol : 0.03;
+    const acfFar = autocorrelation(env.strength, Math.ceil(far * fr * (1 + tol) + period) + 1);
+    let total = 0;
+    let count = 0;
+    for (let k = Math.max(1, Math.round((near * fr) / period)); k <= Math.max(1, Math.round((far * fr) / period)); k++) {
+      const lag = k * period;
+      let best = -1;
+      for (let l = Math.floor(lag * (1 - tol)); l <= Math.ceil(lag * (1 + tol)) && l < acfFar.length; l++) best = Math.max(best, acfFar[l]);
+      total += best;
+      count++;
+    }
+    persist = count ? total / count : 0;
+  }
   // the dominant tempo: the beats' mean rate, when the tracker kept near the period
   let bpm = (60 * fr) / period;
   if (beats.length >= 4) {
@@ -149,7 +195,8 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
     if (Math.abs(mean / period - 1) < 0.15) bpm = (60 * fr) / mean;
   }
   const candidateBpm = Math.round(bpm * 10) / 10;
-  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels };
+  if (typeof opts.persistMin === "number" && (persist ?? 0) < opts.persistMin && confidence < (typeof opts.persistConf === "number" ? opts.persistConf : 2)) ambiguous = true;
+  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels, phase, octave, persist };
 }
 
 /** The envelope's autocorrelation over the whole excerpt (mean removed; 1 at lag 0), lags 0..lags. */
@@ -185,6 +232,49 @@ function meterSupport(acf: Float64Array, period: number): number {
     for (let lag = lo; lag <= hi; lag++) best = Math.max(best, acf[lag]);
   }
   return Math.max(0.01, best);
+}
+
+/**
+ * The phase check (ADR 0126): which of two levels at 3:2, 4:3 or 5:4 the accents' phase
+ * supports. Both levels share a tatum (the fast period over b, the slow over a, for a ratio a:b)
+ * and a cycle of a × b tatums (a 3/4 bar and a 6/8 bar are both six eighths). The beats are
+ * tracked at the fast level (Ellis 2007) and split into b tatums each; the onset strength at each
+ * tatum is folded by its place in the cycle, the cycle's strongest place is taken as the downbeat
+ * (where both levels have a beat), and the places only one level has are compared: in 3/4, the
+ * eighths 2 and 4 (the fast level's beats 2 and 3); in 6/8, the eighth 3 (the slow level's
+ * second beat). Returns the slow level's share of the two means (0.5: no evidence), null when
+ * the periods are not at such a ratio or too few beats were tracked.
+ */
+function phaseShare(env: Float32Array, fastPeriod: number, slowPeriod: number): number | null {
+  const ratio = slowPeriod / fastPeriod;
+  const pair = ([[3, 2], [4, 3], [5, 4]] as const).find(([a, b]) => Math.abs(ratio / (a / b) - 1) < 0.06);
+  if (!pair) return null;
+  const [a, b] = pair;
+  const beats = trackBeats(env, fastPeriod);
+  if (beats.length < 4 * a + 1) return null;
+  const n = a * b;
+  const sum = new Float64Array(n);
+  const count = new Float64Array(n);
+  for (let i = 0; i + 1 < beats.length; i++) {
+    const span = beats[i + 1] - beats[i];
+    const reach = Math.max(1, Math.round(span / b / 4));
+    for (let j = 0; j < b; j++) {
+      const t = Math.round(beats[i] + (span * j) / b);
+      let s = 0;
+      for (let f = Math.max(0, t - reach); f <= Math.min(env.length - 1, t + reach); f++) s = Math.max(s, env[f]);
+      const place = (i % a) * b + j;
+      sum[place] += s;
+      count[place]++;
+    }
+  }
+  const h = Array.from(sum, (v, k) => (count[k] ? v / count[k] : 0));
+  let down = 0;
+  for (let k = 1; k < n; k++) if (h[k] > h[down]) down = k;
+  let fastOnly = 0;
+  for (let k = 1; k < a; k++) fastOnly += h[(down + k * b) % n] / (a - 1);
+  let slowOnly = 0;
+  for (let k = 1; k < b; k++) slowOnly += h[(down + k * a) % n] / (b - 1);
+  return fastOnly + slowOnly > 0 ? slowOnly / (fastOnly + slowOnly) : 0.5;
 }
 
 /** Whether two periods are at a ratio that makes a wrong metrical level (2:3, 3:4, 4:5 or their inverses), within 4 %. */
