@@ -129,12 +129,29 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
     levels = judged.map((j) => ({ bpm: Math.round((600 * fr) / j.lag) / 10, score: j.score, support: j.support }));
     bestLag = judged[0].lag;
     ambiguous = judged[1].weight >= (typeof opts.ambiguity === "number" ? opts.ambiguity : AMBIGUITY) * judged[0].weight;
+    if (opts.phaseAll) {
+      // every contender against the winner: a contender the accents' phase favours by more than
+      // `veto` makes the level ambiguous
+      const veto = typeof opts.veto === "number" ? opts.veto : 1;
+      const pw = refinePeak(gram, judged[0].lag);
+      const shares: number[] = [];
+      for (const c of judged.slice(1)) {
+        if (typeof opts.phaseWeight === "number" && c.weight < opts.phaseWeight * judged[0].weight) continue;
+        const pc = refinePeak(gram, c.lag);
+        const share = phaseShare(env.strength, Math.min(pw, pc), Math.max(pw, pc), !!opts.tatum);
+        if (share === null) continue;
+        const favoursWinner = pw > pc ? share - 0.5 : 0.5 - share;
+        shares.push(favoursWinner);
+        if (-favoursWinner > veto) ambiguous = true;
+      }
+      phase = shares.length ? Math.min(...shares) : undefined;
+    }
     if (opts.phase) {
       const p0 = refinePeak(gram, judged[0].lag);
       const p1 = refinePeak(gram, judged[1].lag);
       const fast = Math.min(p0, p1);
       const slow = Math.max(p0, p1);
-      const share = phaseShare(env.strength, fast, slow);
+      const share = phaseShare(env.strength, fast, slow, !!opts.tatum);
       phase = share ?? undefined;
       if (share !== null) {
         const winnerSlow = p0 > p1;
@@ -245,16 +262,27 @@ function meterSupport(acf: Float64Array, period: number): number {
  * second beat). Returns the slow level's share of the two means (0.5: no evidence), null when
  * the periods are not at such a ratio or too few beats were tracked.
  */
-function phaseShare(env: Float32Array, fastPeriod: number, slowPeriod: number): number | null {
+function phaseShare(env: Float32Array, fastPeriod: number, slowPeriod: number, tatumTrack = false): number | null {
   const ratio = slowPeriod / fastPeriod;
   const pair = ([[3, 2], [4, 3], [5, 4]] as const).find(([a, b]) => Math.abs(ratio / (a / b) - 1) < 0.06);
   if (!pair) return null;
   const [a, b] = pair;
-  const beats = trackBeats(env, fastPeriod);
-  if (beats.length < 4 * a + 1) return null;
   const n = a * b;
   const sum = new Float64Array(n);
   const count = new Float64Array(n);
+  if (tatumTrack) {
+    const tatums = trackBeats(env, fastPeriod / b);
+    if (tatums.length < 4 * n) return null;
+    const reach = Math.max(1, Math.round(fastPeriod / b / 4));
+    tatums.forEach((t, i) => {
+      let s = 0;
+      for (let f = Math.max(0, t - reach); f <= Math.min(env.length - 1, t + reach); f++) s = Math.max(s, env[f]);
+      sum[i % n] += s;
+      count[i % n]++;
+    });
+  }
+  const beats = tatumTrack ? [] : trackBeats(env, fastPeriod);
+  if (!tatumTrack && beats.length < 4 * a + 1) return null;
   for (let i = 0; i + 1 < beats.length; i++) {
     const span = beats[i + 1] - beats[i];
     const reach = Math.max(1, Math.round(span / b / 4));
