@@ -101,7 +101,7 @@ function kind(bpm: number, t: number): string {
 }
 
 export const VARIANTS: Record<string, LevelOptions> = JSON.parse(process.env.LAB_VARIANTS ?? "{}");
-const variants: [string, LevelOptions | undefined][] = flags.variant ? flags.variant.split(";").map((v) => [v, VARIANTS[v] ?? JSON.parse(v)]) : [["current", undefined]];
+const variants: [string, LevelOptions | undefined][] = flags.variant ? flags.variant.split(";").map((v) => (v.includes("=") ? [v.slice(0, v.indexOf("=")), JSON.parse(v.slice(v.indexOf("=") + 1))] : [v, VARIANTS[v] ?? JSON.parse(v)])) : [["current", undefined]];
 for (const [vname, opts] of variants) {
   const res = items.map((it, i) => ({ it, m: measureEnvelope(envelopes[i], opts) }));
   for (const [label, subset] of [

@@ -128,7 +128,13 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
       .sort((a, b) => b.weight - a.weight);
     levels = judged.map((j) => ({ bpm: Math.round((600 * fr) / j.lag) / 10, score: j.score, support: j.support }));
     bestLag = judged[0].lag;
-    ambiguous = judged[1].weight >= (typeof opts.ambiguity === "number" ? opts.ambiguity : AMBIGUITY) * judged[0].weight;
+    if (opts.octaveSkip) {
+      // the runner-up is the heaviest level that is a rival of the winner; an octave of it is the same pulse
+      const k = judged.findIndex((j, i) => i > 0 && rivalLevel(j.lag, judged[0].lag));
+      if (k > 1) judged.splice(1, 0, ...judged.splice(k, 1));
+      if (k < 0) judged.splice(1);
+    }
+    if (judged.length > 1) ambiguous = judged[1].weight >= (typeof opts.ambiguity === "number" ? opts.ambiguity : AMBIGUITY) * judged[0].weight;
     if (opts.phaseAll) {
       // every contender against the winner: a contender the accents' phase favours by more than
       // `veto` makes the level ambiguous
@@ -146,7 +152,7 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
       }
       phase = shares.length ? Math.min(...shares) : undefined;
     }
-    if (opts.phase) {
+    if (opts.phase && judged.length > 1) {
       const p0 = refinePeak(gram, judged[0].lag);
       const p1 = refinePeak(gram, judged[1].lag);
       const fast = Math.min(p0, p1);
