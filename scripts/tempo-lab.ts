@@ -1,7 +1,8 @@
 // A laboratory for the tempo's metrical level (issue #28, ADR 0126): the analysis excerpts of
 // bench:tempo's steady renders (real part and synthetic set, WAV), cached once in a directory of
-// this script's own, so that a variant of the level decision is measured in seconds instead of a
-// whole bench run. `node scripts/tempo-lab.ts [--part tuning|held-out] [--variant NAME] [--verbose]`.
+// this script's own (~/.cache/northbeat-bench/tempo-lab-wt-tempo), so that a change to the level
+// decision is measured in seconds instead of a whole bench run (the first run fills the cache: a
+// few minutes). `node scripts/tempo-lab.ts [--part tuning|held-out|all] [--only TEXT] [--verbose]`.
 // The figures are bench:tempo's (answered, accuracy 1 and 2, answers wrong at accuracy 2, beatless).
 // Not a replacement for bench:tempo: its table is the one reported.
 import crypto from "node:crypto";
@@ -11,14 +12,13 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
 import { onsetStrength } from "../app/.server/analysis/onset.ts";
-import { measureEnvelope, type LevelOptions } from "../app/.server/analysis/tempo.ts";
+import { measureEnvelope } from "../app/.server/analysis/tempo.ts";
 import { realSet } from "./lib/real-set.ts";
 import { evaluationSet } from "./lib/tempo-set.ts";
 
 const { values: flags } = parseArgs({
   options: {
     part: { type: "string", default: "tuning" },
-    variant: { type: "string", default: "" },
     verbose: { type: "boolean", default: false },
     only: { type: "string", default: "" },
   },
@@ -100,10 +100,10 @@ function kind(bpm: number, t: number): string {
   return "other";
 }
 
-export const VARIANTS: Record<string, LevelOptions> = JSON.parse(process.env.LAB_VARIANTS ?? "{}");
-const variants: [string, LevelOptions | undefined][] = flags.variant ? flags.variant.split(";").map((v) => (v.includes("=") ? [v.slice(0, v.indexOf("=")), JSON.parse(v.slice(v.indexOf("=") + 1))] : [v, VARIANTS[v] ?? JSON.parse(v)])) : [["current", undefined]];
-for (const [vname, opts] of variants) {
-  const res = items.map((it, i) => ({ it, m: measureEnvelope(envelopes[i], opts) }));
+// The variants measured for ADR 0126 ran through options of measureEnvelope at commit 67765b2
+// (`--variant NAME={...}`); the analyzer now has one decision, printed as "current".
+for (const vname of ["current"]) {
+  const res = items.map((it, i) => ({ it, m: measureEnvelope(envelopes[i]) }));
   for (const [label, subset] of [
     ["real", res.filter((r) => r.it.real)],
     ["synthetic", res.filter((r) => !r.it.real && !r.it.variable)],
@@ -126,7 +126,7 @@ for (const [vname, opts] of variants) {
         const t = r.it.bpm;
         const mark = t === null ? (r.m.bpm === null ? "ok" : "FALSE") : acc1(r.m.bpm, t) ? "ok" : acc2(r.m.bpm, t) ? "octave" : r.m.bpm === null ? "MISSED" : `WRONG ${kind(r.m.bpm, t)}`;
         console.log(
-          `   ${r.it.name.padEnd(58)} ${r.it.style.padEnd(14)} truth ${String(t ?? "-").padEnd(6)} got ${String(r.m.bpm ?? "—").padEnd(6)} cand ${String(r.m.candidateBpm).padEnd(6)} c ${r.m.confidence.toFixed(2)} pe ${(r.m.persist ?? 0).toFixed(2)} ${mark.padEnd(12)} ${r.m.phase === undefined ? "" : `ph ${r.m.phase.toFixed(2)}`} ${r.m.octave ? `oct ${r.m.octave.fast.toFixed(2)}/${r.m.octave.chosen.toFixed(2)}${r.m.octave.took ? "*" : ""}` : ""} ${(r.m.levels ?? []).map((l) => `${l.bpm}:${l.score.toFixed(2)}×${l.support.toFixed(2)}`).join(" ")}`,
+          `   ${r.it.name.padEnd(58)} ${r.it.style.padEnd(14)} truth ${String(t ?? "-").padEnd(6)} got ${String(r.m.bpm ?? "—").padEnd(6)} cand ${String(r.m.candidateBpm).padEnd(6)} c ${r.m.confidence.toFixed(2)} ${r.m.persistence === undefined ? "" : `persists ${r.m.persistence.toFixed(2)}`} ${mark.padEnd(12)} ${r.m.phase === undefined ? "" : `phase ${r.m.phase.toFixed(2)}`} ${(r.m.levels ?? []).map((l) => `${l.bpm}:${l.score.toFixed(2)}×${l.support.toFixed(2)}`).join(" ")}`,
         );
       }
   }
