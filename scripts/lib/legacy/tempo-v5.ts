@@ -79,12 +79,7 @@ export function measureTempo(pcm: Float32Array, sampleRate: number): TempoMeasur
   return measureEnvelope(onsetStrength(pcm, sampleRate));
 }
 
-/** Variants of the metrical-level decision, for tempo-lab.ts's trials (ADR 0126); the defaults are the analyzer's. */
-export interface LevelOptions {
-  [k: string]: number | boolean | string | undefined;
-}
-
-export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: LevelOptions = {}): TempoMeasures {
+export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMeasures {
   const none: TempoMeasures = { bpm: null, confidence: 0, candidateBpm: null, beats: 0 };
   const fr = env.frameRate;
   if (env.soundingFrames / fr < MIN_SOUND_SECONDS) return none;
