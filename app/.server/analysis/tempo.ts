@@ -8,14 +8,16 @@ import { onsetStrength } from "./onset.ts";
  *    every 2 s, averaged — a tempo that drifts or breathes still peaks near its mean;
  * 3. the beat period: the tempogram weighted by a log-Gaussian tempo prior (Ellis 2007;
  *    librosa's `tempo`); where a level at 2:3, 3:4 or 4:5 of the best peaks too, the level the
- *    bar holds a whole number of times (a meter check after Klapuri et al. 2006), and no tempo
+ *    bar holds a whole number of times (a meter check after Klapuri et al. 2006), the accents'
+ *    phase settling the winner and its rival (a 3/4 or a 6/8 bar, ADR 0126), and no tempo
  *    when the two stay close (ADR 0117: a wrong tempo is worse than none); then the metrical
  *    level a listener taps (the faster level when it is nearly as clear, below);
  * 4. the beats: Ellis's dynamic-programming beat tracker at that period; the tempo reported is
  *    the mean rate of the beats it finds (the dominant tempo of a drifting track);
  * 5. the confidence: the pulse clarity (Lartillot et al. 2008), the tempogram's height at the
  *    beat period, times the share of beats that hold an onset. Below MIN_TEMPO_CONFIDENCE
- *    there is no tempo (tones, drones, pads, noise, silence).
+ *    there is no tempo (tones, drones, pads, noise, silence); a faint pulse must also persist
+ *    over 6–16 s (ADR 0126: looped pad samples pulse within a note, not across notes).
  */
 
 export interface TempoEstimate {
