@@ -52,7 +52,7 @@ export interface TrackAnalysis {
  * metre's support among 2:3, 3:4 and 4:5 rivals (issue #28, ADR 0117's second round: tracks
  * version 4 left without a tempo gain one, some change level).
  */
-export const ANALYZER_VERSION = 5;
+export const ANALYZER_VERSION = 6;
 
 export type AnalysisFailure = "unreadable" | "unsupported" | "too-large" | "decode-failed";
 

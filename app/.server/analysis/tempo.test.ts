@@ -186,3 +186,40 @@ describe("a 3+3+2 rhythm over soft quarter notes", () => {
     expect(Math.abs(r.bpm! - 120)).toBeLessThanOrEqual(120 * 0.04);
   });
 });
+
+// ADR 0126: a 3/4 bar and a 6/8 bar hold the same six eighths and the same periods (a bar of
+// 1.5 s, levels at 120 and 80 BPM); only the accents' phase tells them apart — on the eighths
+// 2 and 4 in 3/4, on the eighth 3 in 6/8. Version 5 named 120 for the 3/4 and no tempo for
+// the 6/8; the phase check names each bar's own beat, and never the other's.
+describe("a 3/4 and a 6/8 bar of the same six eighths", () => {
+  const RATE = 11_025;
+  const bars = (strong: number[], eighth: number, seconds = 30) => {
+    const out = new Float32Array(seconds * RATE);
+    let seed = 7;
+    const noise = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+    for (let start = 0.1; start < seconds - 6 * eighth; start += 6 * eighth) {
+      for (let k = 0; k < 6; k++) {
+        const level = k === 0 ? 0.8 : strong.includes(k) ? 0.6 : 0.3;
+        const at = Math.round((start + k * eighth) * RATE);
+        for (let i = 0; i < 0.08 * RATE; i++) out[at + i] += level * noise() * Math.exp(-i / (0.02 * RATE));
+      }
+    }
+    return out;
+  };
+  const within = (bpm: number | null, truth: number) => bpm !== null && Math.abs(bpm - truth) <= truth * 0.04;
+
+  for (const eighth of [0.25, 0.2]) {
+    const quarter = 60 / (2 * eighth);
+    const dotted = 60 / (3 * eighth);
+    it(`3/4 at ${quarter}: ${quarter}, the quarter note`, () => {
+      const r = measureTempo(bars([2, 4], eighth), RATE);
+      expect(r.phase).toBeLessThan(0.45);
+      expect(within(r.bpm, quarter), `named ${r.bpm}`).toBe(true);
+    });
+    it(`6/8 at ${dotted}: ${dotted}, the dotted quarter`, () => {
+      const r = measureTempo(bars([3], eighth), RATE);
+      expect(r.phase).toBeGreaterThan(0.55);
+      expect(within(r.bpm, dotted), `named ${r.bpm}`).toBe(true);
+    });
+  }
+});

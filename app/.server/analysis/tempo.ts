@@ -8,14 +8,16 @@ import { onsetStrength } from "./onset.ts";
  *    every 2 s, averaged — a tempo that drifts or breathes still peaks near its mean;
  * 3. the beat period: the tempogram weighted by a log-Gaussian tempo prior (Ellis 2007;
  *    librosa's `tempo`); where a level at 2:3, 3:4 or 4:5 of the best peaks too, the level the
- *    bar holds a whole number of times (a meter check after Klapuri et al. 2006), and no tempo
+ *    bar holds a whole number of times (a meter check after Klapuri et al. 2006), the accents'
+ *    phase settling the winner and its rival (a 3/4 or a 6/8 bar, ADR 0126), and no tempo
  *    when the two stay close (ADR 0117: a wrong tempo is worse than none); then the metrical
  *    level a listener taps (the faster level when it is nearly as clear, below);
  * 4. the beats: Ellis's dynamic-programming beat tracker at that period; the tempo reported is
  *    the mean rate of the beats it finds (the dominant tempo of a drifting track);
  * 5. the confidence: the pulse clarity (Lartillot et al. 2008), the tempogram's height at the
  *    beat period, times the share of beats that hold an onset. Below MIN_TEMPO_CONFIDENCE
- *    there is no tempo (tones, drones, pads, noise, silence).
+ *    there is no tempo (tones, drones, pads, noise, silence); a faint pulse must also persist
+ *    over 6–16 s (ADR 0126: looped pad samples pulse within a note, not across notes).
  */
 
 export interface TempoEstimate {
@@ -33,6 +35,10 @@ export interface TempoMeasures extends TempoEstimate {
   ambiguous?: boolean;
   /** The rival levels weighed (the bench prints them). */
   levels?: { bpm: number; score: number; support: number }[];
+  /** The phase check's share for the slower of the winner and its rival (0.5: no lean either way; ADR 0126). */
+  phase?: number;
+  /** How well a faint pulse holds over 6–16 s (measured under PERSIST_BELOW_CONFIDENCE only; ADR 0126). */
+  persistence?: number;
 }
 
 /** Below this pulse clarity no tempo is named: chosen from the evaluation set (ADR 0105). */
@@ -62,6 +68,21 @@ const RIVAL_FLOOR = 0.5;
  * threshold, kept; its second round measured 0.6–0.95 on the real tuning part.
  */
 const AMBIGUITY = 0.8;
+/**
+ * How far the accents' phase must lean (the slower level's share of the accents, from 0.5) to
+ * settle a winner and its rival (ADR 0126: chosen on the real tuning part, 0.02–0.1 measured).
+ */
+const PHASE_MARGIN = 0.05;
+/**
+ * Under this pulse clarity the pulse must also hold over 6–16 s: the whole excerpt's onset
+ * autocorrelation near each multiple of the period in that span, averaged, at least
+ * MIN_PERSISTENCE (ADR 0126: chosen on the real tuning part). Clearer pulses are not asked,
+ * so a tempo that drifts (whose long-lag autocorrelation fades) keeps its answer.
+ */
+const PERSIST_BELOW_CONFIDENCE = 0.3;
+const MIN_PERSISTENCE = 0.07;
+const PERSIST_FROM_SECONDS = 6;
+const PERSIST_TO_SECONDS = 16;
 /** The bar periods, in beats, that the meter check looks for (Klapuri et al. 2006: two to four beats a measure). */
 const BEATS_A_BAR = [2, 3, 4];
 /** How strictly the beat tracker keeps to the period (Ellis 2007's α; librosa's `tightness`). */
@@ -102,10 +123,15 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMea
   // scoring at least RIVAL_FLOOR of it. Octaves and triples are not rivals: they are the same
   // pulse, and the faster-level rule below picks among them. Each level is weighed by its
   // score times the metre's support for it (meterSupport: a beat the bar holds two, three or
-  // four times, after Klapuri, Eronen and Astola's 2006 meter model); the strongest is the
-  // beat, and no tempo is named when the runner-up comes within AMBIGUITY of it.
+  // four times, after Klapuri, Eronen and Astola's 2006 meter model); the heaviest is the beat.
+  // Its runner-up is the heaviest level that is a rival of it — not an octave of it, which is
+  // the same pulse (ADR 0126). The two levels are ambiguous when the runner-up comes within
+  // AMBIGUITY of the winner; the accents' phase (phaseShare, ADR 0126) then settles the pair
+  // when it leans one way by more than PHASE_MARGIN — for either level, also when the meter
+  // check alone was not ambiguous — and no tempo is named when it does not.
   let ambiguous = false;
   let levels: TempoMeasures["levels"];
+  let phase: number | undefined;
   const contenders = [candidates[0], ...candidates.filter((c) => rivalLevel(c.lag, candidates[0].lag) && c.score >= RIVAL_FLOOR * candidates[0].score)];
   if (contenders.length > 1) {
     const acf = autocorrelation(env.strength, Math.ceil(maxLag * (Math.max(...BEATS_A_BAR) + 0.2)));
@@ -114,8 +140,24 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMea
       .map((j) => ({ ...j, weight: j.score * j.support }))
       .sort((a, b) => b.weight - a.weight);
     levels = judged.map((j) => ({ bpm: Math.round((600 * fr) / j.lag) / 10, score: j.score, support: j.support }));
-    bestLag = judged[0].lag;
-    ambiguous = judged[1].weight >= AMBIGUITY * judged[0].weight;
+    const winner = judged[0];
+    bestLag = winner.lag;
+    const rival = judged.find((j, i) => i > 0 && rivalLevel(j.lag, winner.lag));
+    if (rival) {
+      ambiguous = rival.weight >= AMBIGUITY * winner.weight;
+      const pw = refinePeak(gram, winner.lag);
+      const pr = refinePeak(gram, rival.lag);
+      const share = phaseShare(env.strength, Math.min(pw, pr), Math.max(pw, pr));
+      if (share !== null) {
+        phase = share;
+        // how far the accents lean toward the winner (positive) or the rival (negative)
+        const lean = pw > pr ? share - 0.5 : 0.5 - share;
+        if (lean < -PHASE_MARGIN) {
+          bestLag = rival.lag;
+          ambiguous = false;
+        } else if (lean > PHASE_MARGIN) ambiguous = false;
+      }
+    }
   }
   // The metrical level. A beat whose two-beat pattern (kick on 1 and 3, snare on 2 and 4; a
   // swing ride's "ding, ding-a") repeats better than the beat itself peaks at half its rate, and
@@ -137,6 +179,10 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMea
   // of two chords beating while one fades into the next — repeat within the bunch only.
   const confidence = Math.max(0, Math.min(1, clarity(tg.rows, period) * coverage(env.strength, env.sounding, period)));
   const beats = trackBeats(env.strength, period);
+  // A pulse this faint must also hold over the excerpt (ADR 0126): a pad whose looped samples
+  // pulse within each held note has a clear period for a few seconds, lost at the next note.
+  const persistence = confidence < PERSIST_BELOW_CONFIDENCE ? persistenceAt(env.strength, period, fr) : undefined;
+  const unsteady = persistence !== undefined && persistence < MIN_PERSISTENCE;
   // the dominant tempo: the beats' mean rate, when the tracker kept near the period
   let bpm = (60 * fr) / period;
   if (beats.length >= 4) {
@@ -144,7 +190,7 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMea
     if (Math.abs(mean / period - 1) < 0.15) bpm = (60 * fr) / mean;
   }
   const candidateBpm = Math.round(bpm * 10) / 10;
-  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels };
+  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous && !unsteady ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels, phase, persistence };
 }
 
 /** The envelope's autocorrelation over the whole excerpt (mean removed; 1 at lag 0), lags 0..lags. */
@@ -180,6 +226,67 @@ function meterSupport(acf: Float64Array, period: number): number {
     for (let lag = lo; lag <= hi; lag++) best = Math.max(best, acf[lag]);
   }
   return Math.max(0.01, best);
+}
+
+/**
+ * The phase check (ADR 0126): which of two levels at 3:2, 4:3 or 5:4 the accents' phase
+ * supports. Both levels share a tatum (the fast period over b, the slow over a, for a ratio a:b)
+ * and a cycle of a × b tatums (a 3/4 bar and a 6/8 bar are both six eighths). The tatums are
+ * tracked (Ellis 2007's beat tracker at the tatum period), the onset strength at each is folded
+ * by its place in the cycle, the cycle's strongest place is taken as the downbeat (where both
+ * levels have a beat), and the places only one level has are compared: in 3/4, the eighths 2
+ * and 4 (the quarter-note level's beats 2 and 3); in 6/8, the eighth 3 (the dotted quarter's
+ * second beat). Returns the slow level's share of the two means (0.5: no lean), null when the
+ * periods are not at such a ratio or too few tatums were tracked. Tracking the tatums, not the
+ * fast level's beats, keeps both levels' places on the same footing (a tracked beat sits on
+ * an onset by construction; a place interpolated between beats does not).
+ */
+function phaseShare(env: Float32Array, fastPeriod: number, slowPeriod: number): number | null {
+  const ratio = slowPeriod / fastPeriod;
+  const pair = ([[3, 2], [4, 3], [5, 4]] as const).find(([a, b]) => Math.abs(ratio / (a / b) - 1) < 0.06);
+  if (!pair) return null;
+  const [a, b] = pair;
+  const n = a * b;
+  const tatum = fastPeriod / b;
+  const tatums = trackBeats(env, tatum);
+  if (tatums.length < 4 * n) return null;
+  const sum = new Float64Array(n);
+  const count = new Float64Array(n);
+  const reach = Math.max(1, Math.round(tatum / 4));
+  tatums.forEach((t, i) => {
+    let s = 0;
+    for (let f = Math.max(0, t - reach); f <= Math.min(env.length - 1, t + reach); f++) s = Math.max(s, env[f]);
+    sum[i % n] += s;
+    count[i % n]++;
+  });
+  const h = Array.from(sum, (v, k) => (count[k] ? v / count[k] : 0));
+  let down = 0;
+  for (let k = 1; k < n; k++) if (h[k] > h[down]) down = k;
+  let fastOnly = 0;
+  for (let k = 1; k < a; k++) fastOnly += h[(down + k * b) % n] / (a - 1);
+  let slowOnly = 0;
+  for (let k = 1; k < b; k++) slowOnly += h[(down + k * a) % n] / (b - 1);
+  return fastOnly + slowOnly > 0 ? slowOnly / (fastOnly + slowOnly) : 0.5;
+}
+
+/**
+ * The pulse's persistence (ADR 0126): the whole excerpt's onset autocorrelation at its highest
+ * within ±3 % of each multiple of `period` from PERSIST_FROM_SECONDS to PERSIST_TO_SECONDS,
+ * averaged — how much the onsets still repeat several bars later (Foote and Uchihashi's beat
+ * spectrum read at long lags). Held notes whose looped samples pulse, started at random times,
+ * repeat within a note (the 6 s tempogram windows) but not across notes.
+ */
+function persistenceAt(strength: Float32Array, period: number, frameRate: number): number {
+  const from = Math.max(1, Math.round((PERSIST_FROM_SECONDS * frameRate) / period));
+  const to = Math.max(from, Math.round((PERSIST_TO_SECONDS * frameRate) / period));
+  const acf = autocorrelation(strength, Math.ceil(to * period * 1.03) + 1);
+  let total = 0;
+  for (let k = from; k <= to; k++) {
+    let best = -1;
+    for (let lag = Math.floor(k * period * 0.97); lag <= Math.ceil(k * period * 1.03) && lag < acf.length; lag++) best = Math.max(best, acf[lag]);
+    total += best;
+  }
+  return total / (to - from + 1);
 }
 
 /** Whether two periods are at a ratio that makes a wrong metrical level (2:3, 3:4, 4:5 or their inverses), within 4 %. */
