@@ -53,7 +53,7 @@ export async function likePage(ctx: TrackQueryContext, f: LikeFilters, seed: Lik
             return !inSearch || inSearch[t] === 1;
           }
         : null;
-    const list = nearestTracks({ table, figures, seed, keep, bpm, seconds, wanted: f.wanted, ordered: true, keepShare, approximateFrom: ctx.likeApproximateFrom });
+    const list = nearestTracks({ table, figures, seed, keep, bpm, seconds, wanted: f.wanted, ordered: true, keepShare, approximateFrom: seed.reference ? Infinity : ctx.likeApproximateFrom });
     // a reference's second stage (its passages, ADR 0122); without it (a store that did not
     // answer in time) the scan's order is shown and not cached, so the next ask tries again
     const reranked = seed.rerank ? await seed.rerank(list.tracks).catch(() => null) : list.tracks;

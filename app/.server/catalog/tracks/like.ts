@@ -30,6 +30,12 @@ export interface LikeSeedSound {
    * scan's order and is not cached). Applied before the album and recording rules.
    */
   rerank?: (kept: Int32Array) => Promise<Int32Array | null>;
+  /**
+   * A reference file's seed: its first stage stays the exact scan at any size (ADR 0124): an
+   * excerpt's whole fingerprint lies far from its source's (ADR 0122), and the cells nearest
+   * the excerpt lose sources the exact scan keeps.
+   */
+  reference?: boolean;
 }
 
 /**
@@ -134,7 +140,7 @@ export interface LikeList {
  */
 export const APPROXIMATE_FROM = 100_000;
 /** The tracks measured (after the filters) by the approximate stage: a share of the candidates, at least VISIT_MIN. */
-const VISIT_MIN = 20_000;
+const VISIT_MIN = 30_000;
 const VISIT_SHARE = 0.08;
 export const visitBudget = (candidates: number) => Math.max(VISIT_MIN, Math.ceil(VISIT_SHARE * candidates));
 
