@@ -192,7 +192,6 @@ export function nearestTracks(input: LikeScanInput): LikeList {
       visits.push(Math.floor((tables.tempo[b] + tables.key[k]) * TERM_GRID) * GROUPS + g);
     }
   }
-  const order = Float64Array.from(visits).sort();
 
   const w = model.fieldWeights;
   const fieldOrder = Int32Array.from(w.keys()).sort((x, y) => w[y] - w[x]);
@@ -253,7 +252,9 @@ export function nearestTracks(input: LikeScanInput): LikeList {
       }
     }
   }
-  for (let v = 0; v < (approximate ? 0 : order.length); v++) {
+  // the exact scan (ADR 0116): the groups nearest term first
+  const order = approximate ? new Float64Array(0) : Float64Array.from(visits).sort();
+  for (let v = 0; v < order.length; v++) {
     const g = order[v] % GROUPS;
     const b = g >> 5;
     const k = g & 31;
