@@ -12,7 +12,9 @@ import type { TrackTable } from "./table.ts";
  * The neighbours of a `like=` view (issue #19, ADR 0104, docs/product-rules.md "More like
  * this"): an exact scan of every fingerprinted track that passes the view's other filters,
  * keeping the LIKE_LIMIT nearest in a bounded heap (nothing of the catalog's size is sorted
- * or kept), then the album rule on the first page, then the order asked.
+ * or kept), then the album rule on the first page, then the order asked. At scale (issue #29,
+ * ADR 0124) the tracks measured are those of the cells nearest the seed, up to a visit
+ * budget: the same distance, heap, filters and rules, an approximate list.
  */
 
 /** Copies of one recording (the same fingerprint: the same audio on several albums) among the first LIKE_SPREAD_WINDOW. */
