@@ -41,7 +41,9 @@ import {
   wholeRetrieval,
 } from "./lib/bench-real.ts";
 import { benchIndex, exactMeasure, excerptSeed, realAlbums, realFigures, realMixPrints, realTrackIds, sourcePlace, type DistractorPrint } from "./lib/bench-reference.ts";
-import { spreadAlbums } from "../app/.server/catalog/tracks/like.ts";
+import { APPROXIMATE_FROM, spreadAlbums } from "../app/.server/catalog/tracks/like.ts";
+import { buildCells } from "../app/.server/catalog/tracks/print-cells.ts";
+import { NO_YIELD } from "../app/.server/catalog/tracks/yielding.ts";
 import { LIKE_LIMIT } from "../app/lib/catalog/track-query.ts";
 
 /**
@@ -73,6 +75,10 @@ const { values: args } = parseArgs({
     prints: { type: "string", default: "families" },
     /** the speed part also puts the real corpus among its tracks and measures whether the scan keeps each excerpt's source (ADR 0122) */
     "with-real": { type: "boolean", default: false },
+    /** the speed part's "before": like= views by the exact scan only (ADR 0116), never the approximate stage (ADR 0124) */
+    exact: { type: "boolean", default: false },
+    /** print each view's first ask (ms), to tell a slow seed from a pause */
+    "per-view": { type: "boolean", default: false },
     /** seeds whose first page is compared with the exact order (recall@12) */
     "recall-seeds": { type: "string", default: "20" },
   },
@@ -223,7 +229,7 @@ function ffmpegExcerpt(wav: Uint8Array): Uint8Array {
 // --- Index helpers -----------------------------------------------------------------------------
 /** The site's track index over the bench's albums; a view never waits for analyses (ADR 0116's speed part). */
 function indexOver(albums: Album[], figure: (key: string) => AnalysisFigures | null, analysis: (key: string) => TrackAnalysis | null = () => null) {
-  return benchIndex(albums, figure, analysis, { analysisWaitMs: 0 });
+  return benchIndex(albums, figure, analysis, { analysisWaitMs: 0, ...(args.exact ? { likeApproximateFrom: Infinity } : {}) });
 }
 
 const Q = (like: string, page = 1): TrackQuery => ({ q: "", genre: "", subGenres: [], bpm: null, duration: null, keys: [], sort: "similarity", page, like });
@@ -364,6 +370,10 @@ for (const size of runs("speed") ? args.albums.split(",").map(Number).filter((x)
   const views = Number(args.views);
   const first: number[] = [];
   const repeated: number[] = [];
+  // warm-up, uncounted (ADR 0124): five views of other seeds, so the first measured asks do
+  // not carry the compiler's first runs of the code (a server that has answered any like= view
+  // has them); each measured seed is still never asked before (its list is not cached)
+  for (let w = 0; w < 5; w++) await index.query(Q(`b${Math.floor((w * size) / views) + 1}:0`));
   for (let v = 0; v < views; v++) {
     const id = `b${Math.floor((v * size) / views)}:0`;
     let t = performance.now();
@@ -373,15 +383,27 @@ for (const size of runs("speed") ? args.albums.split(",").map(Number).filter((x)
     await index.query(Q(id));
     repeated.push(performance.now() - t);
   }
+  if (args["per-view"]) console.error(`first asks (ms): ${first.map((x) => x.toFixed(1)).join(" ")}`);
   const printsMb = (stats.tracks * (FIELDS.length + 1)) / 1e6;
-  // what the like= scan holds per track (ADR 0116's layout): the fingerprint row, the row's track, the track's row, the row's length
-  const scanBytes = FIELDS.length + 4 + 4 + 2;
+  // the cells of the approximate stage (ADR 0124), made again here to time them alone
+  const figures = index.currentFigures();
+  let cellsNote = "no cells";
+  let cellBytes = 0;
+  if (figures && figures.cellStarts.length > 0) {
+    const tc = performance.now();
+    await buildCells(figures.prints, figures.printStarts, figures.fingerprinted, figures.model, NO_YIELD);
+    cellBytes = (figures.cellRows.byteLength + figures.cellGroups.byteLength) / figures.fingerprinted;
+    cellsNote = `${figures.cellStarts.length - 1} cells made in ${((performance.now() - tc) / 1000).toFixed(1)} s; like= views ${args.exact ? "exact scan only (--exact)" : "approximate from " + APPROXIMATE_FROM.toLocaleString("en-US") + " candidates"}`;
+  }
+  // what the like= scan holds per track (ADR 0116's layout): the fingerprint row, the row's track, the track's row, the row's length; and the cells' list (ADR 0124)
+  const scanBytes = FIELDS.length + 4 + 4 + 2 + cellBytes;
   row(
     "speed",
     `${size.toLocaleString("en-US")} albums (${stats.tracks.toLocaleString("en-US")} tracks), ${mixed ? "real-mix" : "family"} prints`,
     `first p50 ${quantile(first, 0.5).toFixed(1)} ms p95 ${quantile(first, 0.95).toFixed(1)} ms`,
     `repeated p50 ${quantile(repeated, 0.5).toFixed(2)} ms p95 ${quantile(repeated, 0.95).toFixed(2)} ms`,
-    `like= scan ${scanBytes} bytes a track (fingerprints ${printsMb.toFixed(0)} MB); index arrays ${(stats.arrayBytes / 1e6).toFixed(0)} MB (${(stats.arrayBytes / stats.tracks).toFixed(0)} bytes a track, every view's); heap+arrays +${((after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers) / 1e6).toFixed(0)} MB; build ${(buildMs / 1000).toFixed(1)} s`,
+    cellsNote,
+    `like= ${scanBytes} bytes a track (the exact scan's ${FIELDS.length + 10}${cellBytes ? `, the cells' ${cellBytes}` : ""}; fingerprints ${printsMb.toFixed(0)} MB); index arrays ${(stats.arrayBytes / 1e6).toFixed(0)} MB (${(stats.arrayBytes / stats.tracks).toFixed(0)} bytes a track, every view's); heap+arrays +${((after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers) / 1e6).toFixed(0)} MB; build ${(buildMs / 1000).toFixed(1)} s`,
   );
 
   // recall@12 against the exact order: every track measured (bench-reference.ts exactMeasure), the album rule applied to both

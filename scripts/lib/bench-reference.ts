@@ -80,7 +80,7 @@ export function realAlbums(data: RealData): Album[] {
  * A track index (the site's) over `albums`, figures from `figure`, analyses (passages) from
  * `analysis`; `analysisWaitMs` as the site's ANALYSIS_WAIT_MS (0: a view never waits for them).
  */
-export function benchIndex(albums: Album[], figure: (key: string) => AnalysisFigures | null, analysis: (key: string) => TrackAnalysis | null = () => null, opts: { analysisWaitMs?: number } = {}): TrackIndex {
+export function benchIndex(albums: Album[], figure: (key: string) => AnalysisFigures | null, analysis: (key: string) => TrackAnalysis | null = () => null, opts: { analysisWaitMs?: number; likeApproximateFrom?: number } = {}): TrackIndex {
   const snap = { albums, films: [], singles: [], channels: [], genres: [], version: 1, updatedAt: "2026-11-27T00:00:00Z" };
   const source = { snapshot: () => snap, mediaUrl: (key: string) => `/media/${key}` } as unknown as CatalogSource;
   const keys: string[] = [];
@@ -109,7 +109,7 @@ export function benchIndex(albums: Album[], figure: (key: string) => AnalysisFig
       return { rows: out, next: out.length ? { at: 1, key: String(keys.length) } : cursor };
     },
   };
-  return createCatalogIndexes(source, lookup, { tracks: { yielder: () => NO_YIELD, analysisWaitMs: opts.analysisWaitMs ?? 5_000 } }).tracks;
+  return createCatalogIndexes(source, lookup, { tracks: { yielder: () => NO_YIELD, analysisWaitMs: opts.analysisWaitMs ?? 5_000, likeApproximateFrom: opts.likeApproximateFrom } }).tracks;
 }
 
 const stub = (a: RealData["full"][number]): TrackAnalysis => ({

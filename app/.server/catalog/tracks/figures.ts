@@ -5,6 +5,7 @@ import { countingOrder, tracksOfHash, type TrackColumns } from "./table.ts";
 import { fingerprintBytes } from "../../analysis/fingerprint.ts";
 import { GROUPS, layPrints, PRINT_BYTES, restoreTrackOrder } from "./print-layout.ts";
 import { catalogScales, createModel, type SimilarityModel } from "../../analysis/similarity.ts";
+import { buildCells, QUANTISE_FROM } from "./print-cells.ts";
 
 export { PRINT_BYTES } from "./print-layout.ts";
 
@@ -88,6 +89,17 @@ export class TrackFigures {
   readonly groupSeconds: Uint16Array;
   /** each fingerprint field's spread across the catalog's tracks (similarity.ts catalogScales) */
   readonly scales: Float64Array;
+  /**
+   * The coarse quantiser of the `like=` view's approximate first stage (issue #29, ADR 0124,
+   * print-cells.ts): each cell's rows of `prints` (`cellRows`, ascending in each cell, and
+   * `cellGroups` their tempo and key groups beside them: 6 bytes a track) from `cellStarts`, and
+   * the cells' centroids. Empty below QUANTISE_FROM fingerprinted
+   * tracks: a small catalog is always scanned exactly.
+   */
+  readonly cellStarts: Int32Array;
+  readonly cellRows: Int32Array;
+  readonly cellGroups: Uint16Array;
+  readonly centroids: Float32Array;
   /** how many tracks have a fingerprint */
   readonly fingerprinted: number;
   private similarityModel: SimilarityModel | undefined;
@@ -111,6 +123,10 @@ export class TrackFigures {
     this.scales = a.scales;
     this.groupStarts = a.groupStarts;
     this.groupSeconds = a.groupSeconds;
+    this.cellStarts = a.cellStarts;
+    this.cellRows = a.cellRows;
+    this.cellGroups = a.cellGroups;
+    this.centroids = a.centroids;
     let analysed = 0;
     for (let t = 0; t < a.seconds.length; t++) if (a.seconds[t] !== NO_SECONDS) analysed++;
     this.analysed = analysed;
@@ -133,6 +149,10 @@ export class TrackFigures {
       scales: this.scales,
       groupStarts: this.groupStarts,
       groupSeconds: this.groupSeconds,
+      cellStarts: this.cellStarts,
+      cellRows: this.cellRows,
+      cellGroups: this.cellGroups,
+      centroids: this.centroids,
     };
   }
 
@@ -141,8 +161,11 @@ export class TrackFigures {
     return new TrackFigures(a);
   }
 
-  /** The figures of `builder`, with the track orders they give. */
-  static async from(builder: FiguresBuilder, yielder: Yielder): Promise<TrackFigures> {
+  /**
+   * The figures of `builder`, with the track orders they give; the like= cells from
+   * `quantiseFrom` fingerprinted tracks (QUANTISE_FROM; tests make them on small catalogs).
+   */
+  static async from(builder: FiguresBuilder, yielder: Yielder, quantiseFrom = QUANTISE_FROM): Promise<TrackFigures> {
     const { table, seconds, bpm, key } = builder;
     const n = table.count;
     // Orders by a figure: a counting sort over the title order, so equal figures stay in
@@ -180,19 +203,20 @@ export class TrackFigures {
     const layout = await layPrints(builder, orders.duration, yielder);
     const scales = catalogScales(layout.prints, layout.printTracks.length);
     await yielder.yield();
-    return new TrackFigures({ seconds, bpm, key, orders, packed, ...layout, scales, groupStarts, groupSeconds });
+    const cells = await buildCells(layout.prints, layout.printStarts, layout.printTracks.length, createModel(scales), yielder, quantiseFrom);
+    return new TrackFigures({ seconds, bpm, key, orders, packed, ...layout, scales, groupStarts, groupSeconds, ...cells });
   }
 }
 
 /** The arrays of a TrackFigures, as the build worker hands them over. */
 export type FiguresArrays = Pick<
   TrackFigures,
-  "seconds" | "bpm" | "key" | "orders" | "packed" | "prints" | "printRow" | "printTracks" | "printStarts" | "printSeconds" | "scales" | "groupStarts" | "groupSeconds"
+  "seconds" | "bpm" | "key" | "orders" | "packed" | "prints" | "printRow" | "printTracks" | "printStarts" | "printSeconds" | "scales" | "groupStarts" | "groupSeconds" | "cellStarts" | "cellRows" | "cellGroups" | "centroids"
 >;
 
 /** Every typed array of a TrackFigures' arrays: the transfer list of the build worker, and the index's byte count. */
 export function figureArrays(f: FiguresArrays): ArrayBufferView[] {
-  return [f.seconds, f.bpm, f.key, f.prints, f.printRow, f.printTracks, f.printStarts, f.printSeconds, f.scales, f.groupStarts, f.groupSeconds, ...Object.values(f.orders), ...Object.values(f.packed)];
+  return [f.seconds, f.bpm, f.key, f.prints, f.printRow, f.printTracks, f.printStarts, f.printSeconds, f.scales, f.groupStarts, f.groupSeconds, f.cellStarts, f.cellRows, f.cellGroups, f.centroids, ...Object.values(f.orders), ...Object.values(f.packed)];
 }
 
 /** A packed word's group (print-layout.ts GROUPS): as figureGroup of its tempo and key. */

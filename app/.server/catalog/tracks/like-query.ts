@@ -31,10 +31,18 @@ export async function likePage(ctx: TrackQueryContext, f: LikeFilters, seed: Lik
     const { table, figures } = ctx;
     const albums = genreAlbums(ctx, f.terms);
     let inSearch: Uint8Array | null = null;
+    // the share of the tracks a genre and a search leave: the scan's choice of its exact or approximate stage (ADR 0124)
+    let keepShare = 1;
+    if (albums) {
+      let tracks = 0;
+      for (let a = 0; a < albums.length; a++) if (albums[a]) tracks += table.albumStart[a + 1] - table.albumStart[a];
+      keepShare *= tracks / Math.max(1, table.count);
+    }
     if (f.words) {
       inSearch = new Uint8Array(table.count);
       const hits = ctx.search.tracks(f.q);
       if (hits) for (let j = 0; j < hits.tracks.length; j++) inSearch[hits.tracks[j]] = 1;
+      keepShare *= (hits?.tracks.length ?? 0) / Math.max(1, table.count);
     }
     const { bpm, seconds } = f;
     // the tempo and length ranges are read from the scan's own layout (like.ts); the rest here
@@ -45,7 +53,7 @@ export async function likePage(ctx: TrackQueryContext, f: LikeFilters, seed: Lik
             return !inSearch || inSearch[t] === 1;
           }
         : null;
-    const list = nearestTracks({ table, figures, seed, keep, bpm, seconds, wanted: f.wanted, ordered: true });
+    const list = nearestTracks({ table, figures, seed, keep, bpm, seconds, wanted: f.wanted, ordered: true, keepShare, approximateFrom: seed.reference ? Infinity : ctx.likeApproximateFrom });
     // a reference's second stage (its passages, ADR 0122); without it (a store that did not
     // answer in time) the scan's order is shown and not cached, so the next ask tries again
     const reranked = seed.rerank ? await seed.rerank(list.tracks).catch(() => null) : list.tracks;

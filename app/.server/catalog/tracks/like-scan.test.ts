@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { scanDistance, seedTables, type Sounding } from "../../analysis/similarity.ts";
 import { FiguresBuilder, NO_BPM, NO_KEY, NO_SECONDS, PRINT_BYTES, TrackFigures } from "./figures.ts";
-import { nearestTracks, spreadAlbums } from "./like.ts";
+import { APPROXIMATE_FROM, nearestTracks, spreadAlbums } from "./like.ts";
+import { CELLS, QUANTISE_FROM } from "./print-cells.ts";
 import { soundingOf } from "./track-rows.ts";
 import type { TrackTable } from "./table.ts";
 import { NO_YIELD } from "./yielding.ts";
@@ -19,7 +20,7 @@ const LIMIT = 40;
  * ± 2 of one of so many random sounds (a catalog of close families: within a family the tempo
  * and key terms decide, and the scan stops at a group's term).
  */
-async function catalog(seed: number, clusters = 0) {
+async function catalog(seed: number, clusters = 0, quantiseFrom?: number) {
   const r = createPrng(seed);
   const centres = Array.from({ length: clusters }, () => Array.from({ length: PRINT_BYTES }, () => r.int(0, 255)));
   // title order unlike track order, so a tie broken by position would show
@@ -49,7 +50,7 @@ async function catalog(seed: number, clusters = 0) {
   }
   original.set(builder.prints);
   const printed = builder.printed.slice();
-  const figures = await TrackFigures.from(builder, NO_YIELD);
+  const figures = await TrackFigures.from(builder, NO_YIELD, quantiseFrom);
   const table = { count: N, titleRank, trackAlbum: Int32Array.from({ length: N }, (_, t) => Math.floor(t / 8)) } as unknown as TrackTable;
   return { figures, table, original, printed, r };
 }
@@ -135,5 +136,87 @@ describe("the like= scan over the layout by tempo and key", () => {
     for (let t = 0; t < N; t++) if (printed[t]) expect([...again.prints.subarray(t * PRINT_BYTES, (t + 1) * PRINT_BYTES)]).toEqual([...original.subarray(t * PRINT_BYTES, (t + 1) * PRINT_BYTES)]);
     // the figures in use are untouched by the builder made from them
     for (let t = 0; t < N; t += 97) if (printed[t]) expect([...soundingOf(figures, t).fingerprint]).toEqual([...original.subarray(t * PRINT_BYTES, (t + 1) * PRINT_BYTES)]);
+  });
+});
+
+/** A seed's view with random filters (v picks which), for the scan and for measureAll. */
+function viewFilters(r: ReturnType<typeof createPrng>, v: number) {
+  const lo = r.int(50, 170);
+  return {
+    bpm: v % 4 === 1 ? ([lo, lo + r.int(2, 60)] as [number, number]) : v % 8 === 3 ? ([600, 800] as [number, number]) : null,
+    seconds: v % 3 === 2 ? ([r.int(20, 200), r.int(220, 700)] as [number, number]) : null,
+    wanted: v % 5 === 4 ? Uint8Array.from({ length: 24 }, () => (r.chance(0.3) ? 1 : 0)) : null,
+    album: v % 7 === 6 ? r.int(0, N / 8 - 1) : null,
+  };
+}
+
+// Issue #29, ADR 0124: at scale the view's first stage is approximate (k-means cells over the
+// fingerprints, nearest cells first, the exact distance on what is visited, a visit budget). Its
+// filters, ties and rules must be the exact scan's; only what it visits may differ.
+describe("the like= view's approximate first stage (cells)", () => {
+  const run = (c: Awaited<ReturnType<typeof catalog>>, seedTrack: number, filters: ReturnType<typeof viewFilters>, opts: { budget?: number; approximateFrom?: number }) =>
+    nearestTracks({
+      table: c.table,
+      figures: c.figures,
+      seed: { sounding: soundingOf(c.figures, seedTrack), exclude: new Set([seedTrack]), cacheId: String(seedTrack) },
+      keep: filters.album === null ? null : (t) => c.table.trackAlbum[t] !== filters.album,
+      bpm: filters.bpm,
+      seconds: filters.seconds,
+      wanted: filters.wanted,
+      limit: LIMIT,
+      ...opts,
+    });
+  const seedOf = (c: Awaited<ReturnType<typeof catalog>>) => {
+    let t = c.r.int(0, N - 1);
+    while (!c.printed[t]) t = c.r.int(0, N - 1);
+    return t;
+  };
+
+  it("is not made for a small catalog, nor taken for few candidates: the exact order", async () => {
+    expect(N).toBeLessThan(QUANTISE_FROM);
+    const small = await catalog(21);
+    expect(small.figures.cellStarts.length).toBe(0);
+    const seed = seedOf(small);
+    const none = { bpm: null, seconds: null, wanted: null, album: null };
+    const list = run(small, seed, none, {});
+    expect(list.approximate).toBe(false);
+    expect([...list.tracks]).toEqual(measureAll(small, seed, none));
+    // with cells, a view whose filters leave fewer than APPROXIMATE_FROM candidates is scanned exactly
+    const celled = await catalog(21, 0, 0);
+    expect(celled.figures.cellStarts.length).toBe(CELLS + 1);
+    expect(N).toBeLessThan(APPROXIMATE_FROM);
+    expect(run(celled, seed, none, {}).approximate).toBe(false);
+  });
+
+  it.each([
+    ["fingerprints at random over their whole range", 0],
+    ["fingerprints in close families", 12],
+  ])("with a budget as large as the catalog, finds exactly what a measure of every track finds, with every filter: %s", async (_, clusters) => {
+    const c = await catalog(22, clusters, 0);
+    for (let v = 0; v < 40; v++) {
+      const seedTrack = seedOf(c);
+      const filters = viewFilters(c.r, v);
+      const got = run(c, seedTrack, filters, { budget: N, approximateFrom: 0 });
+      expect(got.approximate).toBe(true);
+      expect([...got.tracks], JSON.stringify({ v, seedTrack, ...filters, wanted: filters.wanted && [...filters.wanted] })).toEqual(measureAll(c, seedTrack, filters));
+    }
+  });
+
+  it("measures at most its budget of tracks, the nearest cells first: close families are found within a tenth of the catalog", async () => {
+    const c = await catalog(23, 12, 0);
+    const budget = Math.floor(N / 10);
+    let recall = 0;
+    const seeds = 40;
+    for (let v = 0; v < seeds; v++) {
+      const seedTrack = seedOf(c);
+      const filters = v % 2 ? { bpm: null, seconds: null, wanted: null, album: null } : viewFilters(c.r, v);
+      const got = run(c, seedTrack, filters, { budget, approximateFrom: 0 });
+      expect(got.visited).toBeLessThanOrEqual(budget);
+      if (!filters.bpm && !filters.seconds && !filters.wanted && filters.album === null) expect(got.visited).toBe(budget);
+      const exact = measureAll(c, seedTrack, filters).slice(0, 12);
+      const first = new Set(got.tracks.subarray(0, 12));
+      recall += exact.filter((t) => first.has(t)).length / Math.max(1, exact.length);
+    }
+    expect(recall / seeds).toBeGreaterThanOrEqual(0.95);
   });
 });

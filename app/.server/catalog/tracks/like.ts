@@ -5,13 +5,16 @@ const FIELD_COUNT = FIELDS.length;
 import { KEY_NAMES, LIKE_LIMIT, LIKE_PER_ALBUM, LIKE_SPREAD_WINDOW, type TrackSort } from "../../../lib/catalog/track-query.ts";
 import { lowerBound, NO_BPM, NO_KEY, NO_SECONDS, PRINT_BYTES, type TrackFigures } from "./figures.ts";
 import { GROUPS } from "./print-layout.ts";
+import { cellOrder, searchVector } from "./print-cells.ts";
 import type { TrackTable } from "./table.ts";
 
 /**
  * The neighbours of a `like=` view (issue #19, ADR 0104, docs/product-rules.md "More like
  * this"): an exact scan of every fingerprinted track that passes the view's other filters,
  * keeping the LIKE_LIMIT nearest in a bounded heap (nothing of the catalog's size is sorted
- * or kept), then the album rule on the first page, then the order asked.
+ * or kept), then the album rule on the first page, then the order asked. At scale (issue #29,
+ * ADR 0124) the tracks measured are those of the cells nearest the seed, up to a visit
+ * budget: the same distance, heap, filters and rules, an approximate list.
  */
 
 /** Copies of one recording (the same fingerprint: the same audio on several albums) among the first LIKE_SPREAD_WINDOW. */
@@ -29,6 +32,12 @@ export interface LikeSeedSound {
    * scan's order and is not cached). Applied before the album and recording rules.
    */
   rerank?: (kept: Int32Array) => Promise<Int32Array | null>;
+  /**
+   * A reference file's seed: its first stage stays the exact scan at any size (ADR 0124): an
+   * excerpt's whole fingerprint lies far from its source's (ADR 0122), and the cells nearest
+   * the excerpt lose sources the exact scan keeps.
+   */
+  reference?: boolean;
 }
 
 /**
@@ -107,6 +116,11 @@ export interface LikeScanInput {
   limit?: number;
   /** the kept tracks nearest first without the album and recording rules (listRules), for a second stage */
   ordered?: boolean;
+  /** the share of the tracks `keep` leaves (a genre's or a search's; 1 without): the approximate stage's choice (ADR 0124) */
+  keepShare?: number;
+  /** tests and the bench: the approximate stage's visit budget (default visitBudget), and the candidates from which it is taken (APPROXIMATE_FROM) */
+  budget?: number;
+  approximateFrom?: number;
 }
 
 export interface LikeList {
@@ -114,7 +128,23 @@ export interface LikeList {
   tracks: Int32Array;
   /** the key filter's choices: the keys among the neighbours found without the key filter */
   keyCounts: { key: string; count: number }[];
+  /** whether the approximate first stage made the list (ADR 0124), and the tracks it measured then (-1: the exact scan) */
+  approximate: boolean;
+  visited: number;
 }
+
+/**
+ * The approximate first stage (issue #29, ADR 0124): taken when the figures have cells
+ * (print-cells.ts, from QUANTISE_FROM fingerprinted tracks) and the filters leave at least
+ * this many candidates (estimated: the tempo, length and key ranges counted exactly from the
+ * layout, times the share of a genre or a search); below it the exact scan is cheap and a
+ * small catalog, or a narrow view, sees the exact order.
+ */
+export const APPROXIMATE_FROM = 100_000;
+/** The tracks measured (after the filters) by the approximate stage: a share of the candidates, at least VISIT_MIN. */
+const VISIT_MIN = 30_000;
+const VISIT_SHARE = 0.08;
+export const visitBudget = (candidates: number) => Math.max(VISIT_MIN, Math.ceil(VISIT_SHARE * candidates));
 
 /** Group order keys: a group's term rounded down to this grid (then its number), sorted as plain numbers. */
 const TERM_GRID = 1 << 20;
@@ -146,25 +176,86 @@ export function nearestTracks(input: LikeScanInput): LikeList {
   const bFrom = bpmRange ? Math.min(511, Math.max(1, Math.ceil(bpmRange[0]))) : 0;
   const bTo = bpmRange ? Math.min(511, Math.floor(bpmRange[1])) : 511;
   const visits: number[] = [];
+  const [s0, s1] = secondsRange ?? [0, 0];
+  const [b0, b1] = bpmRange ?? [0, 0];
+  const sFrom = secondsRange ? Math.max(0, Math.ceil(s0)) : 0;
+  const sEnd = secondsRange ? Math.min(NO_SECONDS, Math.floor(s1) + 1) : NO_SECONDS + 1;
+  const cells = figures.cellStarts.length > 0;
+  // the candidates the ranges leave (the shown list's: the wanted keys only), for the choice of stage
+  let candidates = 0;
   for (let b = bFrom; b <= bTo; b++) {
     for (let k = 0; k < 32; k++) {
       const g = b * 32 + k;
       if (printStarts[g + 1] === printStarts[g]) continue;
+      if (cells && (!wanted || (k < wanted.length && wanted[k] === 1))) {
+        candidates += secondsRange ? lowerBound(printSeconds, printStarts[g], printStarts[g + 1], sEnd) - lowerBound(printSeconds, printStarts[g], printStarts[g + 1], sFrom) : printStarts[g + 1] - printStarts[g];
+      }
       // the rounded term (down, so a later group's true term is never below an earlier one's key) and the group
       visits.push(Math.floor((tables.tempo[b] + tables.key[k]) * TERM_GRID) * GROUPS + g);
     }
   }
-  const order = Float64Array.from(visits).sort();
 
   const w = model.fieldWeights;
   const fieldOrder = Int32Array.from(w.keys()).sort((x, y) => w[y] - w[x]);
   const weights = Float64Array.from(fieldOrder, (j) => w[j]);
   const own = Float64Array.from(fieldOrder, (j) => seed.sounding.fingerprint[j]);
   const d = FIELD_COUNT;
-  const [s0, s1] = secondsRange ?? [0, 0];
-  const [b0, b1] = bpmRange ?? [0, 0];
   /** the distance a track must not pass to enter a list it would feed (the keyed list only for a wanted key) */
   const worstKept = (isWanted: boolean) => (isWanted && keyed.bound > all.bound ? keyed.bound : all.bound);
+  candidates *= Math.min(1, Math.max(0, input.keepShare ?? 1));
+  const approximate = cells && candidates >= (input.approximateFrom ?? APPROXIMATE_FROM);
+  let visited = -1;
+  if (approximate) {
+    // ADR 0124: the cells nearest the seed first, every row of a cell that the filters leave
+    // measured exactly as below, until `budget` tracks of the shown list have been measured
+    const budget = input.budget ?? visitBudget(candidates);
+    const own32 = new Float32Array(d);
+    searchVector(model, seed.sounding.fingerprint, 0, own32);
+    const { cellStarts, cellRows, cellGroups } = figures;
+    const nearestCells = cellOrder(figures, own32).order;
+    visited = 0;
+    visit: for (let ci = 0; ci < nearestCells.length; ci++) {
+      const c = nearestCells[ci];
+      const rowsEnd = cellStarts[c + 1];
+      for (let j = cellStarts[c]; j < rowsEnd; j++) {
+        // the row's tempo and key from the list (its group), its track and bytes only when needed
+        const g = cellGroups[j];
+        const b = g >> 5;
+        if (b < bFrom || b > bTo) continue;
+        const p = cellRows[j];
+        if (secondsRange) {
+          const s = printSeconds[p];
+          if (s < sFrom || s >= sEnd) continue;
+        }
+        const k = g & 31;
+        const isWanted = wanted !== null && k < wanted.length && wanted[k] === 1;
+        let t = -1;
+        if (keep !== null || (bpmRange !== null && b === 511)) {
+          t = printTracks[p];
+          if (bpmRange !== null && b === 511 && (bpm[t] < b0 || bpm[t] > b1)) continue;
+          if (keep !== null && !keep(t)) continue;
+        }
+        const bound = worstKept(isWanted);
+        let dist = tables.tempo[b] + tables.key[k];
+        if (dist <= bound) {
+          const at = p * d;
+          for (let i = 0; i < d; i++) {
+            const diff = own[i] - prints[at + fieldOrder[i]];
+            dist += weights[i] * diff * diff;
+            if ((i & 7) === 7 && dist > bound) break;
+          }
+          if (dist <= bound) {
+            if (t < 0) t = printTracks[p];
+            all.push(dist, t);
+            if (isWanted) keyed.push(dist, t);
+          }
+        }
+        if ((wanted === null || isWanted) && ++visited >= budget) break visit;
+      }
+    }
+  }
+  // the exact scan (ADR 0116): the groups nearest term first
+  const order = approximate ? new Float64Array(0) : Float64Array.from(visits).sort();
   for (let v = 0; v < order.length; v++) {
     const g = order[v] % GROUPS;
     const b = g >> 5;
@@ -208,7 +299,7 @@ export function nearestTracks(input: LikeScanInput): LikeList {
   const keyCounts: { key: string; count: number }[] = [];
   for (let k = 0; k < counts.length; k++) if (counts[k] > 0) keyCounts.push({ key: KEY_NAMES[k], count: counts[k] });
   const tracks = wanted ? drop(keyed) : allTracks;
-  return { tracks: input.ordered ? tracks : listRules(table, figures, tracks), keyCounts };
+  return { tracks: input.ordered ? tracks : listRules(table, figures, tracks), keyCounts, approximate, visited };
 }
 
 /**

@@ -53,6 +53,8 @@ export interface TrackQueryContext {
   counts: LRUCache<string, Int32Array>;
   /** identifies (table, figures) in cache keys */
   generation: number;
+  /** TrackIndexOptions.likeApproximateFrom */
+  likeApproximateFrom?: number;
 }
 
 /** The genre filter's albums as a mask over album positions, or null when no genre is chosen. */

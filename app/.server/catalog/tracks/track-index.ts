@@ -45,6 +45,8 @@ export interface TrackIndex {
   ready(): Promise<void>;
   /** What the index holds, for the operator and the bench. */
   stats(): TrackIndexStats | null;
+  /** The figures in use (the bench times their like= cells: ADR 0124), or null before the first build. */
+  currentFigures(): TrackFigures | null;
   /** No further builds or refreshes (shutdown); a running one stops at its next slice. */
   stop(): void;
 }
@@ -89,6 +91,8 @@ export interface TrackIndexOptions {
   releaseFreedPages?: boolean;
   /** the builds' time slices (tests: NO_YIELD) */
   yielder?: () => Yielder;
+  /** the bench's "before": like= views take the approximate stage from this many candidates (default like.ts APPROXIMATE_FROM; Infinity: always the exact scan, ADR 0124) */
+  likeApproximateFrom?: number;
   /** a figures refresh starts at least this many times its predecessor's work after it (default REFRESH_SPACING) */
   refreshSpacing?: number;
   logger?: Logger;
@@ -231,7 +235,7 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
       look();
       if (!current || !figures) await ready();
       if (!current || !figures) return { rows: [], total: 0, page: 1, pageCount: 0, keyCounts: [] };
-      const ctx: TrackQueryContext = { table: current.table, figures: figures.figures, search: current.search, cache, counts, generation };
+      const ctx: TrackQueryContext = { table: current.table, figures: figures.figures, search: current.search, cache, counts, generation, likeApproximateFrom: opts.likeApproximateFrom };
       let seed: LikeSeedSound | undefined;
       let like: LikeSeed | undefined;
       if (q.like) {
@@ -244,6 +248,7 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
     },
     ready,
     stats: () => (current && figures ? statsOf(current, figures, cache) : null),
+    currentFigures: () => figures?.figures ?? null,
     stop() {
       stopped = true;
       stopping.abort();

@@ -71,7 +71,7 @@ export async function resolveSeed(deps: RowDeps, ctx: TrackQueryContext, id: str
     if (like.status !== "ready" || !reference?.sounding) return { like: { ...like, status: like.status === "ready" ? "unknown" : like.status } };
     const windows = reference.segments;
     const rerank = windows ? (kept: Int32Array) => byPassages(deps, ctx, kept, windows) : undefined;
-    return { like, sound: { sounding: reference.sounding, exclude: new Set(), cacheId: id, ...(rerank ? { rerank } : {}) } };
+    return { like, sound: { sounding: reference.sounding, exclude: new Set(), cacheId: id, reference: true, ...(rerank ? { rerank } : {}) } };
   }
   const { table, figures: f } = ctx;
   const colon = id.lastIndexOf(":");
