@@ -26,9 +26,13 @@ import { scoreRanking } from "./lib/real-music.ts";
  * value ("diag"), a map within each part ("parts"), a full map ("full"), each from ADR 0104's
  * metric, and the full map with the tempo and key terms' share of the distance held at ADR
  * 0104's (what the like= scan's early stop needs, ADR 0116). Their steps and regularisation
- * were chosen by `--cv`: fitted on 3 of the 6 tuning groups and scored on the other 3, the 10
- * such splits (the held-out groups are never read). Deterministic: no random draw anywhere.
- * Options: --out FILE, --cv (print the cross-validation grid, write nothing).
+ * were chosen by ADR 0123's cross-validation over its 6 tuning groups (3 of 6, 10 splits).
+ * First of all (ADR 0125) the SITE's metric: one weight per value, its settings chosen by
+ * `--cv`, now three folds of the 13 tuning groups (each third, by name order, scored in turn
+ * after a fit on the other two; the held-out groups are never read), written to
+ * app/.server/analysis/similarity-map.json. Deterministic: no random draw anywhere.
+ * Options: --out FILE, --map FILE, --site-only (write the site's metric and stop, ~1 min),
+ * --cv (print the cross-validation grid, write nothing; ~1 hour on two shared cores).
  */
 const { values: args } = parseArgs({
   options: {
@@ -97,7 +101,7 @@ if (args.cv) {
   for (const holdTerms of [false, true]) {
     for (const shape of ["diag", "parts", "full"] as Shape[]) {
       for (const lambda of [0.01, 0.1, 1]) {
-        for (const steps of [150, 400]) {
+        for (const steps of [150]) {
           for (const s of [2, 3]) {
             const run = { shape, lambda, steps, s, holdTerms };
             console.log(`${JSON.stringify(run)}: cv P@10 + MAP@24 ${cv(run).toFixed(3)}`);
