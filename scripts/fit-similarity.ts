@@ -32,7 +32,7 @@ import { scoreRanking } from "./lib/real-music.ts";
  * after a fit on the other two; the held-out groups are never read), written to
  * app/.server/analysis/similarity-map.json. Deterministic: no random draw anywhere.
  * Options: --out FILE, --map FILE, --site-only (write the site's metric and stop, ~1 min),
- * --cv (print the cross-validation grid, write nothing; ~1 hour on two shared cores).
+ * --cv (print the cross-validation grid, write nothing; over an hour on two shared cores).
  */
 const { values: args } = parseArgs({
   options: {
@@ -100,7 +100,7 @@ if (args.cv) {
   console.log(`ADR 0104's metric: cv P@10 + MAP@24 ${cv(null).toFixed(3)}`);
   for (const holdTerms of [false, true]) {
     for (const shape of ["diag", "parts", "full"] as Shape[]) {
-      for (const lambda of [0.01, 0.1, 1]) {
+      for (const lambda of [0.01, 0.1, 0.3, 1]) {
         for (const steps of [150]) {
           for (const s of [2, 3]) {
             const run = { shape, lambda, steps, s, holdTerms };
