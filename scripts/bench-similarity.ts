@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { analyzeAudio, type TrackAnalysis } from "../app/.server/analysis/analyze.ts";
 import { encodeFingerprint, FIELDS, fingerprintBytes } from "../app/.server/analysis/fingerprint.ts";
-import { catalogScales, compare, createModel, keyRelation, tempoTerm, type Sounding } from "../app/.server/analysis/similarity.ts";
+import { catalogScales, compare, createModel, keyRelation, tempoTerm, WEIGHTS, type Sounding } from "../app/.server/analysis/similarity.ts";
 import { encodeWav, encodeWithFfmpeg } from "./lib/encode-audio.ts";
 import type { AnalysisFigures } from "../app/.server/analysis/stage/types.ts";
 import { FAMILIES, FAMILY_TEMPI, renderFamilyTrack, type FamilyTrack } from "../app/.server/catalog/sample/families.ts";
@@ -26,6 +26,7 @@ import {
   benchRealRetrieval,
   combined,
   FEATURE_SETS,
+  FINGERPRINT_SITE,
   FINGERPRINT_V3,
   fingerprintRetrieval,
   fingerprintWeighted,
@@ -124,6 +125,7 @@ if (runs("real")) {
     const learned = metric?.weights;
     const methods = [
       FINGERPRINT_V3,
+      FINGERPRINT_SITE,
       ...(metric ? [fingerprintWeighted("fingerprint v1, fitted part weights (not kept: speed)", metric.fingerprintPartWeights.weights)] : []),
       ...(metric ? [fingerprintWeighted("fingerprint v1, fitted with tempo and key fixed", metric.fingerprintPartWeightsTempoKeyFixed.weights)] : []),
       ...FEATURE_SETS.map((set) => combined(set, features, { [set]: 1 })),
@@ -135,8 +137,9 @@ if (runs("real")) {
       ...nca,
       ...ncaHub,
     ];
-    benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m === methods[1] || m === nca[0] || m === ncaHub[0]);
-    benchRealRetrieval(data, "fingerprint v1, whole track, the site's weights (ADR 0104's)", fingerprintRetrieval(data), row);
+    benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m === FINGERPRINT_SITE || m === nca[0] || m === ncaHub[0]);
+    benchRealRetrieval(data, "fingerprint v1, whole track, ADR 0104's weights (the site before ADR 0125)", fingerprintRetrieval(data, WEIGHTS), row);
+    benchRealRetrieval(data, "fingerprint v1, whole track, the site's learned weights (ADR 0125)", fingerprintRetrieval(data), row);
     if (metric) benchRealRetrieval(data, "fingerprint v1, whole track, fitted part weights (not kept)", fingerprintRetrieval(data, metric.fingerprintPartWeights.weights), row);
     if (metric?.projections) benchRealRetrieval(data, "fingerprint v1, whole track, NCA full map (ADR 0123)", projectedRetrieval(data, metric.projections.full), row);
     benchRealRetrieval(data, "band mean+spread, whole track", wholeRetrieval(features), row);
@@ -290,8 +293,12 @@ if (runs("families")) {
   const vectors = new Uint8Array(catalog.length * FIELDS.length);
   catalog.forEach((t, i) => vectors.set(t.sounding.fingerprint, i * FIELDS.length));
   const sigma = catalogScales(vectors, catalog.length);
+  const before = createModel(sigma, WEIGHTS);
   const site = createModel(sigma);
-  const direct: [string, (a: Sounding, b: Sounding) => number][] = [["ADR 0104's metric", (a, b) => compare(site, a, b).distance]];
+  const direct: [string, (a: Sounding, b: Sounding) => number][] = [
+    ["ADR 0104's metric (the site before ADR 0125)", (a, b) => compare(before, a, b).distance],
+    ["the site's learned weights (ADR 0125)", (a, b) => compare(site, a, b).distance],
+  ];
   for (const [name, fit] of fits ? ([["NCA full map", fits.full], ["NCA one weight per value", fits.diag]] as const) : []) {
     const d = FIELDS.length;
     const projectedOf = new Map<Uint8Array, Float64Array>();

@@ -26,11 +26,24 @@ import { scoreRanking } from "./lib/real-music.ts";
  * value ("diag"), a map within each part ("parts"), a full map ("full"), each from ADR 0104's
  * metric, and the full map with the tempo and key terms' share of the distance held at ADR
  * 0104's (what the like= scan's early stop needs, ADR 0116). Their steps and regularisation
- * were chosen by `--cv`: fitted on 3 of the 6 tuning groups and scored on the other 3, the 10
- * such splits (the held-out groups are never read). Deterministic: no random draw anywhere.
- * Options: --out FILE, --cv (print the cross-validation grid, write nothing).
+ * were chosen by ADR 0123's cross-validation over its 6 tuning groups (3 of 6, 10 splits).
+ * First of all (ADR 0125) the SITE's metric: one weight per value, its settings chosen by
+ * `--cv`, now three folds of the 13 tuning groups (each third, by name order, scored in turn
+ * after a fit on the other two; the held-out groups are never read), written to
+ * app/.server/analysis/similarity-map.json. Deterministic: no random draw anywhere.
+ * Options: --out FILE, --map FILE, --site-only (write the site's metric and stop, ~1 min),
+ * --cv (print the cross-validation grid, write nothing; over an hour on two shared cores).
  */
-const { values: args } = parseArgs({ options: { out: { type: "string", default: path.join(import.meta.dirname, "lib", "similarity-metric.json") }, cv: { type: "boolean", default: false } } });
+const { values: args } = parseArgs({
+  options: {
+    out: { type: "string", default: path.join(import.meta.dirname, "lib", "similarity-metric.json") },
+    /** the site's metric (ADR 0125) */
+    map: { type: "string", default: path.join(import.meta.dirname, "..", "app", ".server", "analysis", "similarity-map.json") },
+    cv: { type: "boolean", default: false },
+    /** write the site's metric (similarity-map.json) and stop */
+    "site-only": { type: "boolean", default: false },
+  },
+});
 
 const data = await loadReal((line) => console.error(line));
 if (typeof data === "string") {
@@ -51,6 +64,13 @@ interface NcaRun {
   holdTerms: boolean;
 }
 const RATE = 0.01;
+function gitCommit(): string {
+  try {
+    return execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim();
+  } catch {
+    return "unknown"; // not a git checkout: the provenance says so
+  }
+}
 const fitNca = (pool: number[], run: NcaRun): NcaModel => {
   const { l0, w0, partOf } = adr0104Start(run.s);
   return ncaFit(ncaProblem(data, pool), { shape: run.shape, partOf, l0, w0, lambda: run.lambda, steps: run.steps, rate: RATE, fixedTerms: run.holdTerms, keepScale: run.holdTerms });
@@ -61,9 +81,11 @@ const ncaScore = (pool: number[], model: NcaModel) => {
   return scoreRanking(pool.map((i) => data.tracks[i]), (a, b) => D[a * n + b]).get("all")!;
 };
 if (args.cv) {
+  // ADR 0125: 13 tuning groups, three folds of them (every third group in name order held out
+  // in turn, the fit on the other two thirds); ADR 0123's 3-of-6 splits would be 66 fits a setting
   const groups = [...new Set(tracks.map((t) => t.group))].sort();
-  const splits: string[][] = [];
-  for (let a = 1; a < groups.length; a++) for (let b = a + 1; b < groups.length; b++) splits.push([groups[0], groups[a], groups[b]]);
+  const FOLDS = 3;
+  const splits = Array.from({ length: FOLDS }, (_, f) => groups.filter((_, g) => g % FOLDS !== f));
   const cv = (run: NcaRun | null) => {
     let sum = 0;
     for (const fitGroups of splits) {
@@ -78,9 +100,9 @@ if (args.cv) {
   console.log(`ADR 0104's metric: cv P@10 + MAP@24 ${cv(null).toFixed(3)}`);
   for (const holdTerms of [false, true]) {
     for (const shape of ["diag", "parts", "full"] as Shape[]) {
-      for (const lambda of [0.01, 0.1]) {
-        for (const steps of [150, 400]) {
-          for (const s of holdTerms ? [2, 3] : [2]) {
+      for (const lambda of [0.01, 0.1, 0.3, 1]) {
+        for (const steps of [150]) {
+          for (const s of [2, 3]) {
             const run = { shape, lambda, steps, s, holdTerms };
             console.log(`${JSON.stringify(run)}: cv P@10 + MAP@24 ${cv(run).toFixed(3)}`);
           }
@@ -98,6 +120,42 @@ const NCA_RUNS: Record<string, NcaRun> = {
   fullTermsHeld: { shape: "full", lambda: 0.1, steps: 150, s: 3, holdTerms: true },
 };
 const round = (v: number) => Number(v.toPrecision(5));
+/**
+ * The site's metric (ADR 0125): NCA with one weight per value (the scan's own form, so the
+ * index applies it to the stored fingerprint's bytes), its settings the best of `--cv` among
+ * the diag runs. Written to app/.server/analysis/similarity-map.json on ADR 0104's scale
+ * (divided by s²): a weight per ((a − b) / σ_field)² and the tempo and key terms' weights.
+ */
+const SITE_RUN: NcaRun = { shape: "diag", lambda: 0.3, steps: 150, s: 2, holdTerms: false };
+{
+  const model = fitNca(tuning, SITE_RUN);
+  const d = FIELDS_COUNT;
+  const s2 = SITE_RUN.s * SITE_RUN.s;
+  const fields = Array.from({ length: d }, (_, k) => round((model.l[k * d + k] * model.l[k * d + k]) / s2));
+  const site: NcaModel = { l: new Float64Array(d * d), w: Float64Array.of(round(model.w[0] / s2), round(model.w[1] / s2)), d };
+  fields.forEach((v, k) => (site.l[k * d + k] = Math.sqrt(v)));
+  const score = ncaScore(tuning, site);
+  const share = termShare(ncaProblem(data, tuning), site);
+  console.error(`site metric (NCA diag): tuning P@10 ${score.p10.toFixed(3)} MAP@24 ${score.map24.toFixed(3)}, tempo and key ${(share * 100).toFixed(0)} % of the distance`);
+  const map = {
+    what: "the site's similarity metric (ADR 0125): D = Σ fields[i] × ((a_i − b_i) / σ_i)² + tempo × tempo term + key × key term (similarity.ts), σ_i each fingerprint value's spread over the catalog",
+    fittedBy: "scripts/fit-similarity.ts (npm run fit:similarity): neighbourhood components analysis, one weight per value, from ADR 0104's metric, on the real corpus's tuning groups only (scripts/lib/real-music.ts); deterministic",
+    fittedOn: { part: "tuning", groups: [...new Set(tracks.map((t) => t.group))].sort(), tracks: tracks.length, packages: [...new Set(tracks.map((t) => t.file.split("/x/")[1]?.split("/")[0]))].sort() },
+    analyzerVersion: ANALYZER_VERSION,
+    settings: SITE_RUN,
+    commit: gitCommit(),
+    date: new Date().toISOString().slice(0, 10),
+    tuningScore: { p10: round(score.p10), map24: round(score.map24) },
+    termShare: round(share),
+    fields,
+    tempo: site.w[0],
+    key: site.w[1],
+  };
+  const text = JSON.stringify(map, null, 2).replace(/\[\s*(-?[\d.e+-]+(?:,\s*-?[\d.e+-]+)*)\s*\]/g, (_, xs: string) => `[${xs.split(/,\s*/).join(", ")}]`);
+  fs.writeFileSync(args.map, text + "\n");
+  if (args["site-only"]) process.exit(0);
+}
+
 const projections: Record<string, unknown> = {};
 for (const [name, run] of Object.entries(NCA_RUNS)) {
   const model = fitNca(tuning, run);
@@ -195,12 +253,7 @@ const fp = fingerprintParts(data, tuning);
 const freeFit = fitParts({});
 const fixedFit = fitParts({ tempo: ADR_0104_WEIGHTS.tempo, key: ADR_0104_WEIGHTS.key });
 
-let commit = "unknown";
-try {
-  commit = execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim();
-} catch {
-  // not a git checkout: the provenance says so
-}
+const commit = gitCommit();
 const out = {
   what: "per-feature-set weights of the real-music similarity (ADR 0118), fitted by scripts/fit-similarity.ts",
   fittedOn: { part: "tuning", groups: [...new Set(tracks.map((t) => t.group))].sort(), tracks: tracks.length, packages: [...new Set(tracks.map((t) => t.file.split("/x/")[1]?.split("/")[0]))].sort() },

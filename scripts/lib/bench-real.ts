@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { analyzeAudio, ANALYZER_VERSION } from "../../app/.server/analysis/analyze.ts";
 import { FIELDS, FINGERPRINT_VERSION, fingerprintBytes } from "../../app/.server/analysis/fingerprint.ts";
 import { SEGMENTS_VERSION } from "../../app/.server/analysis/segments.ts";
-import { catalogScales, compare, createModel, keyRelation, tempoTerm, WEIGHTS, type Sounding, type Weights } from "../../app/.server/analysis/similarity.ts";
+import { catalogScales, compare, createModel, keyRelation, LEARNED, tempoTerm, WEIGHTS, type LearnedMetric, type Sounding, type Weights } from "../../app/.server/analysis/similarity.ts";
 import { KEY_NAMES } from "../../app/lib/catalog/track-query.ts";
 import { blockFeatures, FEATURES_VERSION, type BlockFeatures } from "./block-features.ts";
 import { meanSpread, ncaDistances, type NcaModel, type NcaProblem, type Shape } from "./metric-learning.ts";
@@ -98,16 +98,21 @@ export async function loadReal(log: (line: string) => void): Promise<RealData | 
 /** A method: from the pool's indices to a distance between two of them (catalog normalisation over the pool). */
 export type Method = { name: string; distance: (data: RealData, pool: number[]) => (a: number, b: number) => number };
 
-export const FINGERPRINT_V3: Method = {
-  name: "fingerprint v1, the site's weights (ADR 0104)",
+/** The fingerprint's distance with a metric of similarity.ts (createModel's), σ over the pool. */
+const fingerprintMethod = (name: string, metric: Weights | LearnedMetric): Method => ({
+  name,
   distance: (data, pool) => {
     const s = pool.map((i) => sounding(data.full[i]));
     const vectors = new Uint8Array(s.length * FIELDS.length);
     s.forEach((x, i) => vectors.set(x.fingerprint, i * FIELDS.length));
-    const model = createModel(catalogScales(vectors, s.length));
+    const model = createModel(catalogScales(vectors, s.length), metric);
     return (a, b) => compare(model, s[a], s[b]).distance;
   },
-};
+});
+/** ADR 0104's metric: the site's before ADR 0125. */
+export const FINGERPRINT_V3 = fingerprintMethod("fingerprint v1, ADR 0104's weights (the site before ADR 0125)", WEIGHTS);
+/** The site's metric since ADR 0125 (similarity-map.json: NCA, one weight per value). */
+export const FINGERPRINT_SITE = fingerprintMethod("fingerprint v1, the site's learned weights (ADR 0125)", LEARNED);
 
 export function benchRealRanking(data: RealData, methods: Method[], row: (...cells: (string | number)[]) => void, perGroup: (m: Method) => boolean = () => true) {
   for (const part of ["tuning", "held-out"] as const) {
@@ -143,7 +148,7 @@ export function benchRealRetrieval(data: RealData, name: string, distance: (exce
   row("real retrieval", name, `${n} tracks`, `top-1 ${((top1 / n) * 100).toFixed(1)} % (goal ≥ 90 %)`, `top-10 ${((top10 / n) * 100).toFixed(1)} % (goal ≥ 99 %)`);
 }
 
-export function fingerprintRetrieval(data: RealData, weights: Weights = WEIGHTS): (excerpt: number, track: number) => number {
+export function fingerprintRetrieval(data: RealData, weights: Weights | LearnedMetric = LEARNED): (excerpt: number, track: number) => number {
   const s = data.full.map(sounding);
   const e = data.excerpt.map(sounding);
   const vectors = new Uint8Array(s.length * FIELDS.length);

@@ -9,17 +9,24 @@ import { spawnSync } from "node:child_process";
  * the repository (SIMILARITY_BENCH_CACHE, default ~/.cache/northbeat-bench/similarity).
  *
  * Each soundtrack, or each composer where the package credits them, is a GROUP; a group's
- * tracks (file name order, at most MAX_PER_GROUP, none shorter than MIN_SECONDS) are split
+ * tracks (file name order, at most MAX_PER_GROUP, MAX_PER_TUNING_GROUP in a tuning group, none shorter than MIN_SECONDS) are split
  * into ALBUMS of at most four, all of one genre, so that metadata explains nothing. Groups
  * with fewer than two albums' worth (5 tracks) are left out: a seed's own album is never
  * counted, so such a group could score nothing. Groups are split by a fixed rule, their names
- * in order, alternately: even places TUNING, odd places HELD-OUT (never tuned on).
+ * in order; the held-out groups are the six ADR 0118 drew (HELD_OUT_GROUPS), never tuned on, and every
+ * other group, including those added later (ADR 0125), is TUNING.
  *
  * Only the packages SOURCES lists are fetched; none of them is one DESIGN §3d reserves for
  * independent checks (that list is not repeated here: this bench never names that music).
  */
 
 const MAX_PER_GROUP = 16;
+/**
+ * A tuning group's cap (ADR 0125: more of each tuning soundtrack, 132 → 194 tuning tracks, is
+ * what let the learned weights beat ADR 0104's in cross-validation); the held-out groups keep
+ * MAX_PER_GROUP, as drawn.
+ */
+const MAX_PER_TUNING_GROUP = 40;
 export const MIN_SECONDS = 45;
 
 interface Source {
@@ -88,7 +95,38 @@ export const SOURCES: Source[] = [
   folder("extremetuxracer-data", "usr/share/games/etr/music", "extremetuxracer"),
   folder("hyperrogue-music", "usr/share/hyperrogue/music", "hyperrogue"),
   folder("asc-music", "usr/share/games/asc/music", "asc"),
+  // ADR 0125: more tuning groups (each a soundtrack by one composer or team; Debian main, so
+  // DFSG-free licences that allow commercial use). All of them go to the tuning part.
+  // Pushover's ten level themes: one composer (Roberto Lorenz, the package's copyright file)
+  folder("pushover-data", "usr/share/pushover/themes", "pushover"),
+  // Warmux credits a composer in some file names ("Name.-.Title.ogg"); the rest is the game's own
+  // soundtrack. "Apnee2" is a second take of "Apnee" (same length), left out as a near copy.
+  {
+    pkg: "warmux-data",
+    list: (root) =>
+      walk(path.join(root, "usr/share/games/warmux/music/ingame")).flatMap((file) => {
+        const name = path.basename(file);
+        if (!/\.ogg$/i.test(name) || /Apnee2/.test(name)) return [];
+        const composer = /^(.+?)\.-\./.exec(name)?.[1];
+        return [{ file, group: composer ? `warmux: ${composer.replace(/_/g, " ")}` : "warmux" }];
+      }),
+  },
+  // Unknown Horizons' soundtrack (the team's); the Grieg recording it also ships is not theirs
+  folder("unknown-horizons", "usr/share/unknown-horizons/content/audio/music", "unknown-horizons", /Peer Gynt/),
+  folder("btanks-data", "usr/share/games/btanks/data/tunes", "btanks"),
+  folder("lordsawar-data", "usr/share/games/lordsawar/music", "lordsawar"),
+  // ABA Games (Kenta Cho): one author's shooters, each with a few short pieces, one group
+  ...["gunroar-data", "mu-cade-data", "noiz2sa-data", "parsec47-data", "rrootage-data", "titanion-data", "torus-trooper-data", "tumiki-fighters-data"].map((pkg) =>
+    folder(pkg, `usr/share/games/${pkg.replace(/-data$/, "")}/sounds`, "aba-games"),
+  ),
 ];
+
+/**
+ * The held-out groups, fixed when the part was first split (ADR 0118: the odd places of the
+ * first twelve groups in name order) and kept as they are whatever is added, so that no later
+ * corpus ever tunes on them (ADR 0125); every other group is tuning.
+ */
+export const HELD_OUT_GROUPS = ["extremetuxracer", "megaglest", "planetblupi", "ufoai: Crystan", "ufoai: Marine", "widelands"];
 
 export interface RealTrack {
   id: string;
@@ -128,25 +166,25 @@ export function realCandidates(log: (line: string) => void): { file: string; gro
 
 /**
  * The corpus from candidates whose length is known (`seconds`): per group, file name order,
- * the first MAX_PER_GROUP of at least MIN_SECONDS, albums of four; groups under 5 tracks left out;
- * groups in name order, alternately tuning and held-out.
+ * the first MAX_PER_GROUP (MAX_PER_TUNING_GROUP) of at least MIN_SECONDS, albums of four; groups under 5 tracks left out;
+ * the six HELD_OUT_GROUPS held out, every other group tuning.
  */
 export function realCorpus(candidates: { file: string; group: string; seconds: number }[]): RealTrack[] {
   const byGroup = new Map<string, string[]>();
   for (const c of [...candidates].sort((a, b) => (a.file < b.file ? -1 : 1))) {
     if (!(c.seconds >= MIN_SECONDS)) continue;
     const list = byGroup.get(c.group) ?? [];
-    if (list.length < MAX_PER_GROUP) list.push(c.file);
+    if (list.length < (HELD_OUT_GROUPS.includes(c.group) ? MAX_PER_GROUP : MAX_PER_TUNING_GROUP)) list.push(c.file);
     byGroup.set(c.group, list);
   }
   const groups = [...byGroup.keys()].filter((g) => byGroup.get(g)!.length >= 5).sort();
-  return groups.flatMap((group, g) =>
+  return groups.flatMap((group) =>
     byGroup.get(group)!.map((file, i) => ({
       id: `${group} / ${path.basename(file)}`,
       file,
       group,
       album: `${group} #${Math.floor(i / 4) + 1}`,
-      part: g % 2 === 0 ? ("tuning" as const) : ("held-out" as const),
+      part: HELD_OUT_GROUPS.includes(group) ? ("held-out" as const) : ("tuning" as const),
     })),
   );
 }

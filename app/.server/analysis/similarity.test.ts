@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FIELDS } from "./fingerprint.ts";
-import { catalogScales, compare, createModel, explain, keyRelation, scanDistance, seedTables, tempoTerm, type Sounding } from "./similarity.ts";
+import { catalogScales, compare, createModel, explain, keyRelation, LEARNED, scanDistance, seedTables, tempoTerm, WEIGHTS, type Sounding } from "./similarity.ts";
 import { KEY_NAMES } from "../../lib/catalog/track-query.ts";
 
 // The distance of ADR 0104, as a person reads it: tempo octaves, keys on the circle of
@@ -154,3 +154,45 @@ describe("the words are true of the pair (issue #29)", () => {
   });
 });
 
+
+describe("the site's learned metric (ADR 0125)", () => {
+  it("is the fitted map, fitted on tuning music only, and ranks by it", async () => {
+    const map = (await import("./similarity-map.json", { with: { type: "json" } })).default;
+    const { HELD_OUT_GROUPS, SOURCES } = await import("../../../scripts/lib/real-music.ts");
+    // never fitted on a held-out group, nor on a package the corpus does not list
+    expect(map.fittedOn.part).toBe("tuning");
+    expect(map.fittedOn.groups.filter((g: string) => HELD_OUT_GROUPS.includes(g))).toEqual([]);
+    const listed = new Set(SOURCES.map((s) => s.pkg));
+    expect(map.fittedOn.packages.filter((p: string) => !listed.has(p))).toEqual([]);
+    expect(map.fields).toHaveLength(FIELDS.length);
+    expect(LEARNED.fields).toEqual(map.fields);
+    // the default model weighs each value by the map (÷ σ²), ADR 0104's only when asked
+    const sigma = Float64Array.from(FIELDS, (_, i) => 10 + i);
+    const site = createModel(sigma);
+    const before = createModel(sigma, WEIGHTS);
+    FIELDS.forEach((_, i) => expect(site.fieldWeights[i]).toBeCloseTo(map.fields[i] / sigma[i] ** 2, 12));
+    expect([site.tempo, site.key]).toEqual([map.tempo, map.key]);
+    expect(Array.from(site.fieldWeights)).not.toEqual(Array.from(before.fieldWeights));
+  });
+
+  it("leaves the words to the parts as measured: the same pair reads the same under either metric", () => {
+    let state = 125;
+    const next = () => ((state = (state * 1103515245 + 12345) >>> 0) >>> 8) / 2 ** 24;
+    const tracks: Sounding[] = Array.from({ length: 40 }, () => ({ fingerprint: Uint8Array.from(FIELDS, () => Math.floor(next() * 256)), bpm: 80 + Math.floor(next() * 80), key: Math.floor(next() * 24) }));
+    const vectors = new Uint8Array(tracks.length * FIELDS.length);
+    tracks.forEach((t, i) => vectors.set(t.fingerprint, i * FIELDS.length));
+    const sigma = catalogScales(vectors, tracks.length);
+    const site = createModel(sigma);
+    const before = createModel(sigma, WEIGHTS);
+    for (const a of tracks.slice(0, 10)) {
+      for (const b of tracks) {
+        if (a === b) continue;
+        const learned = compare(site, a, b);
+        expect(learned.parts).toEqual(compare(before, a, b).parts);
+        expect(explain(learned, a.bpm, b.bpm)).toBe(explain(compare(before, a, b), a.bpm, b.bpm));
+        // and the scan's fast form agrees with the learned distance
+        expect(scanDistance(site, seedTables(a), b.fingerprint, 0, b.bpm ?? 0, b.key ?? 31)).toBeCloseTo(learned.distance, 9);
+      }
+    }
+  });
+});

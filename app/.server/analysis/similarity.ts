@@ -1,13 +1,15 @@
 import { FIELDS, PARTS, type FingerprintPart } from "./fingerprint.ts";
+import LEARNED_MAP from "./similarity-map.json" with { type: "json" };
 
 /**
  * The distance between two tracks' sounds, and why two tracks are close, in words (issue #19,
  * ADR 0104). Pure: the track index scans the catalog with it (seedTables + scanDistance), the
  * reference search and the tests call `compare`.
  *
- * D² = Σ over the four fingerprint parts of WEIGHTS[part] × (the mean over the part's fields of
- *      ((a − b) / σ_field)²)
- *    + WEIGHTS.tempo × tempoTerm + WEIGHTS.key × keyTerm
+ * D² = Σ over the fingerprint's fields of LEARNED.fields[field] × ((a − b) / σ_field)²
+ *    + LEARNED.tempo × tempoTerm + LEARNED.key × keyTerm
+ * (ADR 0125: one weight per value learned on real music; ADR 0104's form, still built by
+ * `createModel(σ, WEIGHTS)`, gave each field of a part WEIGHTS[part] / fields in the part)
  * - σ_field is the field's standard deviation across the catalog (catalogScales): each field,
  *   then each part, counts for about the same between two tracks picked at random (a mean of 2,
  *   the variance of a difference of two independent values), whatever its unit;
@@ -21,10 +23,9 @@ import { FIELDS, PARTS, type FingerprintPart } from "./fingerprint.ts";
  */
 
 /**
- * ADR 0104's weights. Issue #29 fitted others on real music (`npm run fit:similarity`, ADR 0118:
- * held-out MAP@24 0.36 -> 0.41) but they shrink the tempo and key terms the like= scan stops
- * early on (ADR 0116): a first ask at 2.5 million tracks went from p95 45 ms to 711 ms, so they
- * are not used; with the tempo and key terms kept, the fit found no gain.
+ * ADR 0104's hand-set weights of the parts. Since ADR 0125 the site ranks by the LEARNED
+ * metric below (one weight per value); these stay as the "before" the bench compares with, and
+ * `createModel(σ, WEIGHTS)` still builds ADR 0104's distance.
  */
 export type Weights = Readonly<Record<FingerprintPart | "tempo" | "key", number>>;
 export const WEIGHTS: Weights = {
@@ -79,23 +80,50 @@ export function catalogScales(vectors: Uint8Array, count: number, present?: Uint
   return sigma;
 }
 
-/** The per-field weights of the scan: WEIGHTS[part] / (fields in the part × σ²); and the same without the part's weight (the explanation's). */
+/**
+ * The site's metric (ADR 0125): one weight per fingerprint value, for ((a − b) / σ_field)², and
+ * the tempo and key terms' weights, fitted by neighbourhood components analysis on the real
+ * corpus's tuning groups only (`npm run fit:similarity`, scripts/fit-similarity.ts; the file
+ * carries its provenance). It has the scan's own form (a weighted squared difference per byte),
+ * so the index keeps the stored fingerprint's bytes and applies it when it builds the model
+ * from the catalog's σ: no new analysis. On the corpus's held-out groups (never fitted on)
+ * precision at 10 went from ADR 0104's 0.33 to 0.35, MAP@24 0.38 to 0.42 (ADR 0125's table).
+ */
+export interface LearnedMetric {
+  /** FIELDS.length weights, each for ((a − b) / σ_field)² */
+  fields: readonly number[];
+  tempo: number;
+  key: number;
+}
+export const LEARNED: LearnedMetric = {
+  fields: LEARNED_MAP.fields,
+  tempo: LEARNED_MAP.tempo,
+  key: LEARNED_MAP.key,
+};
+if (LEARNED.fields.length !== FIELDS.length) throw new Error(`similarity-map.json holds ${LEARNED.fields.length} weights, the fingerprint ${FIELDS.length} values`);
+
+/**
+ * The per-field weights of the scan (the metric's weight / σ²), the same without any weight
+ * (1 / (fields in the part × σ²): the explanation's parts, which stay ADR 0104's measure whatever
+ * ranks the pair), and the tempo and key terms' weights.
+ */
 export interface SimilarityModel {
   fieldWeights: Float64Array;
   fieldScales: Float64Array;
-  /** the parts' weights it was made with (the tempo and key terms' too) */
-  weights: Weights;
+  tempo: number;
+  key: number;
 }
 
-export function createModel(sigma: Float64Array, weights: Weights = WEIGHTS): SimilarityModel {
+/** The site's model (the LEARNED metric), or ADR 0104's form with the parts' `weights`. */
+export function createModel(sigma: Float64Array, weights: Weights | LearnedMetric = LEARNED): SimilarityModel {
   const fieldWeights = new Float64Array(FIELDS.length);
   const fieldScales = new Float64Array(FIELDS.length);
   for (let i = 0; i < FIELDS.length; i++) {
     const part = FIELD_PART[i];
     fieldScales[i] = 1 / (PART_SIZE[part] * sigma[i] * sigma[i]);
-    fieldWeights[i] = weights[part] * fieldScales[i];
+    fieldWeights[i] = "fields" in weights ? weights.fields[i] / (sigma[i] * sigma[i]) : weights[part] * fieldScales[i];
   }
-  return { fieldWeights, fieldScales, weights };
+  return { fieldWeights, fieldScales, tempo: weights.tempo, key: weights.key };
 }
 
 /** What the distance reads of a track: its fingerprint's bytes, its tempo and key (KEY_NAMES position: majors 0–11, minors 12–23). */
@@ -166,7 +194,7 @@ export function compare(model: SimilarityModel, seed: Sounding, other: Sounding)
   }
   const tempo = tempoTerm(seed.bpm, other.bpm);
   const key = keyRelation(seed.key, other.key);
-  distance += model.weights.tempo * tempo.term + model.weights.key * key.term;
+  distance += model.tempo * tempo.term + model.key * key.term;
   return { distance, parts, tempo, key };
 }
 
@@ -205,7 +233,7 @@ export interface SeedTables {
   key: Float64Array;
 }
 
-export function seedTables(seed: Sounding, weights: Weights = WEIGHTS): SeedTables {
+export function seedTables(seed: Sounding, weights: Pick<Weights, "tempo" | "key"> = LEARNED): SeedTables {
   const tempo = new Float64Array(512);
   for (let b = 0; b < 512; b++) tempo[b] = weights.tempo * tempoTerm(seed.bpm, b === 0 ? null : b).term;
   const key = new Float64Array(32);
