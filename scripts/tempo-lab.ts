@@ -1,6 +1,6 @@
 // A laboratory for the tempo's metrical level (issue #28, ADR 0126): the analysis excerpts of
 // bench:tempo's steady renders (real part and synthetic set, WAV), cached once in a directory of
-// this script's own (~/.cache/northbeat-bench/tempo-lab-wt-tempo), so that a change to the level
+// this script's own (~/.cache/northbeat-bench/tempo-lab), so that a change to the level
 // decision is measured in seconds instead of a whole bench run (the first run fills the cache: a
 // few minutes). `node scripts/tempo-lab.ts [--part tuning|held-out|all] [--only TEXT] [--verbose]`.
 // The figures are bench:tempo's (answered, accuracy 1 and 2, answers wrong at accuracy 2, beatless).
@@ -23,7 +23,7 @@ const { values: flags } = parseArgs({
     only: { type: "string", default: "" },
   },
 });
-const LAB = path.join(os.homedir(), ".cache", "northbeat-bench", "tempo-lab-wt-tempo");
+const LAB = path.join(os.homedir(), ".cache", "northbeat-bench", "tempo-lab");
 fs.mkdirSync(LAB, { recursive: true });
 
 interface Item {
