@@ -2,7 +2,7 @@ import { FIELDS, fingerprintBytes } from "../../app/.server/analysis/fingerprint
 import { referenceAnchors, segmentWindows } from "../../app/.server/analysis/segments.ts";
 import { catalogScales, createModel, scanDistance, seedTables, type Sounding } from "../../app/.server/analysis/similarity.ts";
 import { NO_BPM, NO_KEY } from "../../app/.server/catalog/tracks/figures.ts";
-import type { TrackAnalysis } from "../../app/.server/analysis/analyze.ts";
+import { ANALYZER_VERSION, type TrackAnalysis } from "../../app/.server/analysis/analyze.ts";
 import type { AnalysisFigures, AnalysisLookup } from "../../app/.server/analysis/stage/types.ts";
 import { createCatalogIndexes } from "../../app/.server/catalog/indexes.ts";
 import type { CatalogSource } from "../../app/.server/catalog/index.ts";
@@ -123,7 +123,8 @@ const stub = (a: RealData["full"][number]): TrackAnalysis => ({
   overviewPeaks: [],
   fingerprint: a.fingerprint,
   segments: a.segments ?? null,
-  analyzerVersion: 5,
+  // the running analyzer's: the corpus was analysed by it (the bench's cache is named by the version)
+  analyzerVersion: ANALYZER_VERSION,
 });
 
 /** The real tracks' figures and analyses by key (real/N.ogg), for benchIndex. */
