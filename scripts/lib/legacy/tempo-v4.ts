@@ -125,14 +125,14 @@ export function measureTempo(pcm: Float32Array, sampleRate: number): TempoMeasur
 }
 
 /** Whether two periods are at a ratio that makes a wrong metrical level (2:3, 3:4, 4:5 or their inverses), within 4 %. */
-function rivalLevel(a: number, b: number): boolean {
+export function rivalLevel(a: number, b: number): boolean {
   const r = Math.max(a, b) / Math.min(a, b);
   return [3 / 2, 4 / 3, 5 / 4].some((k) => Math.abs(r / k - 1) < 0.04);
 }
 
 
 /** The log-Gaussian tempo prior at `bpm`, 1 at PRIOR_BPM. */
-function prior(bpm: number): number {
+export function prior(bpm: number): number {
   const octaves = Math.log2(bpm / PRIOR_BPM);
   return Math.exp(-0.5 * (octaves / PRIOR_OCTAVES) ** 2);
 }
@@ -141,7 +141,7 @@ function prior(bpm: number): number {
  * The mean over windows of the envelope's normalised autocorrelation (1 at lag 0), for lags
  * 0..lags-1; windows with no onsets are left out. null when no window has any.
  */
-function tempogram(x: Float32Array, win: number, hop: number, lags: number): { mean: Float64Array; rows: Float64Array[] } | null {
+export function tempogram(x: Float32Array, win: number, hop: number, lags: number): { mean: Float64Array; rows: Float64Array[] } | null {
   const n = x.length;
   const size = Math.min(win, n);
   if (size <= lags + 1) return null;
@@ -181,7 +181,7 @@ function tempogram(x: Float32Array, win: number, hop: number, lags: number): { m
  * or at the nearest peak within TEMPO_SWAY of it (a tempo that breathes or drifts moves the
  * peak from window to window), averaged over the windows.
  */
-function clarity(rows: Float64Array[], period: number): number {
+export function clarity(rows: Float64Array[], period: number): number {
   let sum = 0;
   for (const row of rows) {
     const lo = Math.max(1, Math.floor(period * (1 - TEMPO_SWAY)));
@@ -194,7 +194,7 @@ function clarity(rows: Float64Array[], period: number): number {
 }
 
 /** The share of the sounding beat-long stretches of the envelope (`period` frames each) that hold an onset. */
-function coverage(strength: Float32Array, sounding: Uint8Array, period: number): number {
+export function coverage(strength: Float32Array, sounding: Uint8Array, period: number): number {
   const slot = Math.max(1, Math.round(period));
   let slots = 0;
   let hit = 0;
@@ -213,14 +213,14 @@ function coverage(strength: Float32Array, sounding: Uint8Array, period: number):
 }
 
 /** The lag of the highest value within a frame of `lag`. */
-function peakNear(g: Float64Array, lag: number): number {
+export function peakNear(g: Float64Array, lag: number): number {
   let best = Math.round(lag);
   for (const l of [Math.floor(lag) - 1, Math.floor(lag), Math.ceil(lag), Math.ceil(lag) + 1]) if (l >= 2 && l < g.length - 1 && g[l] > g[best]) best = l;
   return best;
 }
 
 /** The peak's lag to a fraction of a frame (parabola through it and its neighbours). */
-function refinePeak(g: Float64Array, lag: number): number {
+export function refinePeak(g: Float64Array, lag: number): number {
   const a = g[lag - 1];
   const b = g[lag];
   const c = g[lag + 1];
@@ -233,7 +233,7 @@ function refinePeak(g: Float64Array, lag: number): number {
  * `period` frames; the score of a beat at t is its onset strength plus the best predecessor's
  * score less TIGHTNESS × (log of the spacing over the period)². Returns beat frames.
  */
-function trackBeats(env: Float32Array, period: number): number[] {
+export function trackBeats(env: Float32Array, period: number): number[] {
   const n = env.length;
   let sd = 0;
   let mean = 0;

@@ -1,5 +1,7 @@
 // Version 5 of the analyzer (ADR 0117, second round), kept unchanged for bench:tempo's "before" column (ADR 0126).
 import { onsetStrength } from "./onset-v3.ts";
+// Its helpers that version 5 did not change are version 4's own, imported from its frozen copy.
+import { clarity, coverage, peakNear, prior, refinePeak, rivalLevel, tempogram, trackBeats } from "./tempo-v4.ts";
 
 /**
  * Tempo from a mono excerpt at a low sample rate (~11 kHz, see analyze.ts), by the methods of
@@ -42,12 +44,8 @@ export const MIN_TEMPO_CONFIDENCE = 0.12;
 /** The tempi reported (BPM): every notated tempo a buyer filters by, a metrical level apart at the ends. */
 const MIN_BPM = 50;
 const MAX_BPM = 210;
-/** The tempo prior: log-Gaussian around PRIOR_BPM, PRIOR_OCTAVES wide (one standard deviation). */
-const PRIOR_BPM = 120;
-const PRIOR_OCTAVES = 1;
+// The prior (PRIOR_BPM, PRIOR_OCTAVES), TEMPO_SWAY and TIGHTNESS are version 4's, in its helpers.
 const WINDOW_SECONDS = 6;
-/** How far (a share of the period) the beat may sway between windows and still count as the same tempo. */
-const TEMPO_SWAY = 0.08;
 const WINDOW_HOP_SECONDS = 2;
 /** How high the tempogram at twice the tempo must be, against the chosen level's, to take it instead (ADR 0105). */
 const FASTER_LEVEL = 0.9;
@@ -65,8 +63,6 @@ const RIVAL_FLOOR = 0.5;
 const AMBIGUITY = 0.8;
 /** The bar periods, in beats, that the meter check looks for (Klapuri et al. 2006: two to four beats a measure). */
 const BEATS_A_BAR = [2, 3, 4];
-/** How strictly the beat tracker keeps to the period (Ellis 2007's α; librosa's `tightness`). */
-const TIGHTNESS = 100;
 /** Less sound than this (seconds) has no tempo to find. */
 const MIN_SOUND_SECONDS = 4;
 
@@ -181,148 +177,4 @@ function meterSupport(acf: Float64Array, period: number): number {
     for (let lag = lo; lag <= hi; lag++) best = Math.max(best, acf[lag]);
   }
   return Math.max(0.01, best);
-}
-
-/** Whether two periods are at a ratio that makes a wrong metrical level (2:3, 3:4, 4:5 or their inverses), within 4 %. */
-function rivalLevel(a: number, b: number): boolean {
-  const r = Math.max(a, b) / Math.min(a, b);
-  return [3 / 2, 4 / 3, 5 / 4].some((k) => Math.abs(r / k - 1) < 0.04);
-}
-
-
-/** The log-Gaussian tempo prior at `bpm`, 1 at PRIOR_BPM. */
-function prior(bpm: number): number {
-  const octaves = Math.log2(bpm / PRIOR_BPM);
-  return Math.exp(-0.5 * (octaves / PRIOR_OCTAVES) ** 2);
-}
-
-/**
- * The mean over windows of the envelope's normalised autocorrelation (1 at lag 0), for lags
- * 0..lags-1; windows with no onsets are left out. null when no window has any.
- */
-function tempogram(x: Float32Array, win: number, hop: number, lags: number): { mean: Float64Array; rows: Float64Array[] } | null {
-  const n = x.length;
-  const size = Math.min(win, n);
-  if (size <= lags + 1) return null;
-  const out = new Float64Array(lags + 1);
-  const seg = new Float64Array(size);
-  const rows: Float64Array[] = [];
-  let used = 0;
-  for (let start = 0; start + size <= n; start += hop) {
-    let mean = 0;
-    for (let i = 0; i < size; i++) mean += x[start + i];
-    mean /= size;
-    let energy = 0;
-    for (let i = 0; i < size; i++) {
-      seg[i] = x[start + i] - mean;
-      energy += seg[i] * seg[i];
-    }
-    if (!(energy > 1e-9)) continue;
-    used++;
-    const row = new Float64Array(lags + 1);
-    for (let lag = 1; lag <= lags; lag++) {
-      let sum = 0;
-      for (let i = 0; i + lag < size; i++) sum += seg[i] * seg[i + lag];
-      row[lag] = (sum / energy) * (size / (size - lag));
-      out[lag] += row[lag];
-    }
-    rows.push(row);
-    if (start + size === n) break;
-  }
-  if (used === 0) return null;
-  for (let lag = 0; lag <= lags; lag++) out[lag] /= used;
-  out[0] = 1;
-  return { mean: out, rows };
-}
-
-/**
- * The pulse clarity at `period`: in each window the autocorrelation's height at the period,
- * or at the nearest peak within TEMPO_SWAY of it (a tempo that breathes or drifts moves the
- * peak from window to window), averaged over the windows.
- */
-function clarity(rows: Float64Array[], period: number): number {
-  let sum = 0;
-  for (const row of rows) {
-    const lo = Math.max(1, Math.floor(period * (1 - TEMPO_SWAY)));
-    const hi = Math.min(row.length - 1, Math.ceil(period * (1 + TEMPO_SWAY)));
-    let best = -Infinity;
-    for (let lag = lo; lag <= hi; lag++) best = Math.max(best, row[lag]);
-    sum += best;
-  }
-  return sum / rows.length;
-}
-
-/** The share of the sounding beat-long stretches of the envelope (`period` frames each) that hold an onset. */
-function coverage(strength: Float32Array, sounding: Uint8Array, period: number): number {
-  const slot = Math.max(1, Math.round(period));
-  let slots = 0;
-  let hit = 0;
-  for (let start = 0; start + slot <= strength.length; start += slot) {
-    let sound = 0;
-    let onset = false;
-    for (let f = start; f < start + slot; f++) {
-      sound += sounding[f];
-      if (strength[f] > 0) onset = true;
-    }
-    if (sound * 2 < slot) continue;
-    slots++;
-    if (onset) hit++;
-  }
-  return slots === 0 ? 0 : hit / slots;
-}
-
-/** The lag of the highest value within a frame of `lag`. */
-function peakNear(g: Float64Array, lag: number): number {
-  let best = Math.round(lag);
-  for (const l of [Math.floor(lag) - 1, Math.floor(lag), Math.ceil(lag), Math.ceil(lag) + 1]) if (l >= 2 && l < g.length - 1 && g[l] > g[best]) best = l;
-  return best;
-}
-
-/** The peak's lag to a fraction of a frame (parabola through it and its neighbours). */
-function refinePeak(g: Float64Array, lag: number): number {
-  const a = g[lag - 1];
-  const b = g[lag];
-  const c = g[lag + 1];
-  const d = a - 2 * b + c;
-  return d < 0 ? lag + (0.5 * (a - c)) / d : lag;
-}
-
-/**
- * Ellis (2007) dynamic-programming beat tracking: beats on strong onsets, spaced close to
- * `period` frames; the score of a beat at t is its onset strength plus the best predecessor's
- * score less TIGHTNESS × (log of the spacing over the period)². Returns beat frames.
- */
-function trackBeats(env: Float32Array, period: number): number[] {
-  const n = env.length;
-  let sd = 0;
-  let mean = 0;
-  for (const v of env) mean += v / n;
-  for (const v of env) sd += (v - mean) ** 2 / n;
-  const norm = Math.sqrt(sd) || 1;
-  const score = new Float64Array(n);
-  const from = new Int32Array(n).fill(-1);
-  const lo = Math.round(period / 2);
-  const hi = Math.round(period * 2);
-  for (let t = 0; t < n; t++) {
-    const local = env[t] / norm;
-    let best = 0;
-    let arg = -1;
-    for (let tau = t - hi; tau <= t - lo; tau++) {
-      if (tau < 0) continue;
-      const r = Math.log((t - tau) / period);
-      const s = score[tau] - TIGHTNESS * r * r;
-      if (arg < 0 || s > best) {
-        best = s;
-        arg = tau;
-      }
-    }
-    score[t] = local + (arg >= 0 ? Math.max(0, best) : 0);
-    from[t] = arg >= 0 && best > 0 ? arg : -1;
-  }
-  // the last beat: the best score in the final period
-  let end = -1;
-  for (let t = Math.max(0, n - Math.round(period)); t < n; t++) if (end < 0 || score[t] > score[end]) end = t;
-  const beats: number[] = [];
-  for (let t = end; t >= 0; t = from[t]) beats.push(t);
-  return beats.reverse();
 }
