@@ -1,3 +1,4 @@
+import { trackBeats } from "./beat-tracker.ts";
 import { onsetStrength } from "./onset.ts";
 
 /**
@@ -85,8 +86,6 @@ const PERSIST_FROM_SECONDS = 6;
 const PERSIST_TO_SECONDS = 16;
 /** The bar periods, in beats, that the meter check looks for (Klapuri et al. 2006: two to four beats a measure). */
 const BEATS_A_BAR = [2, 3, 4];
-/** How strictly the beat tracker keeps to the period (Ellis 2007's α; librosa's `tightness`). */
-const TIGHTNESS = 100;
 /** Less sound than this (seconds) has no tempo to find. */
 const MIN_SOUND_SECONDS = 4;
 
@@ -219,13 +218,7 @@ function autocorrelation(x: Float32Array, lags: number): Float64Array {
  * 2 s, is four beats at 120 but 2.67 at 80, so the bar's repetition supports 120 only.
  */
 function meterSupport(acf: Float64Array, period: number): number {
-  let best = 0;
-  for (const m of BEATS_A_BAR) {
-    const lo = Math.floor(m * period * 0.97);
-    const hi = Math.min(acf.length - 1, Math.ceil(m * period * 1.03));
-    for (let lag = lo; lag <= hi; lag++) best = Math.max(best, acf[lag]);
-  }
-  return Math.max(0.01, best);
+  return Math.max(0.01, ...BEATS_A_BAR.map((m) => highestNear(acf, m * period)));
 }
 
 /**
@@ -281,12 +274,15 @@ function persistenceAt(strength: Float32Array, period: number, frameRate: number
   const to = Math.max(from, Math.round((PERSIST_TO_SECONDS * frameRate) / period));
   const acf = autocorrelation(strength, Math.ceil(to * period * 1.03) + 1);
   let total = 0;
-  for (let k = from; k <= to; k++) {
-    let best = -1;
-    for (let lag = Math.floor(k * period * 0.97); lag <= Math.ceil(k * period * 1.03) && lag < acf.length; lag++) best = Math.max(best, acf[lag]);
-    total += best;
-  }
+  for (let k = from; k <= to; k++) total += Math.max(-1, highestNear(acf, k * period));
   return total / (to - from + 1);
+}
+
+/** The autocorrelation's highest value within ±3 % of `lag` (-Infinity past its end). */
+function highestNear(acf: Float64Array, lag: number): number {
+  let best = -Infinity;
+  for (let l = Math.floor(lag * 0.97); l <= Math.ceil(lag * 1.03) && l < acf.length; l++) best = Math.max(best, acf[l]);
+  return best;
 }
 
 /** Whether two periods are at a ratio that makes a wrong metrical level (2:3, 3:4, 4:5 or their inverses), within 4 %. */
@@ -391,44 +387,4 @@ function refinePeak(g: Float64Array, lag: number): number {
   const c = g[lag + 1];
   const d = a - 2 * b + c;
   return d < 0 ? lag + (0.5 * (a - c)) / d : lag;
-}
-
-/**
- * Ellis (2007) dynamic-programming beat tracking: beats on strong onsets, spaced close to
- * `period` frames; the score of a beat at t is its onset strength plus the best predecessor's
- * score less TIGHTNESS × (log of the spacing over the period)². Returns beat frames.
- */
-function trackBeats(env: Float32Array, period: number): number[] {
-  const n = env.length;
-  let sd = 0;
-  let mean = 0;
-  for (const v of env) mean += v / n;
-  for (const v of env) sd += (v - mean) ** 2 / n;
-  const norm = Math.sqrt(sd) || 1;
-  const score = new Float64Array(n);
-  const from = new Int32Array(n).fill(-1);
-  const lo = Math.round(period / 2);
-  const hi = Math.round(period * 2);
-  for (let t = 0; t < n; t++) {
-    const local = env[t] / norm;
-    let best = 0;
-    let arg = -1;
-    for (let tau = t - hi; tau <= t - lo; tau++) {
-      if (tau < 0) continue;
-      const r = Math.log((t - tau) / period);
-      const s = score[tau] - TIGHTNESS * r * r;
-      if (arg < 0 || s > best) {
-        best = s;
-        arg = tau;
-      }
-    }
-    score[t] = local + (arg >= 0 ? Math.max(0, best) : 0);
-    from[t] = arg >= 0 && best > 0 ? arg : -1;
-  }
-  // the last beat: the best score in the final period
-  let end = -1;
-  for (let t = Math.max(0, n - Math.round(period)); t < n; t++) if (end < 0 || score[t] > score[end]) end = t;
-  const beats: number[] = [];
-  for (let t = end; t >= 0; t = from[t]) beats.push(t);
-  return beats.reverse();
 }
