@@ -47,14 +47,20 @@ describe("the route label (issue #31)", () => {
     beforeAll(async () => {
       metrics = siteMetrics();
       const app = express();
-      app.use(metrics.middleware);
       app.get("/mission", (_req, res) => void res.setHeader("X-Page-Cache", "HIT").send("story"));
       app.post("/contact", (_req, res) => void res.status(429).send("Too many"));
       app.get("/shortlist", (_req, res) => void res.status(429).send("Too many"));
       app.post("/catalog/sounds-like", (req, res) => void (req.query.ok ? res.redirect(303, "/catalog?like=r1") : res.status(415).send("Not audio")));
       app.use((_req, res) => void res.status(404).send("Not found"));
       server = await new Promise<http.Server>((resolve) => {
-        const s = app.listen(0, "127.0.0.1", () => resolve(s));
+        // as server/app.ts wires it: the HTTP server's handler marks the arrival before Express,
+        // and the end of the response is recorded (there from pino-http's end callback)
+        const s = http.createServer((req, res) => {
+          metrics.arrive(req, res);
+          res.on("close", () => metrics.record(res));
+          app(req, res);
+        });
+        s.listen(0, "127.0.0.1", () => resolve(s));
       });
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     });

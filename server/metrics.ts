@@ -1,4 +1,3 @@
-import type { NextFunction, Request, Response } from "express";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
 import type { Analyzer } from "../app/.server/analysis/stage/analyzer.ts";
@@ -85,11 +84,9 @@ export interface SiteMetricsOptions {
 
 export interface SiteMetrics {
   readonly registry: Registry;
-  /** The first middleware: times every request and counts what its answer says when the response closes. */
-  middleware(req: Request, res: Response, next: NextFunction): void;
   /**
-   * The same without Express and without a listener of its own: the HTTP server's request
-   * handler calls `arrive` before handing the request to Express, and `record(res)` must be
+   * Every request timed without Express and without a listener of its own: the HTTP server's
+   * request handler calls `arrive` before handing the request to Express, and `record(res)` must be
    * called once when the response ends. The server calls it from the request logger's own
    * end-of-response callback (pino-http customLogLevel, server/app.ts). A listener per request,
    * then a middleware layer of Express's router, were most of the metrics' cost on a cached page
@@ -239,7 +236,7 @@ export function createSiteMetrics(opts: SiteMetricsOptions): SiteMetrics {
 
   // The hot path (measured: a closure and prom-client's labelled observe per request cost several
   // microseconds on a cached page of ~60 us, ADR 0120): what the request's close needs is kept on
-  // the response, and one shared listener reads it.
+  // the response, and the request logger's end-of-response callback reads it (server/app.ts).
   function record(res: ServerResponse) {
     const facts = (res as ServerResponse & { [REQUEST]?: RequestFacts })[REQUEST];
     if (!facts) return;
@@ -252,9 +249,6 @@ export function createSiteMetrics(opts: SiteMetricsOptions): SiteMetrics {
     if (status === 429) refusals.inc({ limit: limitOf(route, method) });
     if (route === "sounds_like" && method === "POST") uploads.inc({ outcome: uploadOutcome(status) });
   }
-  function onClose(this: ServerResponse) {
-    record(this);
-  }
   function arrive(req: IncomingMessage, res: ServerResponse) {
     const url = req.url ?? "/";
     const query = url.indexOf("?");
@@ -263,11 +257,6 @@ export function createSiteMetrics(opts: SiteMetricsOptions): SiteMetrics {
       method: methodLabel(req.method ?? "GET"),
       route: routeKind(query < 0 ? url : url.slice(0, query)),
     };
-  }
-  function middleware(req: Request, res: Response, next: NextFunction) {
-    res.on("close", onClose);
-    arrive(req, res);
-    next();
   }
 
   // ---- the page cache, the render queue ---------------------------------------------------
@@ -488,7 +477,6 @@ export function createSiteMetrics(opts: SiteMetricsOptions): SiteMetrics {
 
   return {
     registry,
-    middleware,
     arrive,
     record,
     countAdmission(admission) {
