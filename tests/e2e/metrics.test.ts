@@ -274,25 +274,26 @@ describe("deploy/prometheus/alerts.yml", () => {
 describe("WEB_CONCURRENCY=2: one target for the machine", () => {
   it("counts both processes' requests in one scrape, and keeps a killed worker's counts", async () => {
     const before = await scrape(clusterMetricsPort);
-    const urls = Array.from({ length: 12 }, (_, i) => `/healthz?item=metrics-${crypto.randomUUID()}-${i}`);
+    // 32 connections: the kernel spreads them by a hash (SO_REUSEPORT, ADR 0121), not in turn
+    const urls = Array.from({ length: 32 }, (_, i) => `/healthz?item=metrics-${crypto.randomUUID()}-${i}`);
     for (const url of urls) expect(await ask(cluster.base, url)).toBe(200);
     // both processes answered some of them (their pids on the request log lines)
     await waitFor("both processes' request lines", () => new Set(logLines().filter((l) => urls.includes(String(l.req?.url))).map((l) => l.pid)).size === 2);
     const health = { method: "GET", route: "health", status: "200" };
     const after = await scrape(clusterMetricsPort);
-    expect(requests(after, health) - requests(before, health)).toBe(12);
+    expect(requests(after, health) - requests(before, health)).toBe(32);
 
     // the follower (worker 2) is killed without warning; the primary replaces it
     const follower = listening().find((l) => l.worker === 2)!;
     process.kill(follower.pid!, "SIGKILL");
     await waitFor("a replacement to listen", () => listening().length === 3, 60_000);
     const replaced = await scrape(clusterMetricsPort);
-    expect(requests(replaced, health) - requests(before, health)).toBe(12);
+    expect(requests(replaced, health) - requests(before, health)).toBe(32);
     expect(total(replaced, "server_worker_restarts_total")).toBe(1);
 
     for (let i = 0; i < 4; i++) expect(await ask(cluster.base, "/healthz")).toBe(200);
     const later = await scrape(clusterMetricsPort);
-    expect(requests(later, health) - requests(before, health)).toBe(16);
+    expect(requests(later, health) - requests(before, health)).toBe(36);
     // one process start time (the primary's), the machine's memory summed
     expect(later.samples.filter((x) => x.name === "process_start_time_seconds")).toHaveLength(1);
     expect(total(later, "process_resident_memory_bytes")).toBeGreaterThan(0);
