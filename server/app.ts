@@ -27,7 +27,7 @@ import { serviceWorkerHandler } from "./service-worker.ts";
 import { answerUnparsableRequests, requestGuard, requestLimits, sendRefusal } from "./request-guard.ts";
 import { productionHandler, reactRouterHandler } from "./react-router-handler.ts";
 import { readinessHandler } from "./readiness.ts";
-import { createRenderTurns } from "./render-turns.ts";
+import { createRenderTurns, type RenderTurns } from "./render-turns.ts";
 import { isSoundsLikeUpload, soundsLikeUpload, type UploadError } from "./sounds-like.ts";
 import { answerClusterScrapes, createSiteMetrics, type SiteMetrics } from "./metrics.ts";
 import { listenForScrapes } from "./metrics-listener.ts";
@@ -130,7 +130,14 @@ function pageCaches(
 }
 
 /** Builds the Express app around already-started services; `metrics` (METRICS_PORT set, issue #31) times and counts its requests. */
-export function createApp(services: AppServices, opts: StartOptions = {}, metrics?: SiteMetrics) {
+export function createApp(
+  services: AppServices,
+  opts: StartOptions = {},
+  metrics?: SiteMetrics,
+  // a process alone renders one page a turn; a cluster's worker only while connections arrive
+  // (server/render-turns.ts; start() tells it of each accepted connection)
+  turns: RenderTurns = createRenderTurns({ whileConnecting: Boolean(opts.cluster) }),
+) {
   const { config, logger } = services;
   const dev = Boolean(opts.vite);
   const buildDir = path.resolve(opts.buildDir ?? process.env.BUILD_DIR ?? "build");
@@ -231,16 +238,14 @@ export function createApp(services: AppServices, opts: StartOptions = {}, metric
   const render = dev
     ? createRequestHandler(() => opts.vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>, "development")
     : productionHandler(loadBuild);
-  // issue #18, ADR 0115: a process alone (not one of a cluster's workers) accepts its own
-  // connections and has a core to spare. One render starts per turn of the event loop, so new
-  // connections are accepted while keep-alive clients keep the process busy
-  // (server/render-turns.ts), and a page asked once is compressed on the thread pool. In a
-  // cluster the primary accepts and hands connections over (round robin) and every core has a
-  // process: both cost the workers throughput there, measured.
+  // issue #18, ADR 0115: renders take turns of the event loop so that new connections are
+  // accepted while keep-alive clients keep the process busy (server/render-turns.ts): a process
+  // alone all the time, a cluster's worker while connections arrive (ADR 0121, amended). Alone,
+  // a page asked once is also compressed on the thread pool; in a cluster every core has a
+  // process, and that cost the workers throughput, measured.
   const alone = !opts.cluster;
-  const turns = alone ? createRenderTurns() : undefined;
-  if (turns) metrics?.watch({ renderQueue: turns });
-  const handle: typeof render = turns ? (request, context) => turns.run(() => render(request, context)) : render;
+  metrics?.watch({ renderQueue: turns });
+  const handle: typeof render = (request, context) => turns.run(() => render(request, context));
   // ADR 0119: Cache-Control, ETag (a 304 without a render) and Surrogate-Key per page kind;
   // CACHE_PURGE_URL: the shared cache is told what changed
   const buildId = dev ? "dev" : buildIdentity(clientDir);
@@ -322,7 +327,8 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
         })
       : undefined;
   if (metricsListener) logger.info({ url: `http://${config.METRICS_HOST}:${metricsListener.port}/metrics` }, "metrics listening");
-  const app = createApp(services, opts, metrics);
+  const turns = createRenderTurns({ whileConnecting: Boolean(cluster) });
+  const app = createApp(services, opts, metrics, turns);
 
   // issue #31, ADR 0120: a request's time starts before Express sees it, from the server's own
   // handler rather than a middleware layer (a layer of Express's router cost more than the
@@ -333,7 +339,10 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
         app(req, res);
       }
     : app;
-  const server = await listen(http.createServer(handler), config, Boolean(cluster));
+  const server = http.createServer(handler);
+  // a cluster's worker renders in turns while connections arrive (server/render-turns.ts)
+  server.on("connection", turns.connected);
+  await listen(server, config, Boolean(cluster));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   const url = `http://localhost:${port}`;

@@ -28,6 +28,7 @@ async function renderingServer(turns?: RenderTurns): Promise<{ port: number; ren
   const server = http.createServer((_req, res) => {
     (turns ? turns.run(render) : render()).then((body) => res.end(body));
   });
+  if (turns) server.on("connection", turns.connected);
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { port: (server.address() as AddressInfo).port, rendered: () => rendered };
@@ -116,5 +117,67 @@ describe("render turns (issue #18, ADR 0115)", () => {
     // each newcomer is accepted within a render or two and queued behind at most the 16
     // regulars and the newcomers before it: 16 + 16 + 16, with room for the turn it arrives in
     expect(withTurns).toBeLessThanOrEqual(2 * (16 + 16 + 16));
+  });
+
+  describe("while connecting (a cluster's worker, ADR 0121 amended)", () => {
+    /** Counts turns of the event loop until stopped. */
+    function turnCounter() {
+      let turn = 0;
+      let ticking = true;
+      const tick = () => {
+        turn++;
+        if (ticking) setImmediate(tick);
+      };
+      setImmediate(tick);
+      return { now: () => turn, stop: () => (ticking = false) };
+    }
+
+    it("renders at once, all in the same turn, when no connection is arriving", async () => {
+      const turns = createRenderTurns({ whileConnecting: true });
+      const clock = turnCounter();
+      const seen: number[] = [];
+      await Promise.all([1, 2, 3, 4].map(() => turns.run(async () => seen.push(clock.now()))));
+      clock.stop();
+      expect(new Set(seen).size).toBe(1);
+      expect(turns.waiting).toBe(0);
+    });
+
+    it("takes one render a turn after a connection is accepted, then renders what waits in one turn", async () => {
+      const turns = createRenderTurns({ whileConnecting: true });
+      const clock = turnCounter();
+      turns.connected();
+      const seen: number[] = [];
+      const order: number[] = [];
+      await Promise.all(
+        [1, 2, 3, 4, 5, 6].map((n) =>
+          turns.run(async () => {
+            order.push(n);
+            seen.push(clock.now());
+          }),
+        ),
+      );
+      clock.stop();
+      expect(order).toEqual([1, 2, 3, 4, 5, 6]);
+      // the accept's turn and one quiet turn each render one; the second quiet turn renders the rest
+      expect(new Set(seen.slice(0, 2)).size).toBe(2);
+      expect(new Set(seen.slice(2)).size).toBe(1);
+      expect(seen[2]).toBeGreaterThan(seen[1]);
+    });
+
+    it("passes failures to the one who asked", async () => {
+      const turns = createRenderTurns({ whileConnecting: true });
+      turns.connected();
+      const throwing = turns.run(() => {
+        throw new Error("thrown before any await");
+      });
+      await expect(throwing).rejects.toThrow("thrown before any await");
+      await expect(turns.run(() => Promise.reject(new Error("at once")))).rejects.toThrow("at once");
+    });
+
+    it("answers new connections while keep-alive clients keep the server busy rendering", async () => {
+      const withTurns = await newcomersWait(createRenderTurns({ whileConnecting: true }));
+      console.log(`pages rendered before the last of 16 newcomers was answered, turns while connecting: ${withTurns}`);
+      expect(withTurns).toBeLessThanOrEqual(2 * (16 + 16 + 16));
+    });
   });
 });

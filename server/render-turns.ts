@@ -11,8 +11,9 @@
  * loop comes back to the listening socket every few milliseconds, and a newcomer's request
  * joins the same queue as everyone else's.
  *
- * Used where the process accepts its own connections (one process; in a cluster the primary
- * accepts and the workers run without turns, which cost them throughput there: ADR 0115).
+ * A process alone renders this way all the time. A cluster's workers, which also accept their
+ * own connections since ADR 0121's SO_REUSEPORT, do only while connections arrive (below):
+ * turns all the time cost them throughput (ADR 0115, ADR 0121).
  * Only renders wait here (React Router's handler, for the page caches and for every other
  * request): cached pages, static files and /healthz are answered in the turn their bytes
  * arrive. The queue holds at most one render per open connection (HTTP/1.1 answers a
@@ -24,36 +25,82 @@ export interface RenderTurns {
   run<T>(task: () => Promise<T>): Promise<T>;
   /** renders waiting for their turn */
   readonly waiting: number;
+  /** The server accepted a connection (the server's "connection" event); see `whileConnecting`. */
+  connected(): void;
 }
 
-export function createRenderTurns(): RenderTurns {
-  // a turn is scheduled exactly while the queue holds a render
+/**
+ * ADR 0121 (amended 2026-11-27): with `whileConnecting`, renders take turns only while
+ * connections are arriving: from an accept until this many turns pass without one. A cluster's
+ * worker uses this. libuv accepts one connection per turn (libuv PR #3696), so a burst of new
+ * connections on a busy worker whose every turn renders all its keep-alive clients' requests
+ * waited a turn of ~30 renders per connection (the first answers of a 64-connection burst took
+ * 1–2 s at 250,000 albums, each row's whole p99). Short turns while the accept queue is not
+ * empty take those connections in a render each, and once it is, every waiting render runs in
+ * that turn and the worker renders as before (turns all the time cost it 15–35 % of throughput).
+ */
+const QUIET_TURNS = 2;
+
+export function createRenderTurns(opts: { whileConnecting?: boolean } = {}): RenderTurns {
+  const adaptive = Boolean(opts.whileConnecting);
+  // a turn is scheduled exactly while the queue holds a render (always), or while connections
+  // are arriving (adaptive)
   const queue: (() => void)[] = [];
+  let scheduled = false;
+  let accepted = false;
+  let quietTurns = 0;
 
   // A setImmediate callback runs after the poll phase (where sockets are read and the one
   // connection accepted); one scheduled from inside it runs on the next turn, after the next
   // poll. Each callback's microtasks (the render's own awaits) run before the loop moves on.
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(turn);
+  };
   const turn = () => {
+    scheduled = false;
+    if (adaptive) {
+      quietTurns = accepted ? 0 : quietTurns + 1;
+      accepted = false;
+      if (quietTurns >= QUIET_TURNS) {
+        // no connection waits to be accepted: render everything asked, in order, as before
+        for (const next of queue.splice(0)) next();
+        return;
+      }
+      queue.shift()?.();
+      schedule();
+      return;
+    }
     const next = queue.shift();
-    if (queue.length) setImmediate(turn);
+    if (queue.length) schedule();
     next?.();
   };
 
   return {
     run(task) {
+      if (adaptive && !scheduled) return runNow(task);
       return new Promise((resolve, reject) => {
-        queue.push(() => {
-          try {
-            task().then(resolve, reject);
-          } catch (error) {
-            reject(error);
-          }
-        });
-        if (queue.length === 1) setImmediate(turn);
+        queue.push(() => runNow(task).then(resolve, reject));
+        schedule();
       });
     },
     get waiting() {
       return queue.length;
     },
+    connected() {
+      if (!adaptive) return;
+      accepted = true;
+      schedule();
+    },
   };
+}
+
+/** Runs a task, a synchronous throw becoming its promise's rejection. */
+function runNow<T>(task: () => Promise<T>): Promise<T> {
+  try {
+    return task();
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
