@@ -31,15 +31,18 @@ export interface RenderTurns {
 
 /**
  * ADR 0121 (amended 2026-11-27): with `whileConnecting`, renders take turns only while
- * connections are arriving: from an accept until this many turns pass without one. A cluster's
- * worker uses this. libuv accepts one connection per turn (libuv PR #3696), so a burst of new
- * connections on a busy worker whose every turn renders all its keep-alive clients' requests
- * waited a turn of ~30 renders per connection (the first answers of a 64-connection burst took
- * 1–2 s at 250,000 albums, each row's whole p99). Short turns while the accept queue is not
- * empty take those connections in a render each, and once it is, every waiting render runs in
- * that turn and the worker renders as before (turns all the time cost it 15–35 % of throughput).
+ * connections are arriving. A cluster's worker uses this. libuv accepts one connection per turn
+ * (libuv PR #3696), so a burst of new connections on a busy worker whose every turn renders all
+ * its keep-alive clients' requests waited a turn of ~30 renders per connection (the first
+ * answers of a 64-connection burst took 1–2 s at 250,000 albums, each row's whole p99). While
+ * connections arrive, a turn that accepted one renders nothing (an accept costs microseconds,
+ * and the newcomer's request joins the queue), up to ACCEPT_ONLY_TURNS in a row so that renders
+ * still go on under a flood of connections; a turn that accepted none renders one; once
+ * QUIET_TURNS pass without an accept, every waiting render runs in that turn, in order, and the
+ * worker renders as before (turns all the time cost it 15–35 % of throughput).
  */
 const QUIET_TURNS = 2;
+const ACCEPT_ONLY_TURNS = 8;
 
 export function createRenderTurns(opts: { whileConnecting?: boolean } = {}): RenderTurns {
   const adaptive = Boolean(opts.whileConnecting);
@@ -49,6 +52,7 @@ export function createRenderTurns(opts: { whileConnecting?: boolean } = {}): Ren
   let scheduled = false;
   let accepted = false;
   let quietTurns = 0;
+  let acceptOnlyTurns = 0;
 
   // A setImmediate callback runs after the poll phase (where sockets are read and the one
   // connection accepted); one scheduled from inside it runs on the next turn, after the next
@@ -61,15 +65,21 @@ export function createRenderTurns(opts: { whileConnecting?: boolean } = {}): Ren
   const turn = () => {
     scheduled = false;
     if (adaptive) {
-      quietTurns = accepted ? 0 : quietTurns + 1;
+      const acceptedNow = accepted;
       accepted = false;
+      quietTurns = acceptedNow ? 0 : quietTurns + 1;
       if (quietTurns >= QUIET_TURNS) {
         // no connection waits to be accepted: render everything asked, in order, as before
         for (const next of queue.splice(0)) next();
         return;
       }
-      queue.shift()?.();
       schedule();
+      if (acceptedNow && acceptOnlyTurns < ACCEPT_ONLY_TURNS) {
+        acceptOnlyTurns++;
+        return;
+      }
+      acceptOnlyTurns = 0;
+      queue.shift()?.();
       return;
     }
     const next = queue.shift();
