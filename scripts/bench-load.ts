@@ -22,15 +22,17 @@
 // delay (p50/p99/max) and the GC's pauses printed under the table (issue #32). Profiling costs
 // throughput: compare profiled runs with profiled runs.
 // `--latencies FILE`: every answer's latency, as tab-separated lines (row, ms since the row's
-// start, the connection's number in the order autocannon opened them, latency ms), so the slowest
-// 1 % can be placed in time and by connection (issue #32).
+// start, the connection's number in the order of their first answers, latency ms), so the slowest
+// 1 % can be placed in time and by connection (issue #32); and this process's own GC pauses over
+// 10 ms (row "client GC: <row>", ms since the row's start, -1, the pause), as a pause of the
+// load generator's delays every answer it was due to read then.
 //
 // `--node-args=...` (space-separated, one argument): flags for the server's node (its cluster's workers inherit them), to measure a
 // V8 setting such as the young generation's size (ADR 0121) before it is made the default.
 //
 // `--warm SECONDS` (default 2): before each row, the same load for that long, unmeasured, on
 // connections of its own (its URLs are drawn from the row's generator, so the measured ones are
-// still new). The warm-up at start asks over one keep-alive connection, which a cluster gives to
+// still new), then a wait until the server is idle (the warm-up's last requests rendered). The warm-up at start asks over one keep-alive connection, which a cluster gives to
 // one process: the others met each row's kind of page cold, and their first seconds (V8 still
 // compiling that path, a batch of 32 requests rendered at a fraction of the speed) were the p99
 // of a cluster's rows (ADR 0121, amended). `--warm 0` measures the cold start.
@@ -41,6 +43,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { PerformanceObserver } from "node:perf_hooks";
 import autocannon from "autocannon";
 import { startAnalysedSite } from "./lib/analysed-site.ts";
 import { cpuSeconds, descendants as descendantPids } from "./lib/proc.ts";
@@ -89,12 +92,14 @@ async function load(site: { base: string; child: { pid?: number } }, name: strin
   const pid = site.child.pid!;
   if (WARM > 0) {
     await autocannon({ url: site.base, connections: CONNECTIONS, duration: WARM, ...opts });
+    await settled(pid);
     if (probeFile) await probeRow(pid);
   }
   const cpuBefore = cpuSeconds(pid, { tree: true });
   // the promise autocannon returns is also its event emitter (autocannon/lib/init.js)
   const run = autocannon({ url: site.base, connections: CONNECTIONS, duration: DURATION, ...opts }) as unknown as Promise<autocannon.Result> & EventEmitter;
   const latencies: string[] = [];
+  let gcPauses: PerformanceObserver | undefined;
   if (flags.latencies) {
     const started = performance.now();
     const connections = new Map<object, number>();
@@ -103,8 +108,15 @@ async function load(site: { base: string; child: { pid?: number } }, name: strin
       if (n === undefined) connections.set(client, (n = connections.size));
       latencies.push(`${name}\t${(performance.now() - started).toFixed(1)}\t${n}\t${ms.toFixed(1)}`);
     });
+    gcPauses = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        if (e.duration > 10) latencies.push(`client GC: ${name}\t${(e.startTime - started).toFixed(1)}\t-1\t${e.duration.toFixed(1)}`);
+      }
+    });
+    gcPauses.observe({ entryTypes: ["gc"] });
   }
   const result = await run;
+  gcPauses?.disconnect();
   if (flags.latencies) fs.appendFileSync(flags.latencies, latencies.join("\n") + "\n");
   const cpuAfter = cpuSeconds(pid, { tree: true });
   const answers = result.requests.total;
@@ -118,6 +130,23 @@ async function load(site: { base: string; child: { pid?: number } }, name: strin
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
   };
+}
+
+/**
+ * Waits until the server's processes are all but idle (under a fifth of a core over 100 ms; at
+ * most 5 s). When the warm-up's load generator stops, the requests it had in flight are still
+ * rendered, for nobody: up to a batch per process (~190 ms at 250,000 albums, traced), which the
+ * measured row's first answers waited behind (ADR 0121, amended 2026-11-27).
+ */
+async function settled(pid: number) {
+  const deadline = Date.now() + 5_000;
+  let before = cpuSeconds(pid, { tree: true });
+  while (before !== undefined && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = cpuSeconds(pid, { tree: true });
+    if (now === undefined || now - before < 0.02) return;
+    before = now;
+  }
 }
 
 /** Asks the server's processes for their loop delay and GC pauses since the last ask (scripts/lib/loop-probe.mjs). */
