@@ -38,6 +38,7 @@ import {
   loadFeatures,
   loadReal,
   melGaussian,
+  CEILING,
   PASSAGE_GAUSSIAN,
   PASSAGE_SETS,
   segmentRetrieval,
@@ -67,6 +68,8 @@ import { LIKE_LIMIT } from "../app/lib/catalog/track-query.ts";
  *   MAP over 24 per group and overall, tuning and held-out parts, against a random order; and
  *   reference-file retrieval on them. Without apt-get or ffmpeg it prints one line and skips.
  *   The NCA maps fit:similarity wrote (ADR 0123) are scored beside the site's metric.
+ *   ADR 0128: the stored passages (a set distance, a Gaussian) and a full-covariance mel Gaussian
+ *   (Mandel & Ellis 2005), alone and summed with the site's distance, and the split's ceiling.
  * Options: --tracks 200 --albums 25000,250000 --views 40 --only real,retrieval,families,speed,upload.
  * Measures; asserts nothing.
  */
@@ -153,8 +156,9 @@ if (runs("real")) {
       hubReduced(siteMelG, "mp"),
       bestCv,
       hubReduced(bestCv, "mp"),
+      CEILING,
     ];
-    benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m === FINGERPRINT_SITE || m === nca[0] || m === ncaHub[0] || m === siteMelG);
+    benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m === FINGERPRINT_SITE || m === nca[0] || m === ncaHub[0] || m === siteMelG || m === CEILING);
     benchRealRetrieval(data, "fingerprint v1, whole track, ADR 0104's weights (the site before ADR 0125)", fingerprintRetrieval(data, WEIGHTS), row);
     benchRealRetrieval(data, "fingerprint v1, whole track, the site's learned weights (ADR 0125)", fingerprintRetrieval(data), row);
     if (metric) benchRealRetrieval(data, "fingerprint v1, whole track, fitted part weights (not kept)", fingerprintRetrieval(data, metric.fingerprintPartWeights.weights), row);

@@ -664,6 +664,16 @@ export function melGaussian(features: FeatureData): Method {
   };
 }
 
+/**
+ * Not a method: the seed's group first, whatever the sound. Its precision at 10 is the most the
+ * split allows (a group of 5 leaves one relevant track a seed: P@10 ≤ 0.1), the scale the other
+ * rows are read on (ADR 0128).
+ */
+export const CEILING: Method = {
+  name: "ceiling: every track of the seed's group first (not a method)",
+  distance: (data, pool) => (a, b) => (data.tracks[pool[a]].group === data.tracks[pool[b]].group ? 0 : 1),
+};
+
 /** A weighted sum of methods, each divided by its median over the pool's pairs first. */
 export function summed(name: string, parts: [number, Method][]): Method {
   return {
