@@ -37,7 +37,12 @@ import {
   type PartKey,
   loadFeatures,
   loadReal,
+  melGaussian,
+  CEILING,
+  PASSAGE_GAUSSIAN,
+  PASSAGE_SETS,
   segmentRetrieval,
+  summed,
   twoStage,
   wholeRetrieval,
 } from "./lib/bench-real.ts";
@@ -63,6 +68,8 @@ import { LIKE_LIMIT } from "../app/lib/catalog/track-query.ts";
  *   MAP over 24 per group and overall, tuning and held-out parts, against a random order; and
  *   reference-file retrieval on them. Without apt-get or ffmpeg it prints one line and skips.
  *   The NCA maps fit:similarity wrote (ADR 0123) are scored beside the site's metric.
+ *   ADR 0128: the stored passages (a set distance, a Gaussian) and a full-covariance mel Gaussian
+ *   (Mandel & Ellis 2005), alone and summed with the site's distance, and the split's ceiling.
  * Options: --tracks 200 --albums 25000,250000 --views 40 --only real,retrieval,families,speed,upload.
  * Measures; asserts nothing.
  */
@@ -123,6 +130,9 @@ if (runs("real")) {
       : [];
     const ncaHub = nca.length ? [hubReduced(nca[0], "nicdm"), hubReduced(nca[0], "mp"), hubReduced(nca[2], "nicdm")] : [];
     const learned = metric?.weights;
+    const melG = melGaussian(features);
+    const siteMelG = summed("the site + mel Gaussian, equal (ADR 0128)", [[1, FINGERPRINT_SITE], [1, melG]]);
+    const bestCv = summed("the site + mel Gaussian + passages ×0.25 + fp ×0.25 (ADR 0128's best on tuning)", [[1, FINGERPRINT_SITE], [1, melG], [0.25, PASSAGE_SETS], [0.25, combined("fp", features, { fp: 1 })]]);
     const methods = [
       FINGERPRINT_V3,
       FINGERPRINT_SITE,
@@ -136,8 +146,19 @@ if (runs("real")) {
       hubReduced(FINGERPRINT_V3, "mp"),
       ...nca,
       ...ncaHub,
+      // ADR 0128: richer descriptors for a re-rank, weights chosen on the tuning groups
+      PASSAGE_SETS,
+      PASSAGE_GAUSSIAN,
+      melG,
+      summed("the site + passages ×0.25 (ADR 0128)", [[0.75, FINGERPRINT_SITE], [0.25, PASSAGE_SETS]]),
+      summed("the site + passage Gaussian ×0.25 (ADR 0128)", [[0.75, FINGERPRINT_SITE], [0.25, PASSAGE_GAUSSIAN]]),
+      siteMelG,
+      hubReduced(siteMelG, "mp"),
+      bestCv,
+      hubReduced(bestCv, "mp"),
+      CEILING,
     ];
-    benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m === FINGERPRINT_SITE || m === nca[0] || m === ncaHub[0]);
+    benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m === FINGERPRINT_SITE || m === nca[0] || m === ncaHub[0] || m === siteMelG || m === CEILING);
     benchRealRetrieval(data, "fingerprint v1, whole track, ADR 0104's weights (the site before ADR 0125)", fingerprintRetrieval(data, WEIGHTS), row);
     benchRealRetrieval(data, "fingerprint v1, whole track, the site's learned weights (ADR 0125)", fingerprintRetrieval(data), row);
     if (metric) benchRealRetrieval(data, "fingerprint v1, whole track, fitted part weights (not kept)", fingerprintRetrieval(data, metric.fingerprintPartWeights.weights), row);

@@ -3,7 +3,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { analyzeAudio, ANALYZER_VERSION } from "../../app/.server/analysis/analyze.ts";
 import { FIELDS, FINGERPRINT_VERSION, fingerprintBytes } from "../../app/.server/analysis/fingerprint.ts";
-import { SEGMENTS_VERSION } from "../../app/.server/analysis/segments.ts";
+import { SEGMENTS_VERSION, segmentWindows, WINDOW_BYTES, windowScales } from "../../app/.server/analysis/segments.ts";
 import { catalogScales, compare, createModel, keyRelation, LEARNED, tempoTerm, WEIGHTS, type LearnedMetric, type Sounding, type Weights } from "../../app/.server/analysis/similarity.ts";
 import { KEY_NAMES } from "../../app/lib/catalog/track-query.ts";
 import { blockFeatures, FEATURES_VERSION, type BlockFeatures } from "./block-features.ts";
@@ -523,5 +523,168 @@ export function projectedRetrieval(data: RealData, fit: FittedProjection): (exce
     let sum = fit.w[0] * tempoTerm(e[q].bpm, s[j].bpm).term + fit.w[1] * keyRelation(e[q].key, s[j].key).term;
     for (let r = 0; r < d; r++) sum += (ye[q][r] - ys[j][r]) ** 2;
     return sum;
+  };
+}
+
+// --- Richer descriptors for a re-rank (issue #29, ADR 0128) --------------------------------------
+
+/** A distance over a pool as a full matrix, divided by its median over the pool's pairs (distance space normalisation, as setDistance). */
+function medianNormalised(n: number, raw: (a: number, b: number) => number): (a: number, b: number) => number {
+  const m = new Float64Array(n * n);
+  // both ways: the fingerprint's distance is the seed's (its tempo term compares with the seed's half and double)
+  for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (a !== b) m[a * n + b] = raw(a, b);
+  const sample: number[] = [];
+  for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) sample.push(m[a * n + b]);
+  const median = sample.sort((x, y) => x - y)[sample.length >> 1] || 1;
+  return (a, b) => m[a * n + b] / median;
+}
+
+/** The pool's stored passages (segments.ts: 24 bands' mean and spread per 20 s window every 10 s), each value divided by its spread over the pool's windows. */
+function scaledWindows(data: RealData, pool: number[]): Float64Array[][] {
+  const sets = pool.map((i) => segmentWindows(data.full[i].segments) ?? new Uint8Array(WINDOW_BYTES));
+  const inv = windowScales(sets);
+  return sets.map((w) => Array.from({ length: w.length / WINDOW_BYTES }, (_, k) => Float64Array.from(w.subarray(k * WINDOW_BYTES, (k + 1) * WINDOW_BYTES), (x, i) => x * inv[i])));
+}
+
+/**
+ * Two tracks' passage sets (the anchors the analysis store already holds, ADR 0122): each
+ * passage's nearest passage in the other track (scaled Manhattan), averaged, both ways and
+ * symmetrised — the set distance of the segment-based systems.
+ */
+const passageMemo = new WeakMap<number[], (a: number, b: number) => number>();
+export const PASSAGE_SETS: Method = {
+  name: "passages: mean nearest passage, symmetrised (stored anchors)",
+  // memoised by pool: the bench sums it into several methods, and it is the slowest to make (tracks² × windows² × 48)
+  distance: (data, pool) => {
+    const known = passageMemo.get(pool);
+    if (known) return known;
+    const w = scaledWindows(data, pool);
+    const directed = (a: number, b: number) => {
+      let total = 0;
+      for (const x of w[a]) {
+        let best = Infinity;
+        for (const y of w[b]) {
+          let s = 0;
+          for (let i = 0; i < WINDOW_BYTES && s < best; i++) s += Math.abs(x[i] - y[i]);
+          if (s < best) best = s;
+        }
+        total += best;
+      }
+      return total / w[a].length;
+    };
+    const d = medianNormalised(pool.length, (a, b) => (directed(a, b) + directed(b, a)) / 2);
+    passageMemo.set(pool, d);
+    return d;
+  },
+};
+
+/** The same passages as one Gaussian a track (each value's mean and variance over its windows), symmetrised KL divergence (Mandel & Ellis 2005's form, diagonal). */
+export const PASSAGE_GAUSSIAN: Method = {
+  name: "passages: diagonal Gaussian over the windows, symmetrised KL (stored anchors)",
+  distance: (data, pool) => {
+    const g = scaledWindows(data, pool).map((ws) => {
+      const mu = new Float64Array(WINDOW_BYTES);
+      const va = new Float64Array(WINDOW_BYTES);
+      for (const x of ws) for (let i = 0; i < WINDOW_BYTES; i++) mu[i] += x[i] / ws.length;
+      for (const x of ws) for (let i = 0; i < WINDOW_BYTES; i++) va[i] += (x[i] - mu[i]) ** 2 / ws.length;
+      // a floor: a track of one window has no spread
+      return { mu, va: va.map((v) => v + 0.05) };
+    });
+    return medianNormalised(pool.length, (a, b) => {
+      let s = 0;
+      for (let i = 0; i < WINDOW_BYTES; i++) s += g[a].va[i] / g[b].va[i] + g[b].va[i] / g[a].va[i] + (g[a].mu[i] - g[b].mu[i]) ** 2 * (1 / g[a].va[i] + 1 / g[b].va[i]) - 2;
+      return s / 4;
+    });
+  },
+};
+
+/** A symmetric matrix's inverse and log-determinant by Gauss–Jordan elimination with partial pivoting (24 × 24 here). */
+function inverse(a: Float64Array, d: number): Float64Array {
+  const m = Float64Array.from(a);
+  const r = new Float64Array(d * d);
+  for (let i = 0; i < d; i++) r[i * d + i] = 1;
+  for (let c = 0; c < d; c++) {
+    let p = c;
+    for (let i = c + 1; i < d; i++) if (Math.abs(m[i * d + c]) > Math.abs(m[p * d + c])) p = i;
+    if (p !== c) {
+      for (let j = 0; j < d; j++) {
+        [m[c * d + j], m[p * d + j]] = [m[p * d + j], m[c * d + j]];
+        [r[c * d + j], r[p * d + j]] = [r[p * d + j], r[c * d + j]];
+      }
+    }
+    const pivot = m[c * d + c];
+    for (let j = 0; j < d; j++) {
+      m[c * d + j] /= pivot;
+      r[c * d + j] /= pivot;
+    }
+    for (let i = 0; i < d; i++) {
+      if (i === c) continue;
+      const f = m[i * d + c];
+      if (!f) continue;
+      for (let j = 0; j < d; j++) {
+        m[i * d + j] -= f * m[c * d + j];
+        r[i * d + j] -= f * r[c * d + j];
+      }
+    }
+  }
+  return r;
+}
+
+/**
+ * Mandel & Ellis 2005 / Pampalk's G1 with a full covariance: one Gaussian a track over its
+ * 24 mel bands' log levels (block-features.ts's `gauss`: the mean and covariance of every
+ * 46 ms frame), the symmetrised KL divergence between two tracks' Gaussians. Needs the audio
+ * (measured here from the bench's own features; the analysis store does not hold it).
+ */
+export function melGaussian(features: FeatureData): Method {
+  const B = 24;
+  return {
+    name: "mel Gaussian, full covariance, symmetrised KL (Mandel & Ellis 2005)",
+    distance: (_data, pool) => {
+      const g = pool.map((i) => {
+        const v = features.full[i].gauss;
+        const mu = Float64Array.from(v.slice(0, B));
+        const cov = new Float64Array(B * B);
+        let k = B;
+        for (let r = 0; r < B; r++) for (let c = r; c < B; c++) cov[r * B + c] = cov[c * B + r] = v[k++];
+        // a floor of 0.5 dB² on the diagonal: a silent band's variance is ~0
+        for (let r = 0; r < B; r++) cov[r * B + r] += 0.5;
+        return { mu, cov, inv: inverse(cov, B) };
+      });
+      return medianNormalised(pool.length, (a, b) => {
+        const x = g[a];
+        const y = g[b];
+        let trace = 0;
+        for (let i = 0; i < B * B; i++) trace += x.cov[i] * y.inv[i] + y.cov[i] * x.inv[i];
+        let q = 0;
+        for (let i = 0; i < B; i++) for (let j = 0; j < B; j++) q += (x.mu[i] - y.mu[i]) * (x.inv[i * B + j] + y.inv[i * B + j]) * (x.mu[j] - y.mu[j]);
+        return (trace + q - 2 * B) / 4;
+      });
+    },
+  };
+}
+
+/**
+ * Not a method: the seed's group first, whatever the sound. Its precision at 10 is the most the
+ * split allows (a group of 5 leaves one relevant track a seed: P@10 ≤ 0.1), the scale the other
+ * rows are read on (ADR 0128).
+ */
+export const CEILING: Method = {
+  name: "ceiling: every track of the seed's group first (not a method)",
+  distance: (data, pool) => (a, b) => (data.tracks[pool[a]].group === data.tracks[pool[b]].group ? 0 : 1),
+};
+
+/** A weighted sum of methods, each divided by its median over the pool's pairs first. */
+export function summed(name: string, parts: [number, Method][]): Method {
+  return {
+    name,
+    distance: (data, pool) => {
+      const terms = parts.map(([w, m]) => [w, medianNormalised(pool.length, m.distance(data, pool))] as const);
+      return (a, b) => {
+        let s = 0;
+        for (const [w, f] of terms) s += w * f(a, b);
+        return s;
+      };
+    },
   };
 }
