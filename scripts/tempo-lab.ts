@@ -12,7 +12,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
 import { onsetStrength } from "../app/.server/analysis/onset.ts";
-import { measureEnvelope } from "../app/.server/analysis/tempo.ts";
+import { type LevelOptions, measureEnvelope } from "../app/.server/analysis/tempo.ts";
+import { measureEnvelope as v6Envelope } from "./lib/legacy/tempo-v6.ts";
 import { realSet } from "./lib/real-set.ts";
 import { evaluationSet } from "./lib/tempo-set.ts";
 
@@ -21,6 +22,11 @@ const { values: flags } = parseArgs({
     part: { type: "string", default: "tuning" },
     verbose: { type: "boolean", default: false },
     only: { type: "string", default: "" },
+    // ADR 0127's trials: `--variant NAME={json of LevelOptions}` (repeatable); "current" always runs
+    variant: { type: "string", multiple: true, default: [] },
+    // the tuning part split in two folds by the composition's name (a cross-check of a choice)
+    folds: { type: "boolean", default: false },
+    feel: { type: "boolean", default: false },
   },
 });
 const LAB = path.join(os.homedir(), ".cache", "northbeat-bench", "tempo-lab");
@@ -35,6 +41,7 @@ interface Item {
   style: string;
   pcm: Float32Array;
   rate: number;
+  fold?: number;
 }
 
 class Got extends Error {
@@ -75,7 +82,7 @@ const items: Item[] = [];
 for (const p of realSet(() => {})) {
   if (!want(p.heldOut) || (flags.only && !p.name.includes(flags.only))) continue;
   const { pcm, rate } = await excerpt(`real ${p.name} ${p.soundfont}`, p.wav, p.section);
-  items.push({ name: `${p.name} ${p.soundfont}`, real: true, heldOut: p.heldOut, bpm: p.bpm, style: p.style, pcm, rate });
+  items.push({ name: `${p.name} ${p.soundfont}`, real: true, heldOut: p.heldOut, bpm: p.bpm, style: p.style, pcm, rate, fold: crypto.createHash("sha1").update(p.composition).digest()[1] % 2 });
 }
 for (const p of evaluationSet(path.join(import.meta.dirname, "..", "node_modules", ".cache", "bench-tempo"))) {
   if (!want(p.heldOut) || (flags.only && !p.name.includes(flags.only))) continue;
@@ -83,6 +90,8 @@ for (const p of evaluationSet(path.join(import.meta.dirname, "..", "node_modules
   items.push({ name: p.name, real: false, variable: p.variable, heldOut: p.heldOut, bpm: p.bpm, style: p.style, pcm, rate });
 }
 const envelopes = items.map((i) => onsetStrength(i.pcm, i.rate));
+// the frozen version 6 (bench:tempo's "before" column) beside the rest: "v6" is its figures
+const frozen: ReturnType<typeof measureEnvelope>[] = envelopes.map((e) => v6Envelope(e));
 
 const within = (bpm: number, truth: number) => Math.abs(bpm - truth) <= 0.04 * truth;
 const acc1 = (bpm: number | null, t: number) => bpm !== null && within(bpm, t);
@@ -101,14 +110,19 @@ function kind(bpm: number, t: number): string {
 }
 
 // The variants measured for ADR 0126 ran through options of measureEnvelope at commit 67765b2
-// (`--variant NAME={...}`); the analyzer now has one decision, printed as "current".
-for (const vname of ["current"]) {
-  const res = items.map((it, i) => ({ it, m: measureEnvelope(envelopes[i]) }));
-  for (const [label, subset] of [
-    ["real", res.filter((r) => r.it.real)],
+// (`--variant NAME={...}`); ADR 0127's through LevelOptions (`--variant NAME={json}`).
+const variants: [string, LevelOptions][] = [["current", {}], ...flags.variant.map((v) => [v.slice(0, v.indexOf("=")), JSON.parse(v.slice(v.indexOf("=") + 1))] as [string, LevelOptions])];
+for (const [vname, opts] of [["v6", {}] as [string, LevelOptions], ...variants]) {
+  const res = items.map((it, i) => ({ it, m: vname === "v6" ? frozen[i] : measureEnvelope(envelopes[i], opts) }));
+  const real = res.filter((r) => r.it.real);
+  const groups: [string, typeof res][] = [
+    ["real", real],
     ["synthetic", res.filter((r) => !r.it.real && !r.it.variable)],
     ["variable", res.filter((r) => r.it.variable)],
-  ] as const) {
+  ];
+  if (flags.folds) groups.push(["fold 0", real.filter((r) => r.it.fold === 0)], ["fold 1", real.filter((r) => r.it.fold === 1)]);
+  if (flags.feel) for (const f of [...new Set(real.map((r) => r.it.style))].sort()) groups.push([f.slice(0, 9), real.filter((r) => r.it.style === f)]);
+  for (const [label, subset] of groups) {
     const beat = subset.filter((r) => r.it.bpm !== null);
     const beatless = subset.filter((r) => r.it.bpm === null);
     const answered = beat.filter((r) => r.m.bpm !== null);
@@ -126,7 +140,7 @@ for (const vname of ["current"]) {
         const t = r.it.bpm;
         const mark = t === null ? (r.m.bpm === null ? "ok" : "FALSE") : acc1(r.m.bpm, t) ? "ok" : acc2(r.m.bpm, t) ? "octave" : r.m.bpm === null ? "MISSED" : `WRONG ${kind(r.m.bpm, t)}`;
         console.log(
-          `   ${r.it.name.padEnd(58)} ${r.it.style.padEnd(14)} truth ${String(t ?? "-").padEnd(6)} got ${String(r.m.bpm ?? "—").padEnd(6)} cand ${String(r.m.candidateBpm).padEnd(6)} c ${r.m.confidence.toFixed(2)} ${r.m.persistence === undefined ? "" : `persists ${r.m.persistence.toFixed(2)}`} ${mark.padEnd(12)} ${r.m.phase === undefined ? "" : `phase ${r.m.phase.toFixed(2)}`} ${(r.m.levels ?? []).map((l) => `${l.bpm}:${l.score.toFixed(2)}×${l.support.toFixed(2)}`).join(" ")}`,
+          `   ${r.it.name.padEnd(58)} ${r.it.style.padEnd(14)} truth ${String(t ?? "-").padEnd(6)} got ${String(r.m.bpm ?? "—").padEnd(6)} cand ${String(r.m.candidateBpm).padEnd(6)} c ${r.m.confidence.toFixed(2)} ${r.m.persistence === undefined ? "" : `persists ${r.m.persistence.toFixed(2)}`} ${mark.padEnd(12)} ${r.m.phase === undefined ? "" : `phase ${r.m.phase.toFixed(2)}`} ${r.m.density === undefined ? "" : `dens ${r.m.density.toFixed(1)}`} ${r.m.tatumBpm === undefined ? "" : `tatum ${Math.round(r.m.tatumBpm)}`} ${(r.m.levels ?? []).map((l) => `${l.bpm}:${l.score.toFixed(2)}×${l.support.toFixed(2)}`).join(" ")}`,
         );
       }
   }

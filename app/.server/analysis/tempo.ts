@@ -40,6 +40,8 @@ export interface TempoMeasures extends TempoEstimate {
   phase?: number;
   /** How well a faint pulse holds over 6–16 s (measured under PERSIST_BELOW_CONFIDENCE only; ADR 0126). */
   persistence?: number;
+  density?: number;
+  tatumBpm?: number;
 }
 
 /** Below this pulse clarity no tempo is named: chosen from the evaluation set (ADR 0105). */
@@ -98,7 +100,27 @@ export function measureTempo(pcm: Float32Array, sampleRate: number): TempoMeasur
   return measureEnvelope(onsetStrength(pcm, sampleRate));
 }
 
-export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMeasures {
+/** Trial switches of the level decision (scripts/tempo-lab.ts only; the analyzer uses the defaults). */
+export interface LevelOptions {
+  /** After the level is chosen: a level at 3:2 or 2:3 of it scoring at least this share of it (prior-weighted tempogram) is weighed. */
+  rivalAfter?: number;
+  /** What settles such a pair: the accents' phase (else no tempo), or no tempo at once. */
+  rivalMode?: "phase" | "abstain" | "phase-only";
+  /** The ratios weighed after the choice (default 3:2 and 2:3). */
+  rivalRatios?: number[];
+  /** The faster level for dense onsets: onsets a second at least this ... */
+  denseOnsets?: number;
+  /** ... the chosen level under this BPM ... */
+  denseBelowBpm?: number;
+  /** ... and the faster level at least this clear. */
+  denseClarity?: number;
+  /** The faster level by the tatum: the fastest clear pulse (clarity ≥ tatumClarity) at least tatumRatio × the chosen rate. */
+  tatumClarity?: number;
+  tatumRatio?: number;
+  phaseMargin?: number;
+}
+
+export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: LevelOptions = {}): TempoMeasures {
   const none: TempoMeasures = { bpm: null, confidence: 0, candidateBpm: null, beats: 0 };
   const fr = env.frameRate;
   if (env.soundingFrames / fr < MIN_SOUND_SECONDS) return none;
@@ -173,6 +195,55 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMea
     (fastClarity >= FASTER_CLARITY && fastClarity >= FASTER_LEVEL * chosenClarity) ||
     (fastBpm / 2 < SLOW_BPM && fastClarity >= SLOW_FASTER_CLARITY && fastClarity >= SLOW_FASTER_LEVEL * chosenClarity);
   if (fastBpm <= MAX_BPM && faster) bestLag = fastLag;
+  // trial: dense onsets under a slow level
+  let density: number | undefined;
+  let tatumBpm: number | undefined;
+  if (opts.denseOnsets !== undefined || opts.tatumClarity !== undefined) {
+    const fl = peakNear(gram, bestLag / 2);
+    const fb = (60 * fr) / fl;
+    const chosenBpm = (60 * fr) / bestLag;
+    density = onsetRate(env.strength, env.soundingFrames, fr);
+    if (opts.tatumClarity !== undefined) {
+      for (let lag = Math.max(2, Math.floor((60 / 480) * fr)); lag < bestLag * 0.6; lag++) {
+        if (!(gram[lag] >= gram[lag - 1] && gram[lag] >= gram[lag + 1])) continue;
+        if (clarity(tg.rows, lag) >= opts.tatumClarity) {
+          tatumBpm = (60 * fr) / lag;
+          break;
+        }
+      }
+    }
+    const dense =
+      opts.denseOnsets !== undefined
+        ? density >= opts.denseOnsets && chosenBpm < (opts.denseBelowBpm ?? 105)
+        : tatumBpm !== undefined && tatumBpm >= (opts.tatumRatio ?? 4) * chosenBpm && chosenBpm < (opts.denseBelowBpm ?? 105);
+    if (fb <= MAX_BPM && dense && clarity(tg.rows, fl) >= (opts.denseClarity ?? 0.1)) bestLag = fl;
+  }
+  // trial: a rival of the final level
+  if (opts.rivalAfter !== undefined && !ambiguous) {
+    const chosenScore = gram[bestLag] * prior((60 * fr) / bestLag);
+    for (const k of opts.rivalRatios ?? [3 / 2, 2 / 3]) {
+      const lag = peakNear(gram, bestLag * k);
+      if (lag < minLag || lag > maxLag || !(gram[lag] >= gram[lag - 1] && gram[lag] >= gram[lag + 1])) continue;
+      if (gram[lag] * prior((60 * fr) / lag) < opts.rivalAfter * chosenScore) continue;
+      if (opts.rivalMode === "abstain") {
+        ambiguous = true;
+        break;
+      }
+      const pb = refinePeak(gram, bestLag);
+      const pr = refinePeak(gram, lag);
+      const share = phaseShare(env.strength, Math.min(pb, pr), Math.max(pb, pr));
+      const lean = share === null ? 0 : pb > pr ? share - 0.5 : 0.5 - share;
+      const margin = opts.phaseMargin ?? PHASE_MARGIN;
+      if (lean < -margin) {
+        bestLag = lag;
+        break;
+      }
+      if (lean <= margin && opts.rivalMode !== "phase-only") {
+        ambiguous = true;
+        break;
+      }
+    }
+  }
   const period = refinePeak(gram, bestLag);
   // A steady beat sounds in (nearly) every beat; onsets bunched in a few places — the partials
   // of two chords beating while one fades into the next — repeat within the bunch only.
@@ -189,7 +260,25 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMea
     if (Math.abs(mean / period - 1) < 0.15) bpm = (60 * fr) / mean;
   }
   const candidateBpm = Math.round(bpm * 10) / 10;
-  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous && !unsteady ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels, phase, persistence };
+  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous && !unsteady ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels, phase, persistence, density, tatumBpm };
+}
+
+/** Onsets a second: the envelope's local peaks above its mean plus one deviation, over the sounding time. */
+function onsetRate(x: Float32Array, soundingFrames: number, fr: number): number {
+  let mean = 0;
+  for (const v of x) mean += v / x.length;
+  let sd = 0;
+  for (const v of x) sd += (v - mean) ** 2 / x.length;
+  const cut = mean + Math.sqrt(sd);
+  let n = 0;
+  let last = -Infinity;
+  for (let i = 1; i + 1 < x.length; i++) {
+    if (x[i] > cut && x[i] >= x[i - 1] && x[i] > x[i + 1] && i - last >= 0.05 * fr) {
+      n++;
+      last = i;
+    }
+  }
+  return soundingFrames > 0 ? (n * fr) / soundingFrames : 0;
 }
 
 /** The envelope's autocorrelation over the whole excerpt (mean removed; 1 at lag 0), lags 0..lags. */
