@@ -112,7 +112,7 @@ function kind(bpm: number, t: number): string {
 // The variants measured for ADR 0126 ran through options of measureEnvelope at commit 67765b2
 // (`--variant NAME={...}`); ADR 0127's through LevelOptions (`--variant NAME={json}`).
 const variants: [string, LevelOptions][] = [["current", {}], ...flags.variant.map((v) => [v.slice(0, v.indexOf("=")), JSON.parse(v.slice(v.indexOf("=") + 1))] as [string, LevelOptions])];
-for (const [vname, opts] of [["v6", {}] as [string, LevelOptions], ...variants]) {
+for (const [vname, opts] of [...(flags.variant.length && flags.verbose ? [] : [["v6", {}] as [string, LevelOptions]]), ...variants.slice(flags.variant.length && flags.verbose ? 1 : 0)]) {
   const res = items.map((it, i) => ({ it, m: vname === "v6" ? frozen[i] : measureEnvelope(envelopes[i], opts) }));
   const real = res.filter((r) => r.it.real);
   const groups: [string, typeof res][] = [

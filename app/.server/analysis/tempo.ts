@@ -118,6 +118,16 @@ export interface LevelOptions {
   tatumClarity?: number;
   tatumRatio?: number;
   phaseMargin?: number;
+  /** The prior's centre and width; the slow-level rule's BPM, level and clarity. */
+  ambiguity?: number;
+  priorBpm?: number;
+  priorOctaves?: number;
+  slowBpm?: number;
+  slowFasterLevel?: number;
+  slowFasterClarity?: number;
+  /** Also the level three times as fast, under the BPM given, when this clear against the chosen. */
+  tripleBelowBpm?: number;
+  tripleLevel?: number;
 }
 
 export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: LevelOptions = {}): TempoMeasures {
@@ -134,7 +144,7 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
   const candidates: { lag: number; score: number }[] = [];
   for (let lag = minLag; lag <= maxLag; lag++) {
     if (!(gram[lag] >= gram[lag - 1] && gram[lag] >= gram[lag + 1])) continue;
-    candidates.push({ lag, score: gram[lag] * prior((60 * fr) / lag) });
+    candidates.push({ lag, score: gram[lag] * prior((60 * fr) / lag, opts.priorBpm, opts.priorOctaves) });
   }
   candidates.sort((a, b) => b.score - a.score);
   if (candidates.length === 0 || !(candidates[0].score > 0)) return none;
@@ -165,7 +175,7 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
     bestLag = winner.lag;
     const rival = judged.find((j, i) => i > 0 && rivalLevel(j.lag, winner.lag));
     if (rival) {
-      ambiguous = rival.weight >= AMBIGUITY * winner.weight;
+      ambiguous = rival.weight >= (opts.ambiguity ?? AMBIGUITY) * winner.weight;
       const pw = refinePeak(gram, winner.lag);
       const pr = refinePeak(gram, rival.lag);
       const share = phaseShare(env.strength, Math.min(pw, pr), Math.max(pw, pr));
@@ -173,10 +183,11 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
         phase = share;
         // how far the accents lean toward the winner (positive) or the rival (negative)
         const lean = pw > pr ? share - 0.5 : 0.5 - share;
-        if (lean < -PHASE_MARGIN) {
+        const margin = opts.phaseMargin ?? PHASE_MARGIN;
+        if (lean < -margin) {
           bestLag = rival.lag;
           ambiguous = false;
-        } else if (lean > PHASE_MARGIN) ambiguous = false;
+        } else if (lean > margin) ambiguous = false;
       }
     }
   }
@@ -193,8 +204,12 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
   const chosenClarity = clarity(tg.rows, bestLag);
   const faster =
     (fastClarity >= FASTER_CLARITY && fastClarity >= FASTER_LEVEL * chosenClarity) ||
-    (fastBpm / 2 < SLOW_BPM && fastClarity >= SLOW_FASTER_CLARITY && fastClarity >= SLOW_FASTER_LEVEL * chosenClarity);
+    (fastBpm / 2 < (opts.slowBpm ?? SLOW_BPM) && fastClarity >= (opts.slowFasterClarity ?? SLOW_FASTER_CLARITY) && fastClarity >= (opts.slowFasterLevel ?? SLOW_FASTER_LEVEL) * chosenClarity);
   if (fastBpm <= MAX_BPM && faster) bestLag = fastLag;
+  else if (opts.tripleBelowBpm !== undefined && (60 * fr) / bestLag < opts.tripleBelowBpm) {
+    const tl = peakNear(gram, bestLag / 3);
+    if ((60 * fr) / tl <= MAX_BPM && clarity(tg.rows, tl) >= (opts.tripleLevel ?? 0.9) * chosenClarity) bestLag = tl;
+  }
   // trial: dense onsets under a slow level
   let density: number | undefined;
   let tatumBpm: number | undefined;
@@ -382,9 +397,9 @@ function rivalLevel(a: number, b: number): boolean {
 
 
 /** The log-Gaussian tempo prior at `bpm`, 1 at PRIOR_BPM. */
-function prior(bpm: number): number {
-  const octaves = Math.log2(bpm / PRIOR_BPM);
-  return Math.exp(-0.5 * (octaves / PRIOR_OCTAVES) ** 2);
+function prior(bpm: number, centre = PRIOR_BPM, width = PRIOR_OCTAVES): number {
+  const octaves = Math.log2(bpm / centre);
+  return Math.exp(-0.5 * (octaves / width) ** 2);
 }
 
 /**
