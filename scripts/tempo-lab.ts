@@ -2,7 +2,9 @@
 // bench:tempo's steady renders (real part and synthetic set, WAV), cached once in a directory of
 // this script's own (~/.cache/northbeat-bench/tempo-lab), so that a change to the level
 // decision is measured in seconds instead of a whole bench run (the first run fills the cache: a
-// few minutes). `node scripts/tempo-lab.ts [--part tuning|held-out|all] [--only TEXT] [--verbose]`.
+// few minutes). `node scripts/tempo-lab.ts [--part tuning|held-out|all] [--only TEXT] [--verbose]
+// [--folds] [--feel]` (--folds: the real tuning part also in two folds by composition, a
+// cross-check of a choice; --feel: the real part by feel).
 // The figures are bench:tempo's (answered, accuracy 1 and 2, answers wrong at accuracy 2, beatless).
 // Not a replacement for bench:tempo: its table is the one reported.
 import crypto from "node:crypto";
@@ -12,7 +14,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
 import { onsetStrength } from "../app/.server/analysis/onset.ts";
-import { type LevelOptions, measureEnvelope } from "../app/.server/analysis/tempo.ts";
+import { measureEnvelope } from "../app/.server/analysis/tempo.ts";
 import { measureEnvelope as v6Envelope } from "./lib/legacy/tempo-v6.ts";
 import { realSet } from "./lib/real-set.ts";
 import { evaluationSet } from "./lib/tempo-set.ts";
@@ -22,8 +24,6 @@ const { values: flags } = parseArgs({
     part: { type: "string", default: "tuning" },
     verbose: { type: "boolean", default: false },
     only: { type: "string", default: "" },
-    // ADR 0127's trials: `--variant NAME={json of LevelOptions}` (repeatable); "current" always runs
-    variant: { type: "string", multiple: true, default: [] },
     // the tuning part split in two folds by the composition's name (a cross-check of a choice)
     folds: { type: "boolean", default: false },
     feel: { type: "boolean", default: false },
@@ -91,7 +91,7 @@ for (const p of evaluationSet(path.join(import.meta.dirname, "..", "node_modules
 }
 const envelopes = items.map((i) => onsetStrength(i.pcm, i.rate));
 // the frozen version 6 (bench:tempo's "before" column) beside the rest: "v6" is its figures
-const frozen: ReturnType<typeof measureEnvelope>[] = envelopes.map((e) => v6Envelope(e));
+const frozen = envelopes.map((e) => v6Envelope(e));
 
 const within = (bpm: number, truth: number) => Math.abs(bpm - truth) <= 0.04 * truth;
 const acc1 = (bpm: number | null, t: number) => bpm !== null && within(bpm, t);
@@ -110,10 +110,10 @@ function kind(bpm: number, t: number): string {
 }
 
 // The variants measured for ADR 0126 ran through options of measureEnvelope at commit 67765b2
-// (`--variant NAME={...}`); ADR 0127's through LevelOptions (`--variant NAME={json}`).
-const variants: [string, LevelOptions][] = [["current", {}], ...flags.variant.map((v) => [v.slice(0, v.indexOf("=")), JSON.parse(v.slice(v.indexOf("=") + 1))] as [string, LevelOptions])];
-for (const [vname, opts] of [...(flags.variant.length && flags.verbose ? [] : [["v6", {}] as [string, LevelOptions]]), ...variants.slice(flags.variant.length && flags.verbose ? 1 : 0)]) {
-  const res = items.map((it, i) => ({ it, m: vname === "v6" ? frozen[i] : measureEnvelope(envelopes[i], opts) }));
+// (`--variant NAME={...}`), ADR 0127's at commit 1fd7a7a (`--variant NAME={json of LevelOptions}`);
+// the analyzer now has one decision, "current", printed after the frozen version 6.
+for (const vname of ["v6", "current"]) {
+  const res = items.map((it, i) => ({ it, m: vname === "v6" ? frozen[i] : measureEnvelope(envelopes[i]) }));
   const real = res.filter((r) => r.it.real);
   const groups: [string, typeof res][] = [
     ["real", real],
@@ -140,7 +140,7 @@ for (const [vname, opts] of [...(flags.variant.length && flags.verbose ? [] : [[
         const t = r.it.bpm;
         const mark = t === null ? (r.m.bpm === null ? "ok" : "FALSE") : acc1(r.m.bpm, t) ? "ok" : acc2(r.m.bpm, t) ? "octave" : r.m.bpm === null ? "MISSED" : `WRONG ${kind(r.m.bpm, t)}`;
         console.log(
-          `   ${r.it.name.padEnd(58)} ${r.it.style.padEnd(14)} truth ${String(t ?? "-").padEnd(6)} got ${String(r.m.bpm ?? "—").padEnd(6)} cand ${String(r.m.candidateBpm).padEnd(6)} c ${r.m.confidence.toFixed(2)} ${r.m.persistence === undefined ? "" : `persists ${r.m.persistence.toFixed(2)}`} ${mark.padEnd(12)} ${r.m.phase === undefined ? "" : `phase ${r.m.phase.toFixed(2)}`} ${r.m.density === undefined ? "" : `dens ${r.m.density.toFixed(1)}`} ${r.m.tatumBpm === undefined ? "" : `tatum ${Math.round(r.m.tatumBpm)}`} ${(r.m.levels ?? []).map((l) => `${l.bpm}:${l.score.toFixed(2)}×${l.support.toFixed(2)}`).join(" ")}`,
+          `   ${r.it.name.padEnd(58)} ${r.it.style.padEnd(14)} truth ${String(t ?? "-").padEnd(6)} got ${String(r.m.bpm ?? "—").padEnd(6)} cand ${String(r.m.candidateBpm).padEnd(6)} c ${r.m.confidence.toFixed(2)} ${r.m.persistence === undefined ? "" : `persists ${r.m.persistence.toFixed(2)}`} ${mark.padEnd(12)} ${r.m.phase === undefined ? "" : `phase ${r.m.phase.toFixed(2)}`} ${(r.m.levels ?? []).map((l) => `${l.bpm}:${l.score.toFixed(2)}×${l.support.toFixed(2)}`).join(" ")}`,
         );
       }
   }

@@ -12,7 +12,8 @@ import { onsetStrength } from "./onset.ts";
  *    bar holds a whole number of times (a meter check after Klapuri et al. 2006), the accents'
  *    phase settling the winner and its rival (a 3/4 or a 6/8 bar, ADR 0126), and no tempo
  *    when the two stay close (ADR 0117: a wrong tempo is worse than none); then the metrical
- *    level a listener taps (the faster level when it is nearly as clear, below);
+ *    level a listener taps (the level twice or three times as fast when it is nearly as clear,
+ *    below; ADR 0127);
  * 4. the beats: Ellis's dynamic-programming beat tracker at that period; the tempo reported is
  *    the mean rate of the beats it finds (the dominant tempo of a drifting track);
  * 5. the confidence: the pulse clarity (Lartillot et al. 2008), the tempogram's height at the
@@ -40,8 +41,6 @@ export interface TempoMeasures extends TempoEstimate {
   phase?: number;
   /** How well a faint pulse holds over 6–16 s (measured under PERSIST_BELOW_CONFIDENCE only; ADR 0126). */
   persistence?: number;
-  density?: number;
-  tatumBpm?: number;
 }
 
 /** Below this pulse clarity no tempo is named: chosen from the evaluation set (ADR 0105). */
@@ -60,7 +59,8 @@ const WINDOW_HOP_SECONDS = 2;
 /** How high the tempogram at twice the tempo must be, against the chosen level's, to take it instead (ADR 0105). */
 const FASTER_LEVEL = 0.9;
 const FASTER_CLARITY = 0.5;
-const SLOW_BPM = 80;
+/** ADR 0127: 80 → 90, chosen on the real tuning part (its half-tempo answers 19 → 13, none made wrong). */
+const SLOW_BPM = 90;
 const SLOW_FASTER_LEVEL = 0.45;
 const SLOW_FASTER_CLARITY = 0.25;
 /** Rival levels scoring under this share of the best's (prior-weighted tempogram) are not weighed. */
@@ -73,9 +73,18 @@ const RIVAL_FLOOR = 0.5;
 const AMBIGUITY = 0.8;
 /**
  * How far the accents' phase must lean (the slower level's share of the accents, from 0.5) to
- * settle a winner and its rival (ADR 0126: chosen on the real tuning part, 0.02–0.1 measured).
+ * settle a winner and its rival (ADR 0126: 0.05 chosen on the real tuning part, 0.02–0.1
+ * measured; ADR 0127: 0.02 on the tuning part with MMA's compound and waltz grooves, three more
+ * answers, all right, in both of its folds).
  */
-const PHASE_MARGIN = 0.05;
+const PHASE_MARGIN = 0.02;
+/**
+ * The level three times as fast (ADR 0127): a level chosen under TRIPLE_BELOW_BPM whose third of
+ * the period is nearly as clear (TRIPLE_LEVEL of its clarity) is taken as a bar of three beats
+ * (a fast waltz's bar); chosen on the real tuning part (its fast waltzes), 0.5–0.9 measured.
+ */
+const TRIPLE_BELOW_BPM = 70;
+const TRIPLE_LEVEL = 0.9;
 /**
  * Under this pulse clarity the pulse must also hold over 6–16 s: the whole excerpt's onset
  * autocorrelation near each multiple of the period in that span, averaged, at least
@@ -100,37 +109,7 @@ export function measureTempo(pcm: Float32Array, sampleRate: number): TempoMeasur
   return measureEnvelope(onsetStrength(pcm, sampleRate));
 }
 
-/** Trial switches of the level decision (scripts/tempo-lab.ts only; the analyzer uses the defaults). */
-export interface LevelOptions {
-  /** After the level is chosen: a level at 3:2 or 2:3 of it scoring at least this share of it (prior-weighted tempogram) is weighed. */
-  rivalAfter?: number;
-  /** What settles such a pair: the accents' phase (else no tempo), or no tempo at once. */
-  rivalMode?: "phase" | "abstain" | "phase-only";
-  /** The ratios weighed after the choice (default 3:2 and 2:3). */
-  rivalRatios?: number[];
-  /** The faster level for dense onsets: onsets a second at least this ... */
-  denseOnsets?: number;
-  /** ... the chosen level under this BPM ... */
-  denseBelowBpm?: number;
-  /** ... and the faster level at least this clear. */
-  denseClarity?: number;
-  /** The faster level by the tatum: the fastest clear pulse (clarity ≥ tatumClarity) at least tatumRatio × the chosen rate. */
-  tatumClarity?: number;
-  tatumRatio?: number;
-  phaseMargin?: number;
-  /** The prior's centre and width; the slow-level rule's BPM, level and clarity. */
-  ambiguity?: number;
-  priorBpm?: number;
-  priorOctaves?: number;
-  slowBpm?: number;
-  slowFasterLevel?: number;
-  slowFasterClarity?: number;
-  /** Also the level three times as fast, under the BPM given, when this clear against the chosen. */
-  tripleBelowBpm?: number;
-  tripleLevel?: number;
-}
-
-export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: LevelOptions = {}): TempoMeasures {
+export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMeasures {
   const none: TempoMeasures = { bpm: null, confidence: 0, candidateBpm: null, beats: 0 };
   const fr = env.frameRate;
   if (env.soundingFrames / fr < MIN_SOUND_SECONDS) return none;
@@ -144,7 +123,7 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
   const candidates: { lag: number; score: number }[] = [];
   for (let lag = minLag; lag <= maxLag; lag++) {
     if (!(gram[lag] >= gram[lag - 1] && gram[lag] >= gram[lag + 1])) continue;
-    candidates.push({ lag, score: gram[lag] * prior((60 * fr) / lag, opts.priorBpm, opts.priorOctaves) });
+    candidates.push({ lag, score: gram[lag] * prior((60 * fr) / lag) });
   }
   candidates.sort((a, b) => b.score - a.score);
   if (candidates.length === 0 || !(candidates[0].score > 0)) return none;
@@ -175,7 +154,7 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
     bestLag = winner.lag;
     const rival = judged.find((j, i) => i > 0 && rivalLevel(j.lag, winner.lag));
     if (rival) {
-      ambiguous = rival.weight >= (opts.ambiguity ?? AMBIGUITY) * winner.weight;
+      ambiguous = rival.weight >= AMBIGUITY * winner.weight;
       const pw = refinePeak(gram, winner.lag);
       const pr = refinePeak(gram, rival.lag);
       const share = phaseShare(env.strength, Math.min(pw, pr), Math.max(pw, pr));
@@ -183,11 +162,10 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
         phase = share;
         // how far the accents lean toward the winner (positive) or the rival (negative)
         const lean = pw > pr ? share - 0.5 : 0.5 - share;
-        const margin = opts.phaseMargin ?? PHASE_MARGIN;
-        if (lean < -margin) {
+        if (lean < -PHASE_MARGIN) {
           bestLag = rival.lag;
           ambiguous = false;
-        } else if (lean > margin) ambiguous = false;
+        } else if (lean > PHASE_MARGIN) ambiguous = false;
       }
     }
   }
@@ -204,60 +182,13 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
   const chosenClarity = clarity(tg.rows, bestLag);
   const faster =
     (fastClarity >= FASTER_CLARITY && fastClarity >= FASTER_LEVEL * chosenClarity) ||
-    (fastBpm / 2 < (opts.slowBpm ?? SLOW_BPM) && fastClarity >= (opts.slowFasterClarity ?? SLOW_FASTER_CLARITY) && fastClarity >= (opts.slowFasterLevel ?? SLOW_FASTER_LEVEL) * chosenClarity);
+    (fastBpm / 2 < SLOW_BPM && fastClarity >= SLOW_FASTER_CLARITY && fastClarity >= SLOW_FASTER_LEVEL * chosenClarity);
   if (fastBpm <= MAX_BPM && faster) bestLag = fastLag;
-  else if (opts.tripleBelowBpm !== undefined && (60 * fr) / bestLag < opts.tripleBelowBpm) {
-    const tl = peakNear(gram, bestLag / 3);
-    if ((60 * fr) / tl <= MAX_BPM && clarity(tg.rows, tl) >= (opts.tripleLevel ?? 0.9) * chosenClarity) bestLag = tl;
-  }
-  // trial: dense onsets under a slow level
-  let density: number | undefined;
-  let tatumBpm: number | undefined;
-  if (opts.denseOnsets !== undefined || opts.tatumClarity !== undefined) {
-    const fl = peakNear(gram, bestLag / 2);
-    const fb = (60 * fr) / fl;
-    const chosenBpm = (60 * fr) / bestLag;
-    density = onsetRate(env.strength, env.soundingFrames, fr);
-    if (opts.tatumClarity !== undefined) {
-      for (let lag = Math.max(2, Math.floor((60 / 480) * fr)); lag < bestLag * 0.6; lag++) {
-        if (!(gram[lag] >= gram[lag - 1] && gram[lag] >= gram[lag + 1])) continue;
-        if (clarity(tg.rows, lag) >= opts.tatumClarity) {
-          tatumBpm = (60 * fr) / lag;
-          break;
-        }
-      }
-    }
-    const dense =
-      opts.denseOnsets !== undefined
-        ? density >= opts.denseOnsets && chosenBpm < (opts.denseBelowBpm ?? 105)
-        : tatumBpm !== undefined && tatumBpm >= (opts.tatumRatio ?? 4) * chosenBpm && chosenBpm < (opts.denseBelowBpm ?? 105);
-    if (fb <= MAX_BPM && dense && clarity(tg.rows, fl) >= (opts.denseClarity ?? 0.1)) bestLag = fl;
-  }
-  // trial: a rival of the final level
-  if (opts.rivalAfter !== undefined && !ambiguous) {
-    const chosenScore = gram[bestLag] * prior((60 * fr) / bestLag);
-    for (const k of opts.rivalRatios ?? [3 / 2, 2 / 3]) {
-      const lag = peakNear(gram, bestLag * k);
-      if (lag < minLag || lag > maxLag || !(gram[lag] >= gram[lag - 1] && gram[lag] >= gram[lag + 1])) continue;
-      if (gram[lag] * prior((60 * fr) / lag) < opts.rivalAfter * chosenScore) continue;
-      if (opts.rivalMode === "abstain") {
-        ambiguous = true;
-        break;
-      }
-      const pb = refinePeak(gram, bestLag);
-      const pr = refinePeak(gram, lag);
-      const share = phaseShare(env.strength, Math.min(pb, pr), Math.max(pb, pr));
-      const lean = share === null ? 0 : pb > pr ? share - 0.5 : 0.5 - share;
-      const margin = opts.phaseMargin ?? PHASE_MARGIN;
-      if (lean < -margin) {
-        bestLag = lag;
-        break;
-      }
-      if (lean <= margin && opts.rivalMode !== "phase-only") {
-        ambiguous = true;
-        break;
-      }
-    }
+  else if ((60 * fr) / bestLag < TRIPLE_BELOW_BPM) {
+    // the same question for a bar of three (ADR 0127): a waltz at 190 peaks at its bar, 63 BPM,
+    // where the phase check rightly prefers the bar to the hemiola's 95; its beat is three times as fast
+    const tripleLag = peakNear(gram, bestLag / 3);
+    if ((60 * fr) / tripleLag <= MAX_BPM && clarity(tg.rows, tripleLag) >= TRIPLE_LEVEL * chosenClarity) bestLag = tripleLag;
   }
   const period = refinePeak(gram, bestLag);
   // A steady beat sounds in (nearly) every beat; onsets bunched in a few places — the partials
@@ -275,25 +206,7 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
     if (Math.abs(mean / period - 1) < 0.15) bpm = (60 * fr) / mean;
   }
   const candidateBpm = Math.round(bpm * 10) / 10;
-  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous && !unsteady ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels, phase, persistence, density, tatumBpm };
-}
-
-/** Onsets a second: the envelope's local peaks above its mean plus one deviation, over the sounding time. */
-function onsetRate(x: Float32Array, soundingFrames: number, fr: number): number {
-  let mean = 0;
-  for (const v of x) mean += v / x.length;
-  let sd = 0;
-  for (const v of x) sd += (v - mean) ** 2 / x.length;
-  const cut = mean + Math.sqrt(sd);
-  let n = 0;
-  let last = -Infinity;
-  for (let i = 1; i + 1 < x.length; i++) {
-    if (x[i] > cut && x[i] >= x[i - 1] && x[i] > x[i + 1] && i - last >= 0.05 * fr) {
-      n++;
-      last = i;
-    }
-  }
-  return soundingFrames > 0 ? (n * fr) / soundingFrames : 0;
+  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous && !unsteady ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels, phase, persistence };
 }
 
 /** The envelope's autocorrelation over the whole excerpt (mean removed; 1 at lag 0), lags 0..lags. */
@@ -397,9 +310,9 @@ function rivalLevel(a: number, b: number): boolean {
 
 
 /** The log-Gaussian tempo prior at `bpm`, 1 at PRIOR_BPM. */
-function prior(bpm: number, centre = PRIOR_BPM, width = PRIOR_OCTAVES): number {
-  const octaves = Math.log2(bpm / centre);
-  return Math.exp(-0.5 * (octaves / width) ** 2);
+function prior(bpm: number): number {
+  const octaves = Math.log2(bpm / PRIOR_BPM);
+  return Math.exp(-0.5 * (octaves / PRIOR_OCTAVES) ** 2);
 }
 
 /**
