@@ -2,7 +2,9 @@
 // bench:tempo's steady renders (real part and synthetic set, WAV), cached once in a directory of
 // this script's own (~/.cache/northbeat-bench/tempo-lab), so that a change to the level
 // decision is measured in seconds instead of a whole bench run (the first run fills the cache: a
-// few minutes). `node scripts/tempo-lab.ts [--part tuning|held-out|all] [--only TEXT] [--verbose]`.
+// few minutes). `node scripts/tempo-lab.ts [--part tuning|held-out|all] [--only TEXT] [--verbose]
+// [--folds] [--feel]` (--folds: the real tuning part also in two folds by composition, a
+// cross-check of a choice; --feel: the real part by feel).
 // The figures are bench:tempo's (answered, accuracy 1 and 2, answers wrong at accuracy 2, beatless).
 // Not a replacement for bench:tempo: its table is the one reported.
 import crypto from "node:crypto";
@@ -13,6 +15,7 @@ import { parseArgs } from "node:util";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
 import { onsetStrength } from "../app/.server/analysis/onset.ts";
 import { measureEnvelope } from "../app/.server/analysis/tempo.ts";
+import { measureEnvelope as v6Envelope } from "./lib/legacy/tempo-v6.ts";
 import { realSet } from "./lib/real-set.ts";
 import { evaluationSet } from "./lib/tempo-set.ts";
 
@@ -21,6 +24,9 @@ const { values: flags } = parseArgs({
     part: { type: "string", default: "tuning" },
     verbose: { type: "boolean", default: false },
     only: { type: "string", default: "" },
+    // the tuning part split in two folds by the composition's name (a cross-check of a choice)
+    folds: { type: "boolean", default: false },
+    feel: { type: "boolean", default: false },
   },
 });
 const LAB = path.join(os.homedir(), ".cache", "northbeat-bench", "tempo-lab");
@@ -35,6 +41,7 @@ interface Item {
   style: string;
   pcm: Float32Array;
   rate: number;
+  fold?: number;
 }
 
 class Got extends Error {
@@ -75,7 +82,7 @@ const items: Item[] = [];
 for (const p of realSet(() => {})) {
   if (!want(p.heldOut) || (flags.only && !p.name.includes(flags.only))) continue;
   const { pcm, rate } = await excerpt(`real ${p.name} ${p.soundfont}`, p.wav, p.section);
-  items.push({ name: `${p.name} ${p.soundfont}`, real: true, heldOut: p.heldOut, bpm: p.bpm, style: p.style, pcm, rate });
+  items.push({ name: `${p.name} ${p.soundfont}`, real: true, heldOut: p.heldOut, bpm: p.bpm, style: p.style, pcm, rate, fold: crypto.createHash("sha1").update(p.composition).digest()[1] % 2 });
 }
 for (const p of evaluationSet(path.join(import.meta.dirname, "..", "node_modules", ".cache", "bench-tempo"))) {
   if (!want(p.heldOut) || (flags.only && !p.name.includes(flags.only))) continue;
@@ -83,6 +90,8 @@ for (const p of evaluationSet(path.join(import.meta.dirname, "..", "node_modules
   items.push({ name: p.name, real: false, variable: p.variable, heldOut: p.heldOut, bpm: p.bpm, style: p.style, pcm, rate });
 }
 const envelopes = items.map((i) => onsetStrength(i.pcm, i.rate));
+// the frozen version 6 (bench:tempo's "before" column) beside the rest: "v6" is its figures
+const frozen = envelopes.map((e) => v6Envelope(e));
 
 const within = (bpm: number, truth: number) => Math.abs(bpm - truth) <= 0.04 * truth;
 const acc1 = (bpm: number | null, t: number) => bpm !== null && within(bpm, t);
@@ -101,14 +110,19 @@ function kind(bpm: number, t: number): string {
 }
 
 // The variants measured for ADR 0126 ran through options of measureEnvelope at commit 67765b2
-// (`--variant NAME={...}`); the analyzer now has one decision, printed as "current".
-for (const vname of ["current"]) {
-  const res = items.map((it, i) => ({ it, m: measureEnvelope(envelopes[i]) }));
-  for (const [label, subset] of [
-    ["real", res.filter((r) => r.it.real)],
+// (`--variant NAME={...}`), ADR 0127's at commit 1fd7a7a (`--variant NAME={json of LevelOptions}`);
+// the analyzer now has one decision, "current", printed after the frozen version 6.
+for (const vname of ["v6", "current"]) {
+  const res = items.map((it, i) => ({ it, m: vname === "v6" ? frozen[i] : measureEnvelope(envelopes[i]) }));
+  const real = res.filter((r) => r.it.real);
+  const groups: [string, typeof res][] = [
+    ["real", real],
     ["synthetic", res.filter((r) => !r.it.real && !r.it.variable)],
     ["variable", res.filter((r) => r.it.variable)],
-  ] as const) {
+  ];
+  if (flags.folds) groups.push(["fold 0", real.filter((r) => r.it.fold === 0)], ["fold 1", real.filter((r) => r.it.fold === 1)]);
+  if (flags.feel) for (const f of [...new Set(real.map((r) => r.it.style))].sort()) groups.push([f.slice(0, 9), real.filter((r) => r.it.style === f)]);
+  for (const [label, subset] of groups) {
     const beat = subset.filter((r) => r.it.bpm !== null);
     const beatless = subset.filter((r) => r.it.bpm === null);
     const answered = beat.filter((r) => r.m.bpm !== null);

@@ -85,9 +85,10 @@ const pkgOf = (composition: string) => composition.split("/")[0];
 /**
  * The beat a listener taps when the metre's is out of the range tempi are reported in (ADR
  * 0105: 50–210 BPM): half of it above (MMA's "Tempo 250" folk groove, a march at 220: tapped at
- * 125 and 110), twice it below. Said in ADR 0117's second round.
+ * 125 and 110), twice it below (ADR 0117's second round); in a compound metre three times it
+ * below, the eighth (twice a dotted quarter is no level of a 6/8 bar; ADR 0127).
  */
-const tapped = (bpm: number) => (bpm > 210 ? bpm / 2 : bpm < 50 ? bpm * 2 : bpm);
+const tapped = (bpm: number, compound: boolean) => (bpm > 210 ? bpm / 2 : bpm < 50 ? bpm * (compound ? 3 : 2) : bpm);
 
 const SCORED_SECONDS = 60;
 const MIN_STEADY_SECONDS = 20;
@@ -111,7 +112,7 @@ export function realSet(log: (line: string) => void = console.log): RealPiece[] 
   const debs = path.join(REAL_CACHE, "debs");
   const root = path.join(REAL_CACHE, "files");
   fs.mkdirSync(debs, { recursive: true });
-  const midis: { composition: string; group?: string; bytes: Uint8Array }[] = [];
+  const midis: Made[] = [];
   for (const { pkg } of SOURCES) {
     let deb = fs.readdirSync(debs).find((f) => f.startsWith(`${pkg}_`) && f.endsWith(".deb"));
     if (!deb) {
@@ -129,17 +130,18 @@ export function realSet(log: (line: string) => void = console.log): RealPiece[] 
     }
     midis.push(...collect(pkg, dir));
   }
+  midis.push(...mmaGrooves(log));
   const pieces: RealPiece[] = [];
-  for (const { composition, group, bytes } of midis) {
-    const info = readScore(bytes);
+  for (const { composition, group, bytes, quartersPerBar, tuningOnly } of midis) {
+    const info = readScore(bytes, quartersPerBar);
     if (!info) continue;
-    const heldOut = isHeldOut(group ?? composition);
+    const heldOut = !tuningOnly && isHeldOut(group ?? composition);
     for (const sf of SOUNDFONTS) {
       pieces.push({
         composition,
         name: `${composition} [${sf.name}]`,
         soundfont: sf.name,
-        bpm: Math.round(tapped(info.beatBpm) * 10) / 10,
+        bpm: Math.round(tapped(info.beatBpm, info.feel === "compound") * 10) / 10,
         quarterBpm: info.quarterBpm,
         metre: info.metre,
         // Freedoom's scores carry their sequencer's key signature (C major on every one that has
@@ -156,9 +158,10 @@ export function realSet(log: (line: string) => void = console.log): RealPiece[] 
   // Beatless controls made of the real pieces' own notes: each held 3–6 s on a pad, strings
   // or choir, starting at random times (a Poisson process, ~1 onset every 1.3 s) — the
   // harmony and the key stay, the beat goes. One per source package and a few more.
-  const controlFrom = midis.filter((m, i) => i % 4 === 0);
+  // (the MMA grooves of ADR 0127 are left out here: the set of controls stays as it was)
+  const controlFrom = midis.filter((m) => !m.tuningOnly).filter((m, i) => i % 4 === 0);
   for (const [i, m] of controlFrom.entries()) {
-    const info = readScore(m.bytes);
+    const info = readScore(m.bytes, m.quartersPerBar);
     const bytes = beatless(m.bytes, 9000 + i);
     const composition = `${m.composition} (beatless)`;
     const sf = SOUNDFONTS[i % SOUNDFONTS.length];
@@ -180,9 +183,30 @@ export function realSet(log: (line: string) => void = console.log): RealPiece[] 
   return pieces;
 }
 
+interface Made {
+  composition: string;
+  group?: string;
+  bytes: Uint8Array;
+  /** MMA's bar in MIDI quarters (its `Time`), where MMA wrote the file: see `readScore`. */
+  quartersPerBar?: number;
+  /** Added to the tuning part only (ADR 0127's MMA grooves): never held out, whatever its name's hash. */
+  tuningOnly?: boolean;
+}
+
+/**
+ * MMA's bar length in its own beats (one MIDI quarter each): the first `Time` directive of the
+ * .mma source shipped beside a MIDI file (`Time 6`, `Time 6/8` = 6 in MMA's reference manual's
+ * table), or undefined.
+ */
+const mmaTime = (source: string): number | undefined => {
+  if (!fs.existsSync(source)) return undefined;
+  const m = /^\s*Time\s+(\d+)/im.exec(fs.readFileSync(source, "latin1"));
+  return m ? Number(m[1]) : undefined;
+};
+
 /** The MIDI files of a package's extracted tree (ABC tunes turned into MIDI by abc2midi, cached). */
-function collect(pkg: string, dir: string): { composition: string; group?: string; bytes: Uint8Array }[] {
-  const out: { composition: string; group?: string; bytes: Uint8Array }[] = [];
+function collect(pkg: string, dir: string): Made[] {
+  const out: Made[] = [];
   const walk = (d: string): string[] => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
   if (pkg === "pianobooster") {
     const zip = walk(dir).find((f) => f.endsWith("BoosterMusicBooks.zip"));
@@ -220,7 +244,7 @@ function collect(pkg: string, dir: string): { composition: string; group?: strin
       seen.add(hash);
       seen.add(path.basename(f));
       const folder = path.basename(path.dirname(f));
-      out.push({ composition: `${pkg}/${folder}/${path.basename(f)}`, group: `${pkg}/${folder}`, bytes });
+      out.push({ composition: `${pkg}/${folder}/${path.basename(f)}`, group: `${pkg}/${folder}`, bytes, quartersPerBar: mmaTime(f.replace(/\.mid$/, ".mma")) });
     }
   } else if (pkg === "freedoom") {
     // the music lumps (D_*) of the two WADs that are MIDI files, each piece once
@@ -245,6 +269,78 @@ function collect(pkg: string, dir: string): { composition: string; group?: strin
     for (const f of walk(dir).filter((f) => /\.midi?$/i.test(f))) out.push({ composition: `${pkg}/${path.basename(f)}`, bytes: fs.readFileSync(f) });
   }
   return out.sort((a, b) => a.composition.localeCompare(b.composition));
+}
+
+/**
+ * ADR 0127: the compound, 12/8, swing, shuffle and waltz grooves of MMA's standard library
+ * (written by MMA's author, Bob van der Poel, GPL-2+), each played by `mma` over a chord
+ * progression in a key for 48 bars at a tempo in the range its name implies; the truth is read
+ * back from the MIDI file MMA writes (set-tempo, time and key signatures) and MMA's `Time` of
+ * the groove's library file (its bar in MIDI quarters, see `readScore`). The tuning part only:
+ * the held-out part stays the compositions it was. Skipped, with a line, without `mma`
+ * (Debian package mma).
+ * [groove, lowest and highest beat a listener taps (BPM)]
+ */
+const GROOVES: [string, number, number][] = [
+  // 6/8 (MMA: Time 6, Time 2 for the march, Time 4 for the ballad)
+  ["68Swing", 60, 100], ["68Swing1", 60, 100], ["68SwingPlus", 60, 100], ["Blues68", 52, 72], ["Blues68Walk", 52, 72],
+  ["Arpeggio68", 50, 80], ["Arpeggio68-816", 50, 80], ["68March", 100, 124], ["68MarchPlus", 100, 124], ["Ballad68", 50, 70], ["Ballad68Plus", 50, 70],
+  // 12/8 written in 4/4 (the dotted quarter is MMA's beat)
+  ["Blues128", 50, 80], ["Blues128Plus", 50, 80], ["Ballad128", 50, 70], ["Rock128", 60, 90], ["Rock128Plain", 60, 90],
+  // swing and shuffle in 4/4
+  ["ShuffleBoggie", 100, 150], ["CountrySwing", 100, 160], ["Swing", 110, 170], ["EasySwing", 90, 130], ["FastSwing", 170, 208], ["WesternSwing", 110, 170], ["JazzCombo", 120, 180], ["SoftShoe", 90, 130],
+  // waltzes (3/4)
+  ["Waltz", 90, 150], ["JazzWaltz", 110, 170], ["JazzWaltz1", 110, 170], ["FastJazzWaltz", 170, 208], ["VieneseWaltz", 160, 200], ["CountryWaltz", 90, 150],
+  ["FrenchWaltz", 100, 160], ["RockWaltz", 90, 150], ["ModernJazzWaltz", 110, 170], ["LatinWaltz", 100, 160], ["BroadwayWaltz", 100, 160], ["ArpeggioWaltz", 80, 140],
+];
+const FLAT_NAMES = ["C", "Db", "D", "Eb", "E", "F", "Gb", "G", "Ab", "A", "Bb", "B"];
+/** Minor keys' usual names (MMA knows no "Gb minor"). */
+const MINOR_NAMES = ["C", "C#", "D", "Eb", "E", "F", "F#", "G", "G#", "A", "Bb", "B"];
+
+function mmaGrooves(log: (line: string) => void): Made[] {
+  if (spawnSync("sh", ["-c", "command -v mma"]).status !== 0) {
+    log("bench:tempo: mma is missing: MMA's grooves (tuning part) are left out (apt-get install mma)");
+    return [];
+  }
+  const lib = "/usr/share/mma/lib/stdlib";
+  const dir = path.join(REAL_CACHE, "files", "mma-grooves");
+  fs.mkdirSync(dir, { recursive: true });
+  const rng = createPrng(127);
+  const out: Made[] = [];
+  for (const [i, [groove, lo, hi]] of GROOVES.entries()) {
+    // the groove's library file and its bar (MMA's Time): the file whose DefGroove names it
+    const file = fs.readdirSync(lib).filter((f) => f.endsWith(".mma")).find((f) => new RegExp(`^\\s*DefGroove\\s+${groove.replace(/[-+]/g, "\\$&")}\\b`, "im").test(fs.readFileSync(path.join(lib, f), "latin1")));
+    const beats = file ? mmaTime(path.join(lib, file)) : undefined;
+    const beat = Math.round(lo + (hi - lo) * rng.next());
+    const tonic = Math.floor(rng.next() * 12);
+    const minor = i % 3 === 2;
+    if (!file || !beats) {
+      log(`bench:tempo: MMA's groove ${groove} is not in ${lib}: left out`);
+      continue;
+    }
+    const text = fs.readFileSync(path.join(lib, file), "latin1");
+    const sig = /^\s*TimeSig\s+(\d+)\s*\/?\s*(\d+)/im.exec(text);
+    const compound = sig && Number(sig[2]) === 8 && Number(sig[1]) % 3 === 0;
+    // MMA's TEMPO counts its beats: a compound bar's dotted quarters are `beats` over num/3 of them
+    const perBeat = compound ? beats / (Number(sig[1]) / 3) : 1;
+    const names = minor ? MINOR_NAMES : FLAT_NAMES;
+    const name = (pc: number, suffix = "") => names[(tonic + pc) % 12] + suffix;
+    const bars = minor ? [name(0, "m"), name(5, "m"), name(7, "7"), name(0, "m"), name(8), name(5, "m"), name(7, "7"), name(0, "m")] : [name(0), name(9, "m"), name(2, "m"), name(7, "7"), name(0), name(5), name(7, "7"), name(0)];
+    const source = [`Tempo ${Math.round(beat * perBeat)}`, `Groove ${groove}`, `KeySig ${names[tonic]}${minor ? " minor" : ""}`, ...Array.from({ length: 48 }, (_, b) => `${b + 1} ${bars[b % 8]}`)].join("\n") + "\n";
+    const stem = `${groove}-${Math.round(beat * perBeat)}`;
+    const mma = path.join(dir, `${stem}.mma`);
+    const mid = path.join(dir, `${stem}.mid`);
+    if (!fs.existsSync(mid)) {
+      fs.writeFileSync(mma, source);
+      const r = spawnSync("mma", ["-f", mid, mma], { encoding: "utf8" });
+      if (r.status !== 0 || !fs.existsSync(mid)) {
+        log(`bench:tempo: mma failed on ${groove} (${(r.stdout + r.stderr).trim().split("\n").pop()}): left out`);
+        continue;
+      }
+    }
+    out.push({ composition: `mma-grooves/${stem}`, bytes: fs.readFileSync(mid), quartersPerBar: beats, tuningOnly: true });
+  }
+  return out;
 }
 
 interface Score {
@@ -275,7 +371,7 @@ export type Feel = "compound" | "triplet/swing" | "cut time" | "straight";
  * The key from the key signature in force, kept only when the notes agree with it (its scale
  * holds ≥ 85 % of the note time: a sequencer's default "C major" on a piece in E flat does not).
  */
-export function readScore(bytes: Uint8Array): Score | null {
+export function readScore(bytes: Uint8Array, quartersPerBar?: number): Score | null {
   let midi: MidiData;
   try {
     midi = parseMidi(bytes);
@@ -337,6 +433,10 @@ export function readScore(bytes: Uint8Array): Score | null {
   const quarterBpm = 60e6 / best.us;
   const beatBpm =
     den === 2 ? quarterBpm / 2
+    // MMA writes a 6/8 bar as `Time` beats of one MIDI quarter each (6 in its `Time 6`, its
+    // TEMPO then counts eighths; 2 in a march "in 2"; 4 in its 6/8 ballad), whatever the
+    // signature says (MMA's reference manual, Time): the dotted quarter is a bar over num/3
+    : den === 8 && num % 3 === 0 && quartersPerBar ? (quarterBpm * (num / 3)) / quartersPerBar
     : den === 8 && num % 3 === 0 ? (quarterBpm * 2) / 3
     : den === 8 ? quarterBpm * 2
     : den === 4 ? quarterBpm

@@ -51,8 +51,11 @@ export interface TrackAnalysis {
  * reference file matched against each track's passages) and the metrical level weighed by the
  * metre's support among 2:3, 3:4 and 4:5 rivals (issue #28, ADR 0117's second round: tracks
  * version 4 left without a tempo gain one, some change level).
+ * 7: the tempo's level (issue #28, ADR 0127): the beat three times as fast when a slow level's
+ * third is nearly as clear (fast waltzes), the faster level for levels under 90 BPM (was 80),
+ * the accents' phase settling rival levels from a lean of 0.02 (was 0.05).
  */
-export const ANALYZER_VERSION = 6;
+export const ANALYZER_VERSION = 7;
 
 export type AnalysisFailure = "unreadable" | "unsupported" | "too-large" | "decode-failed";
 

@@ -12,7 +12,8 @@ import { onsetStrength } from "./onset.ts";
  *    bar holds a whole number of times (a meter check after Klapuri et al. 2006), the accents'
  *    phase settling the winner and its rival (a 3/4 or a 6/8 bar, ADR 0126), and no tempo
  *    when the two stay close (ADR 0117: a wrong tempo is worse than none); then the metrical
- *    level a listener taps (the faster level when it is nearly as clear, below);
+ *    level a listener taps (the level twice or three times as fast when it is nearly as clear,
+ *    below; ADR 0127);
  * 4. the beats: Ellis's dynamic-programming beat tracker at that period; the tempo reported is
  *    the mean rate of the beats it finds (the dominant tempo of a drifting track);
  * 5. the confidence: the pulse clarity (Lartillot et al. 2008), the tempogram's height at the
@@ -58,7 +59,8 @@ const WINDOW_HOP_SECONDS = 2;
 /** How high the tempogram at twice the tempo must be, against the chosen level's, to take it instead (ADR 0105). */
 const FASTER_LEVEL = 0.9;
 const FASTER_CLARITY = 0.5;
-const SLOW_BPM = 80;
+/** ADR 0127: 80 → 90, chosen on the real tuning part (its half-tempo answers 19 → 13, none made wrong). */
+const SLOW_BPM = 90;
 const SLOW_FASTER_LEVEL = 0.45;
 const SLOW_FASTER_CLARITY = 0.25;
 /** Rival levels scoring under this share of the best's (prior-weighted tempogram) are not weighed. */
@@ -71,9 +73,18 @@ const RIVAL_FLOOR = 0.5;
 const AMBIGUITY = 0.8;
 /**
  * How far the accents' phase must lean (the slower level's share of the accents, from 0.5) to
- * settle a winner and its rival (ADR 0126: chosen on the real tuning part, 0.02–0.1 measured).
+ * settle a winner and its rival (ADR 0126: 0.05 chosen on the real tuning part, 0.02–0.1
+ * measured; ADR 0127: 0.02 on the tuning part with MMA's compound and waltz grooves, three more
+ * answers, all right, in both of its folds).
  */
-const PHASE_MARGIN = 0.05;
+const PHASE_MARGIN = 0.02;
+/**
+ * The level three times as fast (ADR 0127): a level chosen under TRIPLE_BELOW_BPM whose third of
+ * the period is nearly as clear (TRIPLE_LEVEL of its clarity) is taken as a bar of three beats
+ * (a fast waltz's bar); chosen on the real tuning part (its fast waltzes), 0.5–0.9 measured.
+ */
+const TRIPLE_BELOW_BPM = 70;
+const TRIPLE_LEVEL = 0.9;
 /**
  * Under this pulse clarity the pulse must also hold over 6–16 s: the whole excerpt's onset
  * autocorrelation near each multiple of the period in that span, averaged, at least
@@ -173,6 +184,12 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMea
     (fastClarity >= FASTER_CLARITY && fastClarity >= FASTER_LEVEL * chosenClarity) ||
     (fastBpm / 2 < SLOW_BPM && fastClarity >= SLOW_FASTER_CLARITY && fastClarity >= SLOW_FASTER_LEVEL * chosenClarity);
   if (fastBpm <= MAX_BPM && faster) bestLag = fastLag;
+  else if ((60 * fr) / bestLag < TRIPLE_BELOW_BPM) {
+    // the same question for a bar of three (ADR 0127): a waltz at 190 peaks at its bar, 63 BPM,
+    // where the phase check rightly prefers the bar to the hemiola's 95; its beat is three times as fast
+    const tripleLag = peakNear(gram, bestLag / 3);
+    if ((60 * fr) / tripleLag <= MAX_BPM && clarity(tg.rows, tripleLag) >= TRIPLE_LEVEL * chosenClarity) bestLag = tripleLag;
+  }
   const period = refinePeak(gram, bestLag);
   // A steady beat sounds in (nearly) every beat; onsets bunched in a few places — the partials
   // of two chords beating while one fades into the next — repeat within the bunch only.

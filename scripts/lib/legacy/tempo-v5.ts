@@ -145,7 +145,7 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMea
 }
 
 /** The envelope's autocorrelation over the whole excerpt (mean removed; 1 at lag 0), lags 0..lags. */
-function autocorrelation(x: Float32Array, lags: number): Float64Array {
+export function autocorrelation(x: Float32Array, lags: number): Float64Array {
   const n = x.length;
   let mean = 0;
   for (const v of x) mean += v / n;
@@ -169,7 +169,7 @@ function autocorrelation(x: Float32Array, lags: number): Float64Array {
  * A 3+3+2 rhythm in 4/4 at 120 makes the tempogram peak at 80 (three eighths); the bar, every
  * 2 s, is four beats at 120 but 2.67 at 80, so the bar's repetition supports 120 only.
  */
-function meterSupport(acf: Float64Array, period: number): number {
+export function meterSupport(acf: Float64Array, period: number): number {
   let best = 0;
   for (const m of BEATS_A_BAR) {
     const lo = Math.floor(m * period * 0.97);
