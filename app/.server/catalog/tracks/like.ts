@@ -38,6 +38,12 @@ export interface LikeSeedSound {
    * the excerpt lose sources the exact scan keeps.
    */
   reference?: boolean;
+  /**
+   * A reference file's passage windows (segments.ts, ≤ 12): its first stage over the catalog's
+   * passages (passage-index.ts, issue #29, ADR 0129) adds the tracks holding a passage like
+   * one of them to the scan's kept list before `rerank`.
+   */
+  passages?: Uint8Array;
 }
 
 /**
