@@ -67,7 +67,8 @@ export function realMixPrints(data: RealData, seed = 29): DistractorPrint {
  * quarter of each value's spread over the real corpus's passages: a catalog whose passages are
  * as dense around real music's as the corpus's are. Deterministic by key.
  */
-export function realMixPassages(data: RealData, windows = 17, seed = 129): (key: string) => string {
+export function realMixPassages(data: RealData, opts: { windows?: number; seed?: number; minShare?: number } = {}): (key: string) => string {
+  const { windows = 17, seed = 129, minShare = 0 } = opts;
   const sets = data.full.map((a) => segmentWindows(a.segments)).filter((w): w is Uint8Array => w !== null);
   const mean = new Float64Array(WINDOW_BYTES);
   const sd = new Float64Array(WINDOW_BYTES);
@@ -85,7 +86,7 @@ export function realMixPassages(data: RealData, windows = 17, seed = 129): (key:
     const b = sets[r.int(0, sets.length - 1)];
     const na = a.length / WINDOW_BYTES;
     const nb = b.length / WINDOW_BYTES;
-    const share = r.next();
+    const share = minShare + (1 - 2 * minShare) * r.next();
     // a random place in each, then in step (a distractor's passages follow one another as a track's do)
     const oa = r.int(0, na - 1);
     const ob = r.int(0, nb - 1);

@@ -30,7 +30,7 @@ export const POSTINGS_BUDGET = 24_000;
 /** Cells visited for one window at most (a small catalog's cells are mostly empty). */
 export const MAX_CELLS_PER_WINDOW = 8_192;
 /** The candidates a reference view's re-rank reads from the analysis store, besides the scan's kept list. */
-export const PASSAGE_CANDIDATES = 240;
+export const PASSAGE_CANDIDATES = 480;
 
 const RESIDUAL_BITS = 10;
 
