@@ -25,7 +25,7 @@ import { segmentWindows, WINDOW_BYTES } from "../../analysis/segments.ts";
 
 export const MAX_TRACK_PASSAGES = 24;
 export const MAX_TRACKS = 1 << 22;
-/** Postings read by one query, over all of its windows. */
+/** Postings read by one query at most, over all of its windows (each window reads its share, ≥ 1). */
 export const POSTINGS_BUDGET = 24_000;
 /** Cells visited for one window at most (a small catalog's cells are mostly empty). */
 export const MAX_CELLS_PER_WINDOW = 8_192;
@@ -218,7 +218,7 @@ export function passageCandidates(index: PassageIndex, windows: Uint8Array, acce
         }
         distancesTo(book.residualMeans, RESIDUAL_CODES, residual, 0, rm);
         distancesTo(book.residualSpreads, RESIDUAL_CODES, residual, HALF, rs);
-        for (let k = from; k < to; k++) {
+        for (let k = from; k < to && readHere < perWindow; k++) {
           const post = postings[k];
           const t = post >>> RESIDUAL_BITS;
           readHere++;

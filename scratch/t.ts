@@ -1,0 +1,13 @@
+import { loadReal } from "../scripts/lib/bench-real.ts";
+import { realMixPassages } from "../scripts/lib/bench-reference.ts";
+import { trackPassageCodes } from "../app/.server/catalog/tracks/passage-index.ts";
+const data = await loadReal(() => {});
+if (typeof data === "string") throw 0;
+const mix = realMixPassages(data);
+let t = performance.now();
+const xs: string[] = [];
+for (let k = 0; k < 5000; k++) xs.push(mix(`k${k}`));
+console.log("synth µs", ((performance.now() - t) / 5));
+t = performance.now();
+for (const x of xs) trackPassageCodes(x);
+console.log("code µs", ((performance.now() - t) / 5));
