@@ -36,7 +36,10 @@ const inverseScales = new Float64Array(WINDOW_BYTES);
 for (let i = 0; i < WINDOW_BYTES; i++) {
   let s = 0;
   let q = 0;
-  for (const r of rows) (s += r[i]), (q += r[i] * r[i]);
+  for (const r of rows) {
+    s += r[i];
+    q += r[i] * r[i];
+  }
   inverseScales[i] = 1 / Math.max(1, Math.sqrt(Math.max(0, q / n - (s / n) ** 2)));
 }
 const x = rows.map((r) => r.map((v, i) => v * inverseScales[i]));
@@ -58,7 +61,13 @@ function kmeans(points: Float64Array[], k: number, seed: number, iterations = 30
     for (let p = 0; p < points.length; p++) total += near[p] = Math.min(near[p], dist2(points[p], c - 1));
     let r = rng.next() * total;
     let pick = points.length - 1;
-    for (let p = 0; p < points.length; p++) if ((r -= near[p]) <= 0) ((pick = p), (p = points.length));
+    for (let p = 0; p < points.length; p++) {
+      r -= near[p];
+      if (r <= 0) {
+        pick = p;
+        break;
+      }
+    }
     centroids.set(points[pick], c * d);
   }
   const assign = new Int32Array(points.length);
@@ -68,7 +77,10 @@ function kmeans(points: Float64Array[], k: number, seed: number, iterations = 30
       let bd = Infinity;
       for (let c = 0; c < k; c++) {
         const v = dist2(points[p], c);
-        if (v < bd) ((bd = v), (best = c));
+        if (v < bd) {
+          bd = v;
+          best = c;
+        }
       }
       assign[p] = best;
     }
@@ -94,7 +106,9 @@ const round = (a: Float64Array) => Array.from(a, (v) => Math.round(v * 1e5) / 1e
 let commit = "";
 try {
   commit = execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim();
-} catch {}
+} catch {
+  // not a git checkout: the provenance has no commit
+}
 fs.writeFileSync(
   out,
   JSON.stringify({
