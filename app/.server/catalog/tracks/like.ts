@@ -33,9 +33,10 @@ export interface LikeSeedSound {
    */
   rerank?: (kept: Int32Array) => Promise<Int32Array | null>;
   /**
-   * A reference file's seed: its first stage stays the exact scan at any size (ADR 0124): an
-   * excerpt's whole fingerprint lies far from its source's (ADR 0122), and the cells nearest
-   * the excerpt lose sources the exact scan keeps.
+   * A reference file's seed: without passages its first stage stays the exact scan at any size
+   * (ADR 0124): an excerpt's whole fingerprint lies far from its source's (ADR 0122), and the
+   * cells nearest the excerpt lose sources the exact scan keeps. With passages its candidates
+   * come from them (ADR 0129, like-query.ts) and the scan may be the approximate one.
    */
   reference?: boolean;
   /**

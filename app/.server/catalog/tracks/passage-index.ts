@@ -61,18 +61,19 @@ export interface PassageIndex {
   postings: Uint32Array;
 }
 
-export const NO_PASSAGE_INDEX: PassageIndex = { starts: new Int32Array(0), postings: new Uint32Array(0) };
+/** No index (fresh arrays each time: the build worker transfers the figures' buffers). */
+const noPassageIndex = (): PassageIndex => ({ starts: new Int32Array(0), postings: new Uint32Array(0) });
 
 /** The index of `count` tracks' codes (MAX_TRACK_PASSAGES slots a track in `codes`, `used[t]` of them set). */
 export function buildPassageIndex(codes: Uint32Array, used: Uint8Array, count: number): PassageIndex {
-  if (count > MAX_TRACKS) return NO_PASSAGE_INDEX;
+  if (count > MAX_TRACKS) return noPassageIndex();
   const starts = new Int32Array(CELLS + 1);
   let total = 0;
   for (let t = 0; t < count; t++) {
     for (let i = 0; i < used[t]; i++) starts[(codes[t * MAX_TRACK_PASSAGES + i] >>> RESIDUAL_BITS) + 1]++;
     total += used[t];
   }
-  if (total === 0) return NO_PASSAGE_INDEX;
+  if (total === 0) return noPassageIndex();
   for (let c = 0; c < CELLS; c++) starts[c + 1] += starts[c];
   const next = starts.slice(0, CELLS);
   const postings = new Uint32Array(total);
