@@ -26,7 +26,7 @@ import { segmentWindows, WINDOW_BYTES } from "../../analysis/segments.ts";
 export const MAX_TRACK_PASSAGES = 24;
 export const MAX_TRACKS = 1 << 22;
 /** Postings read by one query at most, over all of its windows (each window reads its share, ≥ 1). */
-export const POSTINGS_BUDGET = 24_000;
+export const POSTINGS_BUDGET = 120_000;
 /** Cells visited for one window at most (a small catalog's cells are mostly empty). */
 export const MAX_CELLS_PER_WINDOW = 8_192;
 /** The candidates a reference view's re-rank reads from the analysis store, besides the scan's kept list. */
@@ -144,6 +144,67 @@ class PairHeap {
   }
 }
 
+/**
+ * A query's scratch, one per index (queries are synchronous, so one at a time): per track its
+ * nearest distance for the current window and its score, stamped by query: 16 bytes a track
+ * (40 MB at 2.5 million), made on the first query; no per-query allocation of the catalog's size.
+ */
+interface Scratch {
+  query: number;
+  window: Int32Array;
+  query_: Int32Array;
+  best: Float32Array;
+  score: Float32Array;
+}
+const scratches = new WeakMap<Uint32Array, Scratch>();
+function scratchOf(index: PassageIndex): Scratch {
+  let sc = scratches.get(index.postings);
+  if (!sc) {
+    let tracks = 0;
+    for (let i = 0; i < index.postings.length; i++) tracks = Math.max(tracks, (index.postings[i] >>> RESIDUAL_BITS) + 1);
+    sc = { query: 0, window: new Int32Array(tracks), query_: new Int32Array(tracks), best: new Float32Array(tracks), score: new Float32Array(tracks) };
+    scratches.set(index.postings, sc);
+  }
+  // stamps stay below 2^31 / 16 (a window's stamp is query × 16 + window)
+  if (sc.query > 100_000_000) {
+    sc.query = 0;
+    sc.window.fill(0);
+    sc.query_.fill(0);
+  }
+  return sc;
+}
+
+/** The `k` items of `items` with the lowest `score` (ties by item), in no order: a bounded max-heap. */
+function selectLowest(items: Int32Array, score: (t: number) => number, k: number): Int32Array {
+  const heap = new Int32Array(k);
+  let size = 0;
+  const after = (a: number, b: number) => score(a) > score(b) || (score(a) === score(b) && a > b);
+  for (const t of items) {
+    if (size < k) {
+      let i = size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!after(t, heap[p])) break;
+        heap[i] = heap[p];
+        i = p;
+      }
+      heap[i] = t;
+    } else if (after(heap[0], t)) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= size) break;
+        const c = l + 1 < size && after(heap[l + 1], heap[l]) ? l + 1 : l;
+        if (!after(heap[c], t)) break;
+        heap[i] = heap[c];
+        i = c;
+      }
+      heap[i] = t;
+    }
+  }
+  return heap;
+}
+
 export interface PassageCandidates {
   /** nearest first by the passage codes (ties by track position) */
   tracks: Int32Array;
@@ -172,7 +233,9 @@ export function passageCandidates(index: PassageIndex, windows: Uint8Array, acce
   const residual = new Float64Array(WINDOW_BYTES);
   const visited = new Uint8Array(CELLS);
   // score(t) = Σ over windows of its distance there; kept as the sum of (distance − the window's farthest read) for the windows that reached it
-  const delta = new Map<number, number>();
+  const sc = scratchOf(index);
+  const stamp = ++sc.query;
+  const reached: number[] = [];
   let read = 0;
   let cellsVisited = 0;
   for (let w = 0; w < count; w++) {
@@ -181,7 +244,7 @@ export function passageCandidates(index: PassageIndex, windows: Uint8Array, acce
     distancesTo(book.spreads, HALF_CODES, x, HALF, ds);
     const om = Int32Array.from({ length: HALF_CODES }, (_, i) => i).sort((a, b) => dm[a] - dm[b]);
     const os = Int32Array.from({ length: HALF_CODES }, (_, i) => i).sort((a, b) => ds[a] - ds[b]);
-    const best = new Map<number, number>();
+    const here: number[] = [];
     let farthest = 0;
     let readHere = 0;
     const touched: number[] = [];
@@ -226,8 +289,11 @@ export function passageCandidates(index: PassageIndex, windows: Uint8Array, acce
           if (!accept(t)) continue;
           const r = post & ((1 << RESIDUAL_BITS) - 1);
           const d = rm[r >> 5] + rs[r & 31];
-          const had = best.get(t);
-          if (had === undefined || d < had) best.set(t, d);
+          if (sc.window[t] !== stamp * 16 + w) {
+            sc.window[t] = stamp * 16 + w;
+            sc.best[t] = d;
+            here.push(t);
+          } else if (d < sc.best[t]) sc.best[t] = d;
           if (d > farthest) farthest = d;
         }
       }
@@ -237,8 +303,19 @@ export function passageCandidates(index: PassageIndex, windows: Uint8Array, acce
     for (const q of touched) visited[q] = 0;
     read += readHere;
     cellsVisited += cellsHere;
-    for (const [t, d] of best) delta.set(t, (delta.get(t) ?? 0) + d - farthest);
+    for (const t of here) {
+      if (sc.query_[t] !== stamp) {
+        sc.query_[t] = stamp;
+        sc.score[t] = 0;
+        reached.push(t);
+      }
+      sc.score[t] += sc.best[t] - farthest;
+    }
   }
-  const scored = [...delta].sort((p, q) => p[1] - q[1] || p[0] - q[0]);
-  return { tracks: Int32Array.from(scored.slice(0, limit), (s) => s[0]), postings: read, cells: cellsVisited };
+  // the `limit` lowest scores (ties by track), without sorting every track reached
+  const order = Int32Array.from(reached);
+  const score = (t: number) => sc.score[t];
+  const kept = order.length <= limit ? order : selectLowest(order, score, limit);
+  const tracks = Int32Array.from(kept).sort((a, b) => score(a) - score(b) || a - b);
+  return { tracks, postings: read, cells: cellsVisited };
 }
