@@ -1,5 +1,5 @@
 import { FIELDS, fingerprintBytes } from "../../app/.server/analysis/fingerprint.ts";
-import { referenceAnchors, segmentWindows } from "../../app/.server/analysis/segments.ts";
+import { encodeSegments, referenceAnchors, segmentWindows, WINDOW_BYTES } from "../../app/.server/analysis/segments.ts";
 import { catalogScales, createModel, scanDistance, seedTables, type Sounding } from "../../app/.server/analysis/similarity.ts";
 import { NO_BPM, NO_KEY } from "../../app/.server/catalog/tracks/figures.ts";
 import { ANALYZER_VERSION, type TrackAnalysis } from "../../app/.server/analysis/analyze.ts";
@@ -57,6 +57,48 @@ export function realMixPrints(data: RealData, seed = 29): DistractorPrint {
       bytes[i + 1] = Math.round(Math.min(255, Math.max(0, share * pa[i] + (1 - share) * pb[i] + gauss * sd[i] * 0.25)));
     }
     return { fingerprint: Buffer.from(bytes).toString("base64"), bpm: data.full[a].bpm, musicalKey: data.full[a].key };
+  };
+}
+
+/**
+ * Distractors' passages "real-mix" (issue #29, ADR 0129), as realMixPrints makes their
+ * fingerprints: each of a distractor's `windows` passages the mixture of two real tracks'
+ * passages at the same place (a random share of each, drawn once a track) plus noise of a
+ * quarter of each value's spread over the real corpus's passages: a catalog whose passages are
+ * as dense around real music's as the corpus's are. Deterministic by key.
+ */
+export function realMixPassages(data: RealData, opts: { windows?: number; seed?: number; minShare?: number } = {}): (key: string) => string {
+  const { windows = 17, seed = 129, minShare = 0 } = opts;
+  const sets = data.full.map((a) => segmentWindows(a.segments)).filter((w): w is Uint8Array => w !== null);
+  const mean = new Float64Array(WINDOW_BYTES);
+  const sd = new Float64Array(WINDOW_BYTES);
+  let n = 0;
+  for (const w of sets) for (let at = 0; at < w.length; at += WINDOW_BYTES, n++) for (let i = 0; i < WINDOW_BYTES; i++) mean[i] += w[at + i];
+  for (let i = 0; i < WINDOW_BYTES; i++) mean[i] /= n;
+  for (const w of sets) for (let at = 0; at < w.length; at += WINDOW_BYTES) for (let i = 0; i < WINDOW_BYTES; i++) sd[i] += (w[at + i] - mean[i]) ** 2 / n;
+  for (let i = 0; i < WINDOW_BYTES; i++) sd[i] = Math.sqrt(sd[i]) * 0.25;
+  const out = new Uint8Array(windows * WINDOW_BYTES);
+  return (key) => {
+    let h = seed;
+    for (let i = 0; i < key.length; i++) h = (h * 31 + key.charCodeAt(i)) >>> 0;
+    const r = createPrng(h);
+    const a = sets[r.int(0, sets.length - 1)];
+    const b = sets[r.int(0, sets.length - 1)];
+    const na = a.length / WINDOW_BYTES;
+    const nb = b.length / WINDOW_BYTES;
+    const share = minShare + (1 - 2 * minShare) * r.next();
+    // a random place in each, then in step (a distractor's passages follow one another as a track's do)
+    const oa = r.int(0, na - 1);
+    const ob = r.int(0, nb - 1);
+    for (let w = 0; w < windows; w++) {
+      const pa = ((oa + w) % na) * WINDOW_BYTES;
+      const pb = ((ob + w) % nb) * WINDOW_BYTES;
+      for (let i = 0; i < WINDOW_BYTES; i++) {
+        const gauss = Math.sqrt(-2 * Math.log(1 - r.next())) * Math.cos(2 * Math.PI * r.next());
+        out[w * WINDOW_BYTES + i] = Math.round(Math.min(255, Math.max(0, share * a[pa + i] + (1 - share) * b[pb + i] + gauss * sd[i])));
+      }
+    }
+    return encodeSegments(out);
   };
 }
 
@@ -135,7 +177,7 @@ export function realFigures(data: RealData): { figure: (key: string) => Analysis
       const i = index(key);
       if (i < 0) return null;
       const a = data.full[i];
-      return { key, seconds: a.seconds, bpm: a.bpm, musicalKey: a.key, ...(a.fingerprint ? { fingerprint: a.fingerprint } : {}) };
+      return { key, seconds: a.seconds, bpm: a.bpm, musicalKey: a.key, ...(a.fingerprint ? { fingerprint: a.fingerprint } : {}), ...(a.segments ? { segments: a.segments } : {}) };
     },
     analysis: (key) => {
       const i = index(key);

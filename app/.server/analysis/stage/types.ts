@@ -26,6 +26,8 @@ export interface AnalysisFigures {
   musicalKey: string | null;
   /** how it sounds (fingerprint.ts, issue #19): absent before analyzer version 3, or for silence */
   fingerprint?: string;
+  /** its passages (segments.ts, base64), for the reference first stage's codes (issue #29, ADR 0129): absent before version 5 */
+  segments?: string;
 }
 
 /** Where a bulk read of figures stopped: the last row's result time (ms) and key. */

@@ -6,6 +6,7 @@ import { fingerprintBytes } from "../../analysis/fingerprint.ts";
 import { GROUPS, layPrints, PRINT_BYTES, restoreTrackOrder } from "./print-layout.ts";
 import { catalogScales, createModel, type SimilarityModel } from "../../analysis/similarity.ts";
 import { buildCells, QUANTISE_FROM } from "./print-cells.ts";
+import { buildPassageIndex, MAX_TRACK_PASSAGES, restorePassageCodes, trackPassageCodes } from "./passage-index.ts";
 
 export { PRINT_BYTES } from "./print-layout.ts";
 
@@ -100,6 +101,13 @@ export class TrackFigures {
   readonly cellRows: Int32Array;
   readonly cellGroups: Uint16Array;
   readonly centroids: Float32Array;
+  /**
+   * A reference file's first stage over passages (issue #29, ADR 0129, passage-index.ts): each
+   * passage code's postings (track and residual code, 4 bytes a passage, ≤ 96 bytes a track)
+   * from `passageStarts` (65,537 offsets; empty without passages). Not the like= scan's bytes.
+   */
+  readonly passageStarts: Int32Array;
+  readonly passagePostings: Uint32Array;
   /** how many tracks have a fingerprint */
   readonly fingerprinted: number;
   private similarityModel: SimilarityModel | undefined;
@@ -127,6 +135,8 @@ export class TrackFigures {
     this.cellRows = a.cellRows;
     this.cellGroups = a.cellGroups;
     this.centroids = a.centroids;
+    this.passageStarts = a.passageStarts;
+    this.passagePostings = a.passagePostings;
     let analysed = 0;
     for (let t = 0; t < a.seconds.length; t++) if (a.seconds[t] !== NO_SECONDS) analysed++;
     this.analysed = analysed;
@@ -153,6 +163,8 @@ export class TrackFigures {
       cellRows: this.cellRows,
       cellGroups: this.cellGroups,
       centroids: this.centroids,
+      passageStarts: this.passageStarts,
+      passagePostings: this.passagePostings,
     };
   }
 
@@ -204,19 +216,21 @@ export class TrackFigures {
     const scales = catalogScales(layout.prints, layout.printTracks.length);
     await yielder.yield();
     const cells = await buildCells(layout.prints, layout.printStarts, layout.printTracks.length, createModel(scales), yielder, quantiseFrom);
-    return new TrackFigures({ seconds, bpm, key, orders, packed, ...layout, scales, groupStarts, groupSeconds, ...cells });
+    await yielder.yield();
+    const passages = buildPassageIndex(builder.passageCodes, builder.passageCount, n);
+    return new TrackFigures({ seconds, bpm, key, orders, packed, ...layout, scales, groupStarts, groupSeconds, ...cells, passageStarts: passages.starts, passagePostings: passages.postings });
   }
 }
 
 /** The arrays of a TrackFigures, as the build worker hands them over. */
 export type FiguresArrays = Pick<
   TrackFigures,
-  "seconds" | "bpm" | "key" | "orders" | "packed" | "prints" | "printRow" | "printTracks" | "printStarts" | "printSeconds" | "scales" | "groupStarts" | "groupSeconds" | "cellStarts" | "cellRows" | "cellGroups" | "centroids"
+  "seconds" | "bpm" | "key" | "orders" | "packed" | "prints" | "printRow" | "printTracks" | "printStarts" | "printSeconds" | "scales" | "groupStarts" | "groupSeconds" | "cellStarts" | "cellRows" | "cellGroups" | "centroids" | "passageStarts" | "passagePostings"
 >;
 
 /** Every typed array of a TrackFigures' arrays: the transfer list of the build worker, and the index's byte count. */
 export function figureArrays(f: FiguresArrays): ArrayBufferView[] {
-  return [f.seconds, f.bpm, f.key, f.prints, f.printRow, f.printTracks, f.printStarts, f.printSeconds, f.scales, f.groupStarts, f.groupSeconds, f.cellStarts, f.cellRows, f.cellGroups, f.centroids, ...Object.values(f.orders), ...Object.values(f.packed)];
+  return [f.seconds, f.bpm, f.key, f.prints, f.printRow, f.printTracks, f.printStarts, f.printSeconds, f.scales, f.groupStarts, f.groupSeconds, f.cellStarts, f.cellRows, f.cellGroups, f.centroids, f.passageStarts, f.passagePostings, ...Object.values(f.orders), ...Object.values(f.packed)];
 }
 
 /** A packed word's group (print-layout.ts GROUPS): as figureGroup of its tempo and key. */
@@ -293,6 +307,9 @@ export class FiguresBuilder {
   readonly key: Uint8Array;
   readonly prints: Uint8Array;
   readonly printed: Uint8Array;
+  /** each track's passage codes (passage-index.ts), MAX_TRACK_PASSAGES slots a track, `passageCount` of them set */
+  readonly passageCodes: Uint32Array;
+  readonly passageCount: Uint8Array;
   private readonly h = new Uint32Array(2);
 
   private constructor(table: FiguresTable, previous: TrackFigures | null) {
@@ -303,6 +320,9 @@ export class FiguresBuilder {
     this.key = previous ? previous.key.slice() : new Uint8Array(n).fill(NO_KEY);
     this.prints = previous ? previous.prints.slice() : new Uint8Array(n * PRINT_BYTES);
     this.printed = new Uint8Array(n);
+    this.passageCodes = new Uint32Array(n * MAX_TRACK_PASSAGES);
+    this.passageCount = new Uint8Array(n);
+    if (previous) restorePassageCodes({ starts: previous.passageStarts, postings: previous.passagePostings }, this.passageCodes, this.passageCount);
   }
 
   /**
@@ -328,6 +348,7 @@ export class FiguresBuilder {
       const b = has && row.bpm !== null && Number.isFinite(row.bpm) ? Math.min(MAX_FIGURE, Math.max(1, Math.round(row.bpm))) : NO_BPM;
       const k = has && row.musicalKey ? keyIndex(row.musicalKey) : -1;
       const print = has ? fingerprintBytes(row.fingerprint) : null;
+      const codes = has ? trackPassageCodes(row.segments) : null;
       for (let i = from; i < to; i++) {
         const t = table.byAudio[i];
         this.seconds[t] = s;
@@ -335,6 +356,8 @@ export class FiguresBuilder {
         this.key[t] = k < 0 ? NO_KEY : k;
         this.printed[t] = print ? 1 : 0;
         if (print) this.prints.set(print, t * PRINT_BYTES);
+        this.passageCount[t] = codes ? codes.length : 0;
+        if (codes) this.passageCodes.set(codes, t * MAX_TRACK_PASSAGES);
       }
     }
   }

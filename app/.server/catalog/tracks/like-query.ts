@@ -1,6 +1,8 @@
-import type { TrackSort } from "../../../lib/catalog/track-query.ts";
+import { LIKE_LIMIT, type TrackSort } from "../../../lib/catalog/track-query.ts";
 import { matchKeys } from "../match-keys.ts";
 import { listRules, nearestTracks, reorder, type LikeSeedSound } from "./like.ts";
+import { NO_BPM, NO_SECONDS } from "./figures.ts";
+import { passageCandidates } from "./passage-index.ts";
 import { genreAlbums, type PageMatches, type TrackQueryContext } from "./query-context.ts";
 
 /**
@@ -53,11 +55,31 @@ export async function likePage(ctx: TrackQueryContext, f: LikeFilters, seed: Lik
             return !inSearch || inSearch[t] === 1;
           }
         : null;
-    const list = nearestTracks({ table, figures, seed, keep, bpm, seconds, wanted: f.wanted, ordered: true, keepShare, approximateFrom: seed.reference ? Infinity : ctx.likeApproximateFrom });
+    // a reference with passages finds its candidates by them (below): its scan may then be the
+    // approximate one (ADR 0124); without passages it stays exact (ADR 0122)
+    const byPassages = seed.reference && seed.passages && figures.passageStarts.length > 0;
+    const list = nearestTracks({ table, figures, seed, keep, bpm, seconds, wanted: f.wanted, ordered: true, keepShare, approximateFrom: seed.reference && !byPassages ? Infinity : ctx.likeApproximateFrom });
+    let candidates = list.tracks;
+    if (byPassages) {
+      // the first stage over passages (issue #29, ADR 0129): the tracks holding a passage like
+      // the reference's, with the view's filters, after the scan's kept list (its order is the
+      // fallback's), at most PASSAGE_CANDIDATES more
+      const { wanted } = f;
+      const accept = (t: number) => {
+        if (figures.printRow[t] < 0) return false;
+        if (bpm && (figures.bpm[t] === NO_BPM || figures.bpm[t] < bpm[0] || figures.bpm[t] > bpm[1])) return false;
+        if (seconds && (figures.seconds[t] === NO_SECONDS || figures.seconds[t] < seconds[0] || figures.seconds[t] > seconds[1])) return false;
+        if (wanted && !(figures.key[t] < wanted.length && wanted[figures.key[t]] === 1)) return false;
+        return !keep || keep(t);
+      };
+      const found = passageCandidates({ starts: figures.passageStarts, postings: figures.passagePostings }, seed.passages!, accept);
+      const inList = new Set(list.tracks);
+      candidates = Int32Array.from([...list.tracks, ...[...found.tracks].filter((t) => !inList.has(t))]);
+    }
     // a reference's second stage (its passages, ADR 0122); without it (a store that did not
     // answer in time) the scan's order is shown and not cached, so the next ask tries again
-    const reranked = seed.rerank ? await seed.rerank(list.tracks).catch(() => null) : list.tracks;
-    hit = { tracks: listRules(table, figures, reranked ?? list.tracks), scores: null, keyCounts: list.keyCounts };
+    const reranked = seed.rerank ? await seed.rerank(candidates).catch(() => null) : list.tracks;
+    hit = { tracks: listRules(table, figures, reranked ? reranked.subarray(0, LIKE_LIMIT) : list.tracks), scores: null, keyCounts: list.keyCounts };
     if (reranked) ctx.cache.set(cacheKey, hit);
   }
   // the list is kept most similar first; a visitor's other sort of it costs a sort of ≤ LIKE_LIMIT tracks, not a scan

@@ -33,11 +33,18 @@ export interface LikeSeedSound {
    */
   rerank?: (kept: Int32Array) => Promise<Int32Array | null>;
   /**
-   * A reference file's seed: its first stage stays the exact scan at any size (ADR 0124): an
-   * excerpt's whole fingerprint lies far from its source's (ADR 0122), and the cells nearest
-   * the excerpt lose sources the exact scan keeps.
+   * A reference file's seed: without passages its first stage stays the exact scan at any size
+   * (ADR 0124): an excerpt's whole fingerprint lies far from its source's (ADR 0122), and the
+   * cells nearest the excerpt lose sources the exact scan keeps. With passages its candidates
+   * come from them (ADR 0129, like-query.ts) and the scan may be the approximate one.
    */
   reference?: boolean;
+  /**
+   * A reference file's passage windows (segments.ts, ≤ 12): its first stage over the catalog's
+   * passages (passage-index.ts, issue #29, ADR 0129) adds the tracks holding a passage like
+   * one of them to the scan's kept list before `rerank`.
+   */
+  passages?: Uint8Array;
 }
 
 /**

@@ -71,7 +71,7 @@ export async function resolveSeed(deps: RowDeps, ctx: TrackQueryContext, id: str
     if (like.status !== "ready" || !reference?.sounding) return { like: { ...like, status: like.status === "ready" ? "unknown" : like.status } };
     const windows = reference.segments;
     const rerank = windows ? (kept: Int32Array) => byPassages(deps, ctx, kept, windows) : undefined;
-    return { like, sound: { sounding: reference.sounding, exclude: new Set(), cacheId: id, reference: true, ...(rerank ? { rerank } : {}) } };
+    return { like, sound: { sounding: reference.sounding, exclude: new Set(), cacheId: id, reference: true, ...(rerank && windows ? { rerank, passages: windows } : {}) } };
   }
   const { table, figures: f } = ctx;
   const colon = id.lastIndexOf(":");
@@ -96,7 +96,8 @@ export async function resolveSeed(deps: RowDeps, ctx: TrackQueryContext, id: str
 /**
  * A reference's like= list in the order of the candidates' passages nearest to its own
  * (passages.ts; issue #29, ADR 0122): the candidates' anchors are read from the analysis
- * store (one read of LIKE_LIMIT keys), waiting at most `waitMs`; null without them in time.
+ * store (one read of ≤ LIKE_LIMIT + PASSAGE_CANDIDATES keys: the scan's kept list and the passage
+ * stage's, like-query.ts), waiting at most `waitMs`; null without them in time.
  */
 async function byPassages(deps: RowDeps, ctx: TrackQueryContext, kept: Int32Array, reference: Uint8Array): Promise<Int32Array | null> {
   const { analysis, source, waitMs } = deps;

@@ -1,0 +1,121 @@
+import codebookFile from "./passage-codebook.json" with { type: "json" };
+import { BANDS, WINDOW_BYTES } from "./segments.ts";
+
+/**
+ * Passage codes (issue #29, ADR 0129): a coarse code for each 20-second passage window of
+ * segments.ts, so a reference file's passages find the catalog tracks that hold a passage like
+ * theirs among millions without reading every track's passages (ADR 0122's first stage, the
+ * whole-track fingerprint, kept a 20 s excerpt's source among its first 120 for 12 % of real
+ * tracks at 2.5 million).
+ *
+ * The method is the inverted multi-index with residual codes of Babenko and Lempitsky ("The
+ * inverted multi-index", CVPR 2012; "Multi-D-ADC"), over product quantisation (Jégou, Douze
+ * and Schmid 2011): a window's 48 values, each divided by its spread (the re-rank's scaling,
+ * segments.ts windowScales), split in two halves — the 24 band means and the 24 band spreads —
+ * each quantised by k-means to one of HALF_CODES centroids: the pair is the window's cell (one
+ * of 65,536). What is left (the window minus its cell's centroids) is quantised again, each
+ * half to one of RESIDUAL_CODES: the residual code, 10 bits. A query's cells are visited
+ * nearest first (the multi-sequence algorithm), and each track found is placed by the
+ * asymmetric distance of its residual-coded passage (a table per visited cell).
+ *
+ * The codebook is fixed (passage-codebook.json), fitted by `npm run fit:passage-codes` on the
+ * real corpus's tuning groups only (scripts/fit-passage-codes.ts, its provenance in the file):
+ * a track's codes do not depend on the rest of the catalog, so they are computed once as its
+ * figures are read (figures.ts), never refitted at 2.5 million tracks.
+ */
+
+export const HALF = BANDS;
+export const HALF_CODES = 256;
+export const RESIDUAL_CODES = 32;
+export const CELLS = HALF_CODES * HALF_CODES;
+
+export interface PassageCodebook {
+  /** 1 / each value's spread over the fit's windows */
+  inverseScales: Float64Array;
+  /** HALF_CODES × HALF centroids of the means, then of the spreads */
+  means: Float64Array;
+  spreads: Float64Array;
+  /** RESIDUAL_CODES × HALF residual centroids of each half */
+  residualMeans: Float64Array;
+  residualSpreads: Float64Array;
+}
+
+interface CodebookFile {
+  version: number;
+  inverseScales: number[];
+  means: number[];
+  spreads: number[];
+  residualMeans: number[];
+  residualSpreads: number[];
+}
+
+let loaded: PassageCodebook | undefined;
+
+/** The committed codebook (passage-codebook.json). */
+export function passageCodebook(): PassageCodebook {
+  if (loaded) return loaded;
+  const f = codebookFile as unknown as CodebookFile;
+  loaded = {
+    inverseScales: Float64Array.from(f.inverseScales),
+    means: Float64Array.from(f.means),
+    spreads: Float64Array.from(f.spreads),
+    residualMeans: Float64Array.from(f.residualMeans),
+    residualSpreads: Float64Array.from(f.residualSpreads),
+  };
+  return loaded;
+}
+
+/** A window's scaled values (48) into `out`. */
+export function scaled(book: PassageCodebook, windows: Uint8Array, at: number, out: Float64Array): void {
+  for (let i = 0; i < WINDOW_BYTES; i++) out[i] = windows[at + i] * book.inverseScales[i];
+}
+
+/** The nearest of `count` centroids (each HALF values from `centroids`) to x[from..from+HALF). */
+export function nearest(centroids: Float64Array, count: number, x: Float64Array, from: number): number {
+  let best = 0;
+  let bestD = Infinity;
+  for (let c = 0; c < count; c++) {
+    const at = c * HALF;
+    let d = 0;
+    for (let i = 0; i < HALF && d < bestD; i++) {
+      const v = x[from + i] - centroids[at + i];
+      d += v * v;
+    }
+    if (d < bestD) {
+      bestD = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+/**
+ * A window's code: its cell (means' centroid × HALF_CODES + spreads' centroid) and its
+ * residual code (the means' residual × RESIDUAL_CODES + the spreads'), 16 and 10 bits.
+ */
+export function encodeWindow(book: PassageCodebook, windows: Uint8Array, at: number, scratch = new Float64Array(WINDOW_BYTES)): { cell: number; residual: number } {
+  scaled(book, windows, at, scratch);
+  const a = nearest(book.means, HALF_CODES, scratch, 0);
+  const b = nearest(book.spreads, HALF_CODES, scratch, HALF);
+  for (let i = 0; i < HALF; i++) {
+    scratch[i] -= book.means[a * HALF + i];
+    scratch[HALF + i] -= book.spreads[b * HALF + i];
+  }
+  const ra = nearest(book.residualMeans, RESIDUAL_CODES, scratch, 0);
+  const rb = nearest(book.residualSpreads, RESIDUAL_CODES, scratch, HALF);
+  return { cell: a * HALF_CODES + b, residual: ra * RESIDUAL_CODES + rb };
+}
+
+/** Squared distances from x[from..from+HALF) to each of `count` centroids. */
+export function distancesTo(centroids: Float64Array, count: number, x: Float64Array, from: number, out: Float64Array): Float64Array {
+  for (let c = 0; c < count; c++) {
+    const at = c * HALF;
+    let d = 0;
+    for (let i = 0; i < HALF; i++) {
+      const v = x[from + i] - centroids[at + i];
+      d += v * v;
+    }
+    out[c] = d;
+  }
+  return out;
+}

@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import type { Album } from "../../../lib/catalog/types.ts";
+import type { TrackQuery } from "../../../lib/catalog/track-query.ts";
+import { LIKE_LIMIT } from "../../../lib/catalog/track-query.ts";
+import type { TrackAnalysis } from "../../analysis/analyze.ts";
+import type { AnalysisFigures, AnalysisLookup } from "../../analysis/stage/types.ts";
+import { encodeFingerprint, FIELDS, fingerprintBytes } from "../../analysis/fingerprint.ts";
+import { encodeSegments, WINDOW_BYTES } from "../../analysis/segments.ts";
+import type { CatalogSource } from "../index.ts";
+import type { CatalogSnapshot } from "../service.ts";
+import { createCatalogIndexes } from "../indexes.ts";
+import { createPrng } from "../sample/prng.ts";
+import { NO_YIELD } from "./yielding.ts";
+import { buildPassageIndex, MAX_CELLS_PER_WINDOW, MAX_TRACK_PASSAGES, passageCandidates, passageCodesOf } from "./passage-index.ts";
+import type { ReferenceSeed } from "./track-rows.ts";
+
+// A reference file's first stage over passages (issue #29, ADR 0129): a 20-second excerpt finds
+// the catalog track it was cut from by its passage even when its whole-track fingerprint lies
+// nearer to LIKE_LIMIT other tracks (the scan's kept list, ADR 0122, would drop the source),
+// and the stage's work is bounded whatever the catalog.
+
+const rng = createPrng(129);
+const window = (around?: Uint8Array, noise = 3) => Uint8Array.from({ length: WINDOW_BYTES }, (_, i) => (around ? Math.min(255, Math.max(0, around[i] + Math.round((rng.next() - 0.5) * 2 * noise))) : 40 + Math.floor(rng.next() * 170)));
+const windows = (list: Uint8Array[]) => {
+  const out = new Uint8Array(list.length * WINDOW_BYTES);
+  list.forEach((w, i) => out.set(w, i * WINDOW_BYTES));
+  return out;
+};
+const print = (centre: number) => encodeFingerprint(FIELDS.map((f) => f.min + Math.min(1, Math.max(0, centre + (rng.next() - 0.5) * 0.02)) * (f.max - f.min)));
+const analysis = (fingerprint: string, segments: string | null): TrackAnalysis => ({
+  durationSeconds: 180,
+  bpm: 120,
+  bpmConfidence: 0.9,
+  key: "C major",
+  keyConfidence: 0.9,
+  loudnessLufs: -14,
+  previewPeaks: [0.5],
+  overviewPeaks: [0.5],
+  fingerprint,
+  segments,
+  analyzerVersion: 6,
+});
+
+// The source: its passages, one of which the reference is cut from; its fingerprint far from the
+// reference's. LIKE_LIMIT + 40 decoys whose fingerprints are the reference's own and whose
+// passages are other music: the whole-track scan keeps decoys only.
+const excerptOf = window();
+const sourcePassages = [window(), window(), excerptOf, window(), window()];
+const results = new Map<string, TrackAnalysis>();
+const albums: Album[] = [];
+results.set("source.mp3", analysis(print(0.2), encodeSegments(windows(sourcePassages))));
+albums.push({ id: "src", name: "Source", artist: "Someone", genre: "Soundtrack", artwork: "", keywords: [], featured: false, tracks: [{ s3Path: "source.mp3", Filename: "Source.mp3" }] });
+const decoys = LIKE_LIMIT + 40;
+for (let a = 0; a < decoys / 4; a++) {
+  const tracks = Array.from({ length: 4 }, (_, i) => {
+    const key = `decoy-${a}-${i}.mp3`;
+    results.set(key, analysis(print(0.8), encodeSegments(windows([window(), window(), window()]))));
+    return { s3Path: key, Filename: `Decoy ${a} ${i}.mp3` };
+  });
+  albums.push({ id: `d${a}`, name: `Decoys ${a}`, artist: `Artist ${a}`, genre: "Soundtrack", artwork: "", keywords: [], featured: false, tracks });
+}
+
+function setup(withPassages: boolean) {
+  const rows: AnalysisFigures[] = [...results].map(([key, r]) => ({ key, seconds: r.durationSeconds, bpm: r.bpm, musicalKey: r.key, fingerprint: r.fingerprint!, ...(withPassages && r.segments ? { segments: r.segments } : {}) }));
+  const lookup: AnalysisLookup = {
+    version: 1,
+    lookup: async (keys) => new Map(keys.flatMap((k) => (results.has(k) ? [[k, results.get(k)!] as const] : []))),
+    figuresAfter: async (cursor) => (cursor ? { rows: [], next: cursor } : { rows, next: { at: 1, key: "z" } }),
+  };
+  const snap: CatalogSnapshot = { albums, films: [], singles: [], channels: [], genres: [], version: 1, updatedAt: "2026-11-27T00:00:00Z" };
+  const source = { snapshot: () => snap, mediaUrl: (key: string) => `/media/${key}` } as unknown as CatalogSource;
+  return createCatalogIndexes(source, lookup, { tracks: { yielder: () => NO_YIELD } }).tracks;
+}
+
+const reference: ReferenceSeed = {
+  id: "ref-AAAAAAAAAAAAAAAAAAAAAA",
+  status: "ready",
+  label: "excerpt.mp3",
+  // the excerpt's whole-track fingerprint: the decoys' (a 20 s cut sounds unlike its track's average, ADR 0122)
+  sounding: { fingerprint: new Uint8Array(fingerprintBytes(print(0.8))!), bpm: 120, key: 0 },
+  // its one passage: the source's third, re-encoded (a little noise)
+  segments: window(excerptOf, 2),
+};
+const Q = (page = 1): TrackQuery => ({ q: "", genre: "", subGenres: [], bpm: null, duration: null, keys: [], sort: "similarity", page, like: reference.id });
+
+async function listed(withPassages: boolean): Promise<string[]> {
+  const index = setup(withPassages);
+  const titles: string[] = [];
+  for (let page = 1; page <= Math.ceil(LIKE_LIMIT / 12); page++) {
+    const r = await index.query(Q(page), reference);
+    titles.push(...r.rows.map((row) => row.title));
+    if (page >= r.pageCount) break;
+  }
+  index.stop();
+  return titles;
+}
+
+describe("a reference file's first stage over passages", () => {
+  it("lists the track the excerpt was cut from first, which the whole-track scan's kept list leaves out", async () => {
+    // without the passage codes (figures read without passages): the scan keeps LIKE_LIMIT decoys, the source is not listed
+    const before = await listed(false);
+    expect(before).toHaveLength(LIKE_LIMIT);
+    expect(before).not.toContain("Source");
+    // with them: the passage stage adds the source to the candidates, and the re-rank puts it first
+    const after = await listed(true);
+    expect(after[0]).toBe("Source");
+    expect(after.length).toBeLessThanOrEqual(LIKE_LIMIT);
+  });
+
+  it("reads at most its budget of postings, visits a bounded number of cells and returns at most its limit", () => {
+    // 3,000 tracks of 20 passages, all near one another: every cell the query visits is full
+    const count = 3_000;
+    const codes = new Uint32Array(count * MAX_TRACK_PASSAGES);
+    const used = new Uint8Array(count);
+    const centre = window();
+    for (let t = 0; t < count; t++) {
+      const c = passageCodesOf(windows(Array.from({ length: 20 }, () => window(centre, 12))));
+      codes.set(c, t * MAX_TRACK_PASSAGES);
+      used[t] = c.length;
+    }
+    const index = buildPassageIndex(codes, used, count);
+    expect(index.postings.length).toBeGreaterThan(12_000);
+    const query = windows(Array.from({ length: 12 }, () => window(centre, 12)));
+    const r = passageCandidates(index, query, () => true, { limit: 50, budget: 6_000 });
+    expect(r.tracks.length).toBe(50);
+    expect(r.postings).toBeLessThanOrEqual(6_000);
+    expect(r.postings).toBeGreaterThan(5_000);
+    expect(r.cells).toBeLessThanOrEqual(12 * MAX_CELLS_PER_WINDOW);
+    // the filter is applied: no rejected track among the candidates
+    const odd = passageCandidates(index, query, (t) => t % 2 === 1, { limit: 50, budget: 6_000 });
+    expect([...odd.tracks].every((t) => t % 2 === 1)).toBe(true);
+  });
+
+  it("keeps at most MAX_TRACK_PASSAGES codes of a long track, distinct", () => {
+    const long = windows(Array.from({ length: 119 }, () => window()));
+    const c = passageCodesOf(long);
+    expect(c.length).toBe(MAX_TRACK_PASSAGES);
+    expect(new Set(c).size).toBe(c.length);
+  });
+});

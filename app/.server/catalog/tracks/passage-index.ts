@@ -1,0 +1,321 @@
+import { CELLS, distancesTo, encodeWindow, HALF, HALF_CODES, passageCodebook, RESIDUAL_CODES, scaled, type PassageCodebook } from "../../analysis/passage-codes.ts";
+import { segmentWindows, WINDOW_BYTES } from "../../analysis/segments.ts";
+
+/**
+ * A reference file's first stage over the catalog's passages (issue #29, ADR 0129): an
+ * inverted multi-index (passage-codes.ts) of every track's passage windows, in the process's
+ * memory beside the track index's figures but not in the like= index's bytes (issue #29: ≤ 64
+ * bytes a track there).
+ *
+ * Layout: `starts` (CELLS + 1 offsets) into `postings`, one 32-bit word a passage: the track
+ * (22 bits) and the passage's residual code (10 bits), ascending by track in each cell. A track
+ * keeps at most MAX_TRACK_PASSAGES of its windows (its distinct codes, thinned evenly past
+ * that): **≤ 96 bytes a track, 4 bytes a passage** (~68 bytes for a three-minute track), plus
+ * 256 KB of offsets. Tracks past MAX_TRACKS (2^22) are not indexed: the stage is then absent
+ * and a reference view keeps the scan's candidates (ADR 0122).
+ *
+ * A query (passageCandidates) visits, for each of a reference's windows (≤ 12), the cells
+ * nearest it first (the multi-sequence algorithm of the inverted multi-index) until it has read
+ * POSTINGS_BUDGET ÷ windows postings (or visited MAX_CELLS_PER_WINDOW cells), places each
+ * track by its passage's asymmetric distance (the cell's centroids plus the residual's), and
+ * keeps the PASSAGE_CANDIDATES tracks nearest over the reference's windows: the candidates whose
+ * stored passages the re-rank reads (passages.ts). Work and reads are bounded whatever the
+ * catalog's size.
+ */
+
+export const MAX_TRACK_PASSAGES = 24;
+export const MAX_TRACKS = 1 << 22;
+/** Postings read by one query at most, over all of its windows (each window reads its share, ≥ 1). */
+export const POSTINGS_BUDGET = 120_000;
+/** Cells visited for one window at most (a small catalog's cells are mostly empty). */
+export const MAX_CELLS_PER_WINDOW = 8_192;
+/** The candidates a reference view's re-rank reads from the analysis store, besides the scan's kept list. */
+export const PASSAGE_CANDIDATES = 480;
+
+const RESIDUAL_BITS = 10;
+
+/** A track's passage codes (cell << 10 | residual), at most MAX_TRACK_PASSAGES, distinct; null without passages. */
+export function trackPassageCodes(stored: string | null | undefined, book: PassageCodebook = passageCodebook()): Uint32Array | null {
+  const w = segmentWindows(stored);
+  if (!w) return null;
+  return passageCodesOf(w, book);
+}
+
+export function passageCodesOf(w: Uint8Array, book: PassageCodebook = passageCodebook()): Uint32Array {
+  const scratch = new Float64Array(WINDOW_BYTES);
+  const codes: number[] = [];
+  const seen = new Set<number>();
+  for (let at = 0; at < w.length; at += WINDOW_BYTES) {
+    const { cell, residual } = encodeWindow(book, w, at, scratch);
+    const code = ((cell << RESIDUAL_BITS) | residual) >>> 0;
+    if (seen.has(code)) continue;
+    seen.add(code);
+    codes.push(code);
+  }
+  if (codes.length <= MAX_TRACK_PASSAGES) return Uint32Array.from(codes);
+  return Uint32Array.from({ length: MAX_TRACK_PASSAGES }, (_, i) => codes[Math.round((i * (codes.length - 1)) / (MAX_TRACK_PASSAGES - 1))]);
+}
+
+export interface PassageIndex {
+  starts: Int32Array;
+  postings: Uint32Array;
+}
+
+/** No index (fresh arrays each time: the build worker transfers the figures' buffers). */
+const noPassageIndex = (): PassageIndex => ({ starts: new Int32Array(0), postings: new Uint32Array(0) });
+
+/** The index of `count` tracks' codes (MAX_TRACK_PASSAGES slots a track in `codes`, `used[t]` of them set). */
+export function buildPassageIndex(codes: Uint32Array, used: Uint8Array, count: number): PassageIndex {
+  if (count > MAX_TRACKS) return noPassageIndex();
+  const starts = new Int32Array(CELLS + 1);
+  let total = 0;
+  for (let t = 0; t < count; t++) {
+    for (let i = 0; i < used[t]; i++) starts[(codes[t * MAX_TRACK_PASSAGES + i] >>> RESIDUAL_BITS) + 1]++;
+    total += used[t];
+  }
+  if (total === 0) return noPassageIndex();
+  for (let c = 0; c < CELLS; c++) starts[c + 1] += starts[c];
+  const next = starts.slice(0, CELLS);
+  const postings = new Uint32Array(total);
+  for (let t = 0; t < count; t++) {
+    for (let i = 0; i < used[t]; i++) {
+      const code = codes[t * MAX_TRACK_PASSAGES + i];
+      postings[next[code >>> RESIDUAL_BITS]++] = ((t << RESIDUAL_BITS) | (code & ((1 << RESIDUAL_BITS) - 1))) >>> 0;
+    }
+  }
+  return { starts, postings };
+}
+
+/** A built index's codes back into per-track slots (a refresh starts from the previous figures). */
+export function restorePassageCodes(index: PassageIndex, codes: Uint32Array, used: Uint8Array): void {
+  const { starts, postings } = index;
+  if (starts.length === 0) return;
+  for (let c = 0; c < CELLS; c++) {
+    for (let j = starts[c]; j < starts[c + 1]; j++) {
+      const t = postings[j] >>> RESIDUAL_BITS;
+      if (used[t] >= MAX_TRACK_PASSAGES) continue;
+      codes[t * MAX_TRACK_PASSAGES + used[t]++] = ((c << RESIDUAL_BITS) | (postings[j] & ((1 << RESIDUAL_BITS) - 1))) >>> 0;
+    }
+  }
+}
+
+/** A min-heap of cells (i, j) of the two sorted centroid lists by the sum of their distances. */
+class PairHeap {
+  private key: number[] = [];
+  private pair: number[] = [];
+  get size(): number {
+    return this.key.length;
+  }
+  push(k: number, p: number): void {
+    const { key, pair } = this;
+    let i = key.length;
+    key.push(k);
+    pair.push(p);
+    while (i > 0) {
+      const up = (i - 1) >> 1;
+      if (key[up] <= k) break;
+      key[i] = key[up];
+      pair[i] = pair[up];
+      i = up;
+    }
+    key[i] = k;
+    pair[i] = p;
+  }
+  pop(): number {
+    const { key, pair } = this;
+    const top = pair[0];
+    const lastK = key.pop()!;
+    const lastP = pair.pop()!;
+    if (key.length > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= key.length) break;
+        const c = l + 1 < key.length && key[l + 1] < key[l] ? l + 1 : l;
+        if (key[c] >= lastK) break;
+        key[i] = key[c];
+        pair[i] = pair[c];
+        i = c;
+      }
+      key[i] = lastK;
+      pair[i] = lastP;
+    }
+    return top;
+  }
+}
+
+/**
+ * A query's scratch, one per index (queries are synchronous, so one at a time): per track its
+ * nearest distance for the current window and its score, stamped by query: 16 bytes a track
+ * (40 MB at 2.5 million), made on the first query; no per-query allocation of the catalog's size.
+ */
+interface Scratch {
+  query: number;
+  window: Int32Array;
+  query_: Int32Array;
+  best: Float32Array;
+  score: Float32Array;
+}
+const scratches = new WeakMap<Uint32Array, Scratch>();
+function scratchOf(index: PassageIndex): Scratch {
+  let sc = scratches.get(index.postings);
+  if (!sc) {
+    let tracks = 0;
+    for (let i = 0; i < index.postings.length; i++) tracks = Math.max(tracks, (index.postings[i] >>> RESIDUAL_BITS) + 1);
+    sc = { query: 0, window: new Int32Array(tracks), query_: new Int32Array(tracks), best: new Float32Array(tracks), score: new Float32Array(tracks) };
+    scratches.set(index.postings, sc);
+  }
+  // stamps stay below 2^31 / 16 (a window's stamp is query × 16 + window)
+  if (sc.query > 100_000_000) {
+    sc.query = 0;
+    sc.window.fill(0);
+    sc.query_.fill(0);
+  }
+  return sc;
+}
+
+/** The `k` items of `items` with the lowest `score` (ties by item), in no order: a bounded max-heap. */
+function selectLowest(items: Int32Array, score: (t: number) => number, k: number): Int32Array {
+  const heap = new Int32Array(k);
+  let size = 0;
+  const after = (a: number, b: number) => score(a) > score(b) || (score(a) === score(b) && a > b);
+  for (const t of items) {
+    if (size < k) {
+      let i = size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!after(t, heap[p])) break;
+        heap[i] = heap[p];
+        i = p;
+      }
+      heap[i] = t;
+    } else if (after(heap[0], t)) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= size) break;
+        const c = l + 1 < size && after(heap[l + 1], heap[l]) ? l + 1 : l;
+        if (!after(heap[c], t)) break;
+        heap[i] = heap[c];
+        i = c;
+      }
+      heap[i] = t;
+    }
+  }
+  return heap;
+}
+
+export interface PassageCandidates {
+  /** nearest first by the passage codes (ties by track position) */
+  tracks: Int32Array;
+  /** postings read and cells visited: the bounds' witnesses */
+  postings: number;
+  cells: number;
+}
+
+/**
+ * The tracks whose passages lie nearest a reference's windows (see the module's comment):
+ * `accept` applies the view's filters. For each window, a track's place is its nearest passage's
+ * coded distance; a track not reached for a window takes that window's farthest distance read.
+ */
+export function passageCandidates(index: PassageIndex, windows: Uint8Array, accept: (t: number) => boolean, opts: { limit?: number; budget?: number; book?: PassageCodebook } = {}): PassageCandidates {
+  const limit = opts.limit ?? PASSAGE_CANDIDATES;
+  const book = opts.book ?? passageCodebook();
+  const { starts, postings } = index;
+  const count = Math.floor(windows.length / WINDOW_BYTES);
+  if (starts.length === 0 || count === 0 || limit <= 0) return { tracks: new Int32Array(0), postings: 0, cells: 0 };
+  const perWindow = Math.max(1, Math.floor((opts.budget ?? POSTINGS_BUDGET) / count));
+  const x = new Float64Array(WINDOW_BYTES);
+  const dm = new Float64Array(HALF_CODES);
+  const ds = new Float64Array(HALF_CODES);
+  const rm = new Float64Array(RESIDUAL_CODES);
+  const rs = new Float64Array(RESIDUAL_CODES);
+  const residual = new Float64Array(WINDOW_BYTES);
+  const visited = new Uint8Array(CELLS);
+  // score(t) = Σ over windows of its distance there; kept as the sum of (distance − the window's farthest read) for the windows that reached it
+  const sc = scratchOf(index);
+  const stamp = ++sc.query;
+  const reached: number[] = [];
+  let read = 0;
+  let cellsVisited = 0;
+  for (let w = 0; w < count; w++) {
+    scaled(book, windows, w * WINDOW_BYTES, x);
+    distancesTo(book.means, HALF_CODES, x, 0, dm);
+    distancesTo(book.spreads, HALF_CODES, x, HALF, ds);
+    const om = Int32Array.from({ length: HALF_CODES }, (_, i) => i).sort((a, b) => dm[a] - dm[b]);
+    const os = Int32Array.from({ length: HALF_CODES }, (_, i) => i).sort((a, b) => ds[a] - ds[b]);
+    const here: number[] = [];
+    let farthest = 0;
+    let readHere = 0;
+    const touched: number[] = [];
+    const heap = new PairHeap();
+    heap.push(dm[om[0]] + ds[os[0]], 0);
+    visited[0] = 1;
+    touched.push(0);
+    let cellsHere = 0;
+    while (heap.size > 0 && readHere < perWindow && cellsHere < MAX_CELLS_PER_WINDOW) {
+      const p = heap.pop();
+      const i = p >> 8;
+      const j = p & 255;
+      cellsHere++;
+      // the multi-sequence algorithm: (i+1, j) once (i+1, j−1) was visited, (i, j+1) once (i−1, j+1) was
+      const tryPush = (a: number, b: number) => {
+        if (a >= HALF_CODES || b >= HALF_CODES) return;
+        const q = (a << 8) | b;
+        if (visited[q]) return;
+        if ((a === 0 || visited[((a - 1) << 8) | b]) && (b === 0 || visited[(a << 8) | (b - 1)])) {
+          visited[q] = 1;
+          touched.push(q);
+          heap.push(dm[om[a]] + ds[os[b]], q);
+        }
+      };
+      const a = om[i];
+      const b = os[j];
+      const cell = a * HALF_CODES + b;
+      const from = starts[cell];
+      const to = starts[cell + 1];
+      if (to > from) {
+        // the asymmetric distances of this cell's residual codes: x minus the cell's centroids, to each residual centroid
+        for (let k = 0; k < HALF; k++) {
+          residual[k] = x[k] - book.means[a * HALF + k];
+          residual[HALF + k] = x[HALF + k] - book.spreads[b * HALF + k];
+        }
+        distancesTo(book.residualMeans, RESIDUAL_CODES, residual, 0, rm);
+        distancesTo(book.residualSpreads, RESIDUAL_CODES, residual, HALF, rs);
+        for (let k = from; k < to && readHere < perWindow; k++) {
+          const post = postings[k];
+          const t = post >>> RESIDUAL_BITS;
+          readHere++;
+          if (!accept(t)) continue;
+          const r = post & ((1 << RESIDUAL_BITS) - 1);
+          const d = rm[r >> 5] + rs[r & 31];
+          if (sc.window[t] !== stamp * 16 + w) {
+            sc.window[t] = stamp * 16 + w;
+            sc.best[t] = d;
+            here.push(t);
+          } else if (d < sc.best[t]) sc.best[t] = d;
+          if (d > farthest) farthest = d;
+        }
+      }
+      tryPush(i + 1, j);
+      tryPush(i, j + 1);
+    }
+    for (const q of touched) visited[q] = 0;
+    read += readHere;
+    cellsVisited += cellsHere;
+    for (const t of here) {
+      if (sc.query_[t] !== stamp) {
+        sc.query_[t] = stamp;
+        sc.score[t] = 0;
+        reached.push(t);
+      }
+      sc.score[t] += sc.best[t] - farthest;
+    }
+  }
+  // the `limit` lowest scores (ties by track), without sorting every track reached
+  const order = Int32Array.from(reached);
+  const score = (t: number) => sc.score[t];
+  const kept = order.length <= limit ? order : selectLowest(order, score, limit);
+  const tracks = Int32Array.from(kept).sort((a, b) => score(a) - score(b) || a - b);
+  return { tracks, postings: read, cells: cellsVisited };
+}
