@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Counter, type Registry } from "prom-client";
 import { isStaticPage } from "../app/lib/static-pages.ts";
+import type { IncreaseSince } from "./metrics.ts";
 
 /**
  * Issue #31, ADR 0120: the request hook of the site's metrics (server/metrics.ts): on a request's
@@ -93,10 +94,7 @@ function requestDurations(name: string, help: string) {
   };
 }
 
-/** The increase of a count since the last read (server/metrics.ts increaseSince). */
-type IncreaseSince = (source: object, key: string, value: number) => number;
-
-/** The request families, registered in `registers`, and the hooks that feed them. */
+/** The request families, registered in `registry`, and the hooks that feed them. */
 export function requestMetrics(registry: Registry, since: IncreaseSince) {
   const registers = [registry];
   // ---- requests ---------------------------------------------------------------------------

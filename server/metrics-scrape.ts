@@ -1,6 +1,6 @@
 import { Counter, Gauge, type Registry } from "prom-client";
 import { OUTBOX_STATUSES } from "../app/.server/db/outbox.ts";
-import type { SiteMetrics, SiteMetricsOptions } from "./metrics.ts";
+import type { IncreaseSince, SiteMetrics, SiteMetricsOptions } from "./metrics.ts";
 
 /**
  * Issue #31, ADR 0120: the families of the site's metrics read when a scrape asks (collect()),
@@ -24,9 +24,6 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
     }),
   ]);
 }
-
-/** The increase of a count since the last read (server/metrics.ts increaseSince). */
-type IncreaseSince = (source: object, key: string, value: number) => number;
 
 /** The scrape-time families, registered in `registry`; `watch` and `countAdmission` hand them the parts they read. */
 export function scrapeMetrics(registry: Registry, opts: SiteMetricsOptions, since: IncreaseSince): Pick<SiteMetrics, "watch" | "countAdmission"> {

@@ -72,8 +72,11 @@ export interface SiteMetrics {
   thumbnailEncoded(): void;
 }
 
+/** The increase of a count since the last read, per source object and key. */
+export type IncreaseSince = (source: object, key: string, value: number) => number;
+
 /** Counters fed from a count another part keeps (the outbox worker's, the analyzer's): the increase since the last read. */
-function increaseSince() {
+function increaseSince(): IncreaseSince {
   const last = new WeakMap<object, Map<string, number>>();
   return (source: object, key: string, value: number): number => {
     let seen = last.get(source);
