@@ -1,9 +1,8 @@
 import crypto from "node:crypto";
 import type { Logger } from "../logger.ts";
-import type { SnapshotMeta } from "./album-snapshot.ts";
 import { errorMessage, UpstreamError } from "./errors.ts";
+import { holdBackReason, readStored, replaceData, serveStored, snapshotStamp } from "./runner-slot.ts";
 import type { SnapshotStore, StoredSnapshot } from "./snapshots.ts";
-import { fileStamp } from "./sources/read.ts";
 import type { Loaded, SyncSource } from "./sources/source.ts";
 
 /**
@@ -125,15 +124,15 @@ export class CatalogRunner<D extends object> {
   async start(opts: RunnerStartOptions = {}): Promise<void> {
     const loaded = await Promise.all(
       this.slots.map(async (slot) => {
-        slot.snapshotStamp = await this.snapshotStamp(slot.source.name);
-        const stored = await this.readStored(slot, (meta) => meta.source === slot.source.location);
+        slot.snapshotStamp = await snapshotStamp(this.store, slot.source.name);
+        const stored = await readStored(this.store, slot, (meta) => meta.source === slot.source.location);
         if (!stored || stored.source !== slot.source.location) return false;
         this.serveStored(slot, stored);
         return true;
       }),
     );
     for (const lookup of this.lookups) {
-      this.lookupStamps.set(lookup.name, await this.snapshotStamp(lookup.name));
+      this.lookupStamps.set(lookup.name, await snapshotStamp(this.store, lookup.name));
       await lookup.load();
     }
     const names = this.slots.filter((_, i) => loaded[i]).map((s) => s.source.name as keyof D & string);
@@ -240,7 +239,7 @@ export class CatalogRunner<D extends object> {
   private async accept(slot: Slot, result: Loaded<unknown>, force: boolean): Promise<boolean> {
     const { source, status } = slot;
     const name = source.name as keyof D & string;
-    const heldBack = force ? undefined : this.holdBackReason(slot, source.count(result.data));
+    const heldBack = force ? undefined : holdBackReason(slot, source.count(result.data), this.opts.maxShrink);
     if (heldBack) {
       await result.staged?.discard();
       if (result.alsoChanged) this.changed([name], "sync");
@@ -280,9 +279,9 @@ export class CatalogRunner<D extends object> {
         return false;
       }
       if (result.stamp) slot.stamp = result.stamp;
-      slot.snapshotStamp = await this.snapshotStamp(name);
+      slot.snapshotStamp = await snapshotStamp(this.store, name);
       slot.fingerprint = fingerprint;
-      this.replace(slot, result.data);
+      replaceData(slot, result.data);
       if (savedAt > this.updatedAtValue) this.updatedAtValue = savedAt;
       this.changed([name], "sync");
     } else {
@@ -294,49 +293,12 @@ export class CatalogRunner<D extends object> {
     return true;
   }
 
-  /**
-   * Issue #7 "Upstream faults keep the last good data" (ADR 0074): an answer that would empty a
-   * source, or shrink it by more than CATALOG_MAX_SHRINK, is held back while a snapshot with
-   * data exists. A fresh catalog (no snapshot yet) may be empty. Returns why, or undefined.
-   */
-  private holdBackReason(slot: Slot, next: number): string | undefined {
-    if (slot.fingerprint === undefined) return undefined;
-    const kept = slot.source.count(slot.data);
-    if (kept === 0) return undefined;
-    if (next === 0) return `the upstream answered an empty list; the snapshot has ${kept}`;
-    const { maxShrink } = this.opts;
-    if (next < kept * (1 - maxShrink)) {
-      return `the list shrank from ${kept} to ${next}, by more than CATALOG_MAX_SHRINK (${Math.round(maxShrink * 100)} %)`;
-    }
-    return undefined;
-  }
-
-  /** Serves new data; the old is released (albums: its table's file is closed, ADR 0082). */
-  private replace(slot: Slot, data: unknown): void {
-    const before = slot.data;
-    slot.data = data;
-    if (before !== data) void slot.source.release?.(before).catch(() => undefined);
-  }
-
   // ---- snapshots written by another process -------------------------------------------------
-
-  private async snapshotStamp(name: string): Promise<string> {
-    return (await fileStamp(this.store.file(name))) ?? "";
-  }
-
-  /** A source's stored snapshot: read by the source itself (albums, as a stream) or whole. */
-  private readStored(slot: Slot, accept: (meta: SnapshotMeta) => boolean): Promise<StoredSnapshot<unknown> | undefined> {
-    return slot.source.readSnapshot ? slot.source.readSnapshot(accept) : this.store.read<unknown>(slot.source.name);
-  }
 
   /** Serves a source's stored snapshot (at start-up, or one another process wrote). */
   private serveStored(slot: Slot, stored: StoredSnapshot<unknown>): void {
-    this.replace(slot, stored.data);
-    slot.fingerprint = stored.fingerprint;
-    slot.stamp = stored.stamp || undefined;
+    serveStored(slot, stored);
     if (stored.savedAt > this.updatedAtValue) this.updatedAtValue = stored.savedAt;
-    slot.status.updatedAt = stored.savedAt;
-    slot.status.count = slot.source.count(stored.data);
   }
 
   /**
@@ -347,10 +309,10 @@ export class CatalogRunner<D extends object> {
    */
   private async adopt(slot: Slot): Promise<void> {
     const { source } = slot;
-    const stamp = await this.snapshotStamp(source.name);
+    const stamp = await snapshotStamp(this.store, source.name);
     if (!stamp || stamp === slot.snapshotStamp) return;
     slot.snapshotStamp = stamp;
-    const stored = await this.readStored(slot, (meta) => meta.source === source.location && meta.fingerprint !== slot.fingerprint);
+    const stored = await readStored(this.store, slot, (meta) => meta.source === source.location && meta.fingerprint !== slot.fingerprint);
     if (!stored || stored.source !== source.location || stored.fingerprint === slot.fingerprint) return;
     this.serveStored(slot, stored);
     this.changed([source.name as keyof D & string], "adopted");
@@ -360,7 +322,7 @@ export class CatalogRunner<D extends object> {
   /** Follow mode: the lookup snapshots (release details, sub-genres) the syncing process rewrote. */
   private async adoptLookups(): Promise<void> {
     for (const lookup of this.lookups) {
-      const stamp = await this.snapshotStamp(lookup.name);
+      const stamp = await snapshotStamp(this.store, lookup.name);
       if (!stamp || stamp === this.lookupStamps.get(lookup.name)) continue;
       this.lookupStamps.set(lookup.name, stamp);
       if ((await lookup.load()) && lookup.partOf.length) this.changed(lookup.partOf, "adopted");
