@@ -77,7 +77,7 @@ export function scrapeMetrics(registry: Registry, opts: SiteMetricsOptions, sinc
   });
   new Gauge({
     name: "render_queue_length",
-    help: "Uncached renders waiting for their turn of the event loop (ADR 0115; always 0 in a cluster's workers, which render at once).",
+    help: "Uncached renders waiting for their turn of the event loop (ADR 0115; in a cluster's workers only while new connections are being accepted, ADR 0121).",
     registers,
     collect() {
       this.set(renderQueue?.waiting ?? 0);
