@@ -1,5 +1,6 @@
 import { trackBeats } from "./beat-tracker.ts";
 import { onsetStrength } from "./onset.ts";
+import { autocorrelation, highestNear, peakNear, refinePeak, tempogram } from "./periodicity.ts";
 
 /**
  * Tempo from a mono excerpt at a low sample rate (~11 kHz, see analyze.ts), by the methods of
@@ -209,24 +210,6 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMea
   return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous && !unsteady ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels, phase, persistence };
 }
 
-/** The envelope's autocorrelation over the whole excerpt (mean removed; 1 at lag 0), lags 0..lags. */
-function autocorrelation(x: Float32Array, lags: number): Float64Array {
-  const n = x.length;
-  let mean = 0;
-  for (const v of x) mean += v / n;
-  const d = Float64Array.from(x, (v) => v - mean);
-  const out = new Float64Array(lags + 1);
-  let energy = 0;
-  for (const v of d) energy += v * v;
-  if (!(energy > 0)) return out;
-  for (let lag = 0; lag <= lags && lag < n; lag++) {
-    let sum = 0;
-    for (let i = 0; i + lag < n; i++) sum += d[i] * d[i + lag];
-    out[lag] = (sum / energy) * (n / (n - lag));
-  }
-  return out;
-}
-
 /**
  * The metre's support for a beat period (after Klapuri, Eronen and Astola 2006, whose meter
  * model favours a tactus that the measure holds a whole number of times): the whole excerpt's
@@ -295,63 +278,16 @@ function persistenceAt(strength: Float32Array, period: number, frameRate: number
   return total / (to - from + 1);
 }
 
-/** The autocorrelation's highest value within ±3 % of `lag` (-Infinity past its end). */
-function highestNear(acf: Float64Array, lag: number): number {
-  let best = -Infinity;
-  for (let l = Math.floor(lag * 0.97); l <= Math.ceil(lag * 1.03) && l < acf.length; l++) best = Math.max(best, acf[l]);
-  return best;
-}
-
 /** Whether two periods are at a ratio that makes a wrong metrical level (2:3, 3:4, 4:5 or their inverses), within 4 %. */
 function rivalLevel(a: number, b: number): boolean {
   const r = Math.max(a, b) / Math.min(a, b);
   return [3 / 2, 4 / 3, 5 / 4].some((k) => Math.abs(r / k - 1) < 0.04);
 }
 
-
 /** The log-Gaussian tempo prior at `bpm`, 1 at PRIOR_BPM. */
 function prior(bpm: number): number {
   const octaves = Math.log2(bpm / PRIOR_BPM);
   return Math.exp(-0.5 * (octaves / PRIOR_OCTAVES) ** 2);
-}
-
-/**
- * The mean over windows of the envelope's normalised autocorrelation (1 at lag 0), for lags
- * 0..lags-1; windows with no onsets are left out. null when no window has any.
- */
-function tempogram(x: Float32Array, win: number, hop: number, lags: number): { mean: Float64Array; rows: Float64Array[] } | null {
-  const n = x.length;
-  const size = Math.min(win, n);
-  if (size <= lags + 1) return null;
-  const out = new Float64Array(lags + 1);
-  const seg = new Float64Array(size);
-  const rows: Float64Array[] = [];
-  let used = 0;
-  for (let start = 0; start + size <= n; start += hop) {
-    let mean = 0;
-    for (let i = 0; i < size; i++) mean += x[start + i];
-    mean /= size;
-    let energy = 0;
-    for (let i = 0; i < size; i++) {
-      seg[i] = x[start + i] - mean;
-      energy += seg[i] * seg[i];
-    }
-    if (!(energy > 1e-9)) continue;
-    used++;
-    const row = new Float64Array(lags + 1);
-    for (let lag = 1; lag <= lags; lag++) {
-      let sum = 0;
-      for (let i = 0; i + lag < size; i++) sum += seg[i] * seg[i + lag];
-      row[lag] = (sum / energy) * (size / (size - lag));
-      out[lag] += row[lag];
-    }
-    rows.push(row);
-    if (start + size === n) break;
-  }
-  if (used === 0) return null;
-  for (let lag = 0; lag <= lags; lag++) out[lag] /= used;
-  out[0] = 1;
-  return { mean: out, rows };
 }
 
 /**
@@ -388,20 +324,4 @@ function coverage(strength: Float32Array, sounding: Uint8Array, period: number):
     if (onset) hit++;
   }
   return slots === 0 ? 0 : hit / slots;
-}
-
-/** The lag of the highest value within a frame of `lag`. */
-function peakNear(g: Float64Array, lag: number): number {
-  let best = Math.round(lag);
-  for (const l of [Math.floor(lag) - 1, Math.floor(lag), Math.ceil(lag), Math.ceil(lag) + 1]) if (l >= 2 && l < g.length - 1 && g[l] > g[best]) best = l;
-  return best;
-}
-
-/** The peak's lag to a fraction of a frame (parabola through it and its neighbours). */
-function refinePeak(g: Float64Array, lag: number): number {
-  const a = g[lag - 1];
-  const b = g[lag];
-  const c = g[lag + 1];
-  const d = a - 2 * b + c;
-  return d < 0 ? lag + (0.5 * (a - c)) / d : lag;
 }
