@@ -65,8 +65,22 @@ export async function loadReal(log: (line: string) => void): Promise<RealData | 
   const candidates = realCandidates(log);
   if (typeof candidates === "string") return candidates;
   const cachePath = path.join(cacheDir(), `analysis-v${ANALYZER_VERSION}-f${FINGERPRINT_VERSION}-s${SEGMENTS_VERSION}.json`);
-  const cache: Cache = fs.existsSync(cachePath) ? JSON.parse(fs.readFileSync(cachePath, "utf8")) : {};
-  const save = () => fs.writeFileSync(cachePath, JSON.stringify(cache));
+  const read = (): Cache => (fs.existsSync(cachePath) ? JSON.parse(fs.readFileSync(cachePath, "utf8")) : {});
+  const cache: Cache = read();
+  // the cache is shared by the engineers' worktrees (BRIEF: one bench cache directory): merge
+  // what another run saved meanwhile before writing, and write whole (rename), so that two runs
+  // analysing different tracks at once keep both's results
+  const save = () => {
+    for (const [file, entry] of Object.entries(read())) {
+      const mine = (cache[file] ??= {});
+      mine.full ??= entry.full;
+      mine.excerpt ??= entry.excerpt;
+      mine.seconds ??= entry.seconds;
+    }
+    const tmp = `${cachePath}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(cache));
+    fs.renameSync(tmp, cachePath);
+  };
   const rel = (file: string) => path.relative(cacheDir(), file);
   for (const c of candidates) {
     const entry = (cache[rel(c.file)] ??= {});

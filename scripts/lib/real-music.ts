@@ -13,8 +13,9 @@ import { spawnSync } from "node:child_process";
  * into ALBUMS of at most four, all of one genre, so that metadata explains nothing. Groups
  * with fewer than two albums' worth (5 tracks) are left out: a seed's own album is never
  * counted, so such a group could score nothing. Groups are split by a fixed rule, their names
- * in order; the held-out groups are the six ADR 0118 drew (HELD_OUT_GROUPS), never tuned on, and every
- * other group, including those added later (ADR 0125), is TUNING.
+ * in order; the held-out groups are the six ADR 0118 drew (HELD_OUT_GROUPS) and the three ADR 0131
+ * added (NEW_HELD_OUT_GROUPS), never tuned on, and every other group, including those added later
+ * (ADR 0125, 0131), is TUNING.
  *
  * Only the packages SOURCES lists are fetched; none of them is one DESIGN §3d reserves for
  * independent checks (that list is not repeated here: this bench never names that music).
@@ -38,12 +39,12 @@ interface Source {
 const walk = (dir: string): string[] =>
   fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)])) : [];
 
-/** Files of one folder with the given extensions, one group. */
-const folder = (pkg: string, sub: string, group: string, skip?: RegExp): Source => ({
+/** Files of one folder (Ogg or MP3, or the names `only` matches), one group. */
+const folder = (pkg: string, sub: string, group: string, skip?: RegExp, only = /\.(ogg|mp3)$/i): Source => ({
   pkg,
   list: (root) =>
     walk(path.join(root, sub))
-      .filter((f) => /\.(ogg|mp3)$/i.test(f) && !(skip && skip.test(path.basename(f))))
+      .filter((f) => only.test(path.basename(f)) && !(skip && skip.test(path.basename(f))))
       .map((file) => ({ file, group })),
 });
 
@@ -119,6 +120,38 @@ export const SOURCES: Source[] = [
   ...["gunroar-data", "mu-cade-data", "noiz2sa-data", "parsec47-data", "rrootage-data", "titanion-data", "torus-trooper-data", "tumiki-fighters-data"].map((pkg) =>
     folder(pkg, `usr/share/games/${pkg.replace(/-data$/, "")}/sounds`, "aba-games"),
   ),
+  // ADR 0131: more, and more varied, tuning groups (Debian main; each package's copyright file
+  // read for the music's author and licence; the licence in each comment)
+  // Adonthell's "Waste's Edge" soundtrack (GPL-2+, the Adonthell team)
+  folder("adonthell-data", "usr/share/games/adonthell/games/wastesedge/audio", "adonthell"),
+  // Berusky 2's music (GPL-2+, AnakreoN): long ambient pieces and the short "comix" cues
+  folder("berusky2-data", "usr/share/games/berusky2/music", "berusky2"),
+  // Enigma's game and menu music (GPL-2, the Enigma team)
+  folder("enigma-data", "usr/share/games/enigma/music", "enigma"),
+  // OpenClonk: K-Pone's pieces (CC-BY-3.0; Music.ocg/authors.txt credits every piece but Cavern to K-Pone)
+  folder("openclonk-data", "usr/share/games/openclonk/Music.ocg", "openclonk: K-Pone", /^Cavern\./),
+  // Pingus: the numbered Impulse Tracker modules of its soundtrack (GPL-2+; the "gd-" pieces and
+  // the others are other authors', left out), decoded by ffmpeg's module support
+  folder("pingus-data", "usr/share/games/pingus/data/music", "pingus", undefined, /^pingus-\d+\.it$/),
+  // Red Eclipse's soundtrack (CC-BY-SA-3.0, Derek "JoJo" Stegall: data/sounds/music/track_*.ogg)
+  folder("redeclipse-data", "usr/share/games/redeclipse/data/sounds/music", "redeclipse: Derek Stegall", undefined, /^track_\d+\.ogg$/),
+  // Trackballs' own soundtrack (GPL-2+, Marco Göbel and Attila Boros: the tb_ pieces; Paul Leach's three are left out)
+  folder("trackballs-data", "usr/share/games/trackballs/music", "trackballs", undefined, /^tb_.*\.ogg$/),
+  // Wizznic's level music (GPL-3, Sean Hawk, named in the file names; the menu loop left out)
+  folder("wizznic-data", "usr/share/games/wizznic/packs/000_wizznic/music", "wizznic: Sean Hawk"),
+  // ADR 0131: NEW held-out groups (NEW_HELD_OUT_GROUPS), drawn before any figure was read
+  // Dave Gnukem's music (Eric Matyas, every piece; the package's copyright: Expat or GPL-2 or GPL-3)
+  folder("davegnukem-data", "usr/share/games/davegnukem/music/eric_matyas", "davegnukem: Eric Matyas"),
+  // Fish Fillets NG's soundtrack (GPL-2+, ALTAR interactive)
+  folder("fillets-ng-data", "usr/share/games/fillets-ng/music", "fillets-ng"),
+  // M.A.R.S.'s music (CC-BY-SA-3.0, Obsidian Shell: data/audio/music, menu and tutorial)
+  {
+    pkg: "marsshooter-data",
+    list: (root) => {
+      const dir = path.join(root, "usr/share/games/marsshooter/audio");
+      return [...walk(path.join(dir, "music")).filter((f) => /\.ogg$/i.test(f)), path.join(dir, "menu.ogg"), path.join(dir, "tutorial.ogg")].map((file) => ({ file, group: "marsshooter: Obsidian Shell" }));
+    },
+  },
 ];
 
 /**
@@ -127,13 +160,21 @@ export const SOURCES: Source[] = [
  * corpus ever tunes on them (ADR 0125); every other group is tuning.
  */
 export const HELD_OUT_GROUPS = ["extremetuxracer", "megaglest", "planetblupi", "ufoai: Crystan", "ufoai: Marine", "widelands"];
+/**
+ * Held-out groups added by ADR 0131, of 12 tracks or more (so that a seed has 8 or more relevant
+ * tracks outside its album: ADR 0128's ceiling), drawn from packages never used in tuning before
+ * any figure was read. Their own part ("held-out-new"), so that the six above are scored on the
+ * pool they always were, and old + new together beside it; never tuned on.
+ */
+export const NEW_HELD_OUT_GROUPS = ["davegnukem: Eric Matyas", "fillets-ng", "marsshooter: Obsidian Shell"];
+const isHeldOut = (group: string) => HELD_OUT_GROUPS.includes(group) || NEW_HELD_OUT_GROUPS.includes(group);
 
 export interface RealTrack {
   id: string;
   file: string;
   group: string;
   album: string;
-  part: "tuning" | "held-out";
+  part: "tuning" | "held-out" | "held-out-new";
 }
 
 export const cacheDir = () => process.env.SIMILARITY_BENCH_CACHE || path.join(os.homedir(), ".cache", "northbeat-bench", "similarity");
@@ -167,14 +208,14 @@ export function realCandidates(log: (line: string) => void): { file: string; gro
 /**
  * The corpus from candidates whose length is known (`seconds`): per group, file name order,
  * the first MAX_PER_GROUP (MAX_PER_TUNING_GROUP) of at least MIN_SECONDS, albums of four; groups under 5 tracks left out;
- * the six HELD_OUT_GROUPS held out, every other group tuning.
+ * the six HELD_OUT_GROUPS held out, and ADR 0131's NEW_HELD_OUT_GROUPS in a part of their own, every other group tuning.
  */
 export function realCorpus(candidates: { file: string; group: string; seconds: number }[]): RealTrack[] {
   const byGroup = new Map<string, string[]>();
   for (const c of [...candidates].sort((a, b) => (a.file < b.file ? -1 : 1))) {
     if (!(c.seconds >= MIN_SECONDS)) continue;
     const list = byGroup.get(c.group) ?? [];
-    if (list.length < (HELD_OUT_GROUPS.includes(c.group) ? MAX_PER_GROUP : MAX_PER_TUNING_GROUP)) list.push(c.file);
+    if (list.length < (isHeldOut(c.group) ? MAX_PER_GROUP : MAX_PER_TUNING_GROUP)) list.push(c.file);
     byGroup.set(c.group, list);
   }
   const groups = [...byGroup.keys()].filter((g) => byGroup.get(g)!.length >= 5).sort();
@@ -184,7 +225,7 @@ export function realCorpus(candidates: { file: string; group: string; seconds: n
       file,
       group,
       album: `${group} #${Math.floor(i / 4) + 1}`,
-      part: HELD_OUT_GROUPS.includes(group) ? ("held-out" as const) : ("tuning" as const),
+      part: HELD_OUT_GROUPS.includes(group) ? ("held-out" as const) : NEW_HELD_OUT_GROUPS.includes(group) ? ("held-out-new" as const) : ("tuning" as const),
     })),
   );
 }
