@@ -8,8 +8,8 @@ import { FIELDS } from "../app/.server/analysis/fingerprint.ts";
 
 const FIELDS_COUNT = FIELDS.length;
 import { ADR_0104_WEIGHTS, adr0104Start, combined, FEATURE_SETS, fingerprintParts, loadFeatures, loadReal, ncaProblem, PART_KEYS, termShare, type FeatureSet, type PartKey } from "./lib/bench-real.ts";
-import { ncaDistances, ncaFit, type NcaModel, type Shape } from "./lib/metric-learning.ts";
-import { scoreRanking } from "./lib/real-music.ts";
+import { groupBalanced, ncaDistances, ncaFit, type NcaModel, type Shape } from "./lib/metric-learning.ts";
+import { macroMean, scoreRanking } from "./lib/real-music.ts";
 
 /**
  * `npm run fit:similarity` (issue #29, ADR 0118): the learned step the company owns. Fits one
@@ -40,6 +40,12 @@ const { values: args } = parseArgs({
     /** the site's metric (ADR 0125) */
     map: { type: "string", default: path.join(import.meta.dirname, "..", "app", ".server", "analysis", "similarity-map.json") },
     cv: { type: "boolean", default: false },
+    /** the shapes --cv tries (ADR 0131: "diag", the site's form, is the one that carries over, and the only one cheap to cross-validate) */
+    shapes: { type: "string", default: "diag,parts,full" },
+    /** the seed weightings --cv tries (seeds, groups, cap10; all by default) */
+    balance: { type: "string" },
+    /** --cv: the terms held too (ADR 0123's "share held" runs), or free only */
+    "free-only": { type: "boolean", default: false },
     /** write the site's metric (similarity-map.json) and stop */
     "site-only": { type: "boolean", default: false },
   },
@@ -62,6 +68,12 @@ interface NcaRun {
   s: number;
   /** the tempo and key terms' weights and their share of the distance held at ADR 0104's */
   holdTerms: boolean;
+  /**
+   * How seeds count in the loss (ADR 0131): "seeds", each the same (a 40-track soundtrack
+   * weighs 8 times a 5-track one: three soundtracks held 110 of 194 tuning seeds, ADR 0128);
+   * "groups", each group the same total (metric-learning.ts's groupBalanced).
+   */
+  balance?: "seeds" | "groups" | "cap10";
 }
 const RATE = 0.01;
 function gitCommit(): string {
@@ -73,12 +85,17 @@ function gitCommit(): string {
 }
 const fitNca = (pool: number[], run: NcaRun): NcaModel => {
   const { l0, w0, partOf } = adr0104Start(run.s);
-  return ncaFit(ncaProblem(data, pool), { shape: run.shape, partOf, l0, w0, lambda: run.lambda, steps: run.steps, rate: RATE, fixedTerms: run.holdTerms, keepScale: run.holdTerms });
+  const problem = ncaProblem(data, pool);
+  if (run.balance === "groups") problem.weight = groupBalanced(problem.group);
+  if (run.balance === "cap10") problem.weight = groupBalanced(problem.group, 10);
+  return ncaFit(problem, { shape: run.shape, partOf, l0, w0, lambda: run.lambda, steps: run.steps, rate: RATE, fixedTerms: run.holdTerms, keepScale: run.holdTerms });
 };
 const ncaScore = (pool: number[], model: NcaModel) => {
   const D = ncaDistances(ncaProblem(data, pool), model);
   const n = pool.length;
-  return scoreRanking(pool.map((i) => data.tracks[i]), (a, b) => D[a * n + b]).get("all")!;
+  const scores = scoreRanking(pool.map((i) => data.tracks[i]), (a, b) => D[a * n + b]);
+  // the seeds' mean ("all") and the groups' mean (macro, ADR 0131)
+  return { ...scores.get("all")!, macro: macroMean(scores) };
 };
 if (args.cv) {
   // ADR 0125: 13 tuning groups, three folds of them (every third group in name order held out
@@ -86,25 +103,32 @@ if (args.cv) {
   const groups = [...new Set(tracks.map((t) => t.group))].sort();
   const FOLDS = 3;
   const splits = Array.from({ length: FOLDS }, (_, f) => groups.filter((_, g) => g % FOLDS !== f));
+  // ADR 0131: two criteria, the seeds' mean (ADR 0125's) and the groups' mean (macro: each
+  // held-back group counts the same, so that no three soundtracks decide the choice)
   const cv = (run: NcaRun | null) => {
-    let sum = 0;
+    let micro = 0;
+    let macro = 0;
     for (const fitGroups of splits) {
       const fitPool = tuning.filter((i) => fitGroups.includes(data.tracks[i].group));
       const testPool = tuning.filter((i) => !fitGroups.includes(data.tracks[i].group));
       const start = adr0104Start(run?.s ?? 2);
       const s = ncaScore(testPool, run ? fitNca(fitPool, run) : { l: start.l0, w: start.w0, d: FIELDS_COUNT });
-      sum += (s.p10 + s.map24) / splits.length;
+      micro += (s.p10 + s.map24) / splits.length;
+      macro += (s.macro.p10 + s.macro.map24) / splits.length;
     }
-    return sum;
+    return `cv P@10 + MAP@24 ${micro.toFixed(3)}, groups' mean ${macro.toFixed(3)}`;
   };
-  console.log(`ADR 0104's metric: cv P@10 + MAP@24 ${cv(null).toFixed(3)}`);
-  for (const holdTerms of [false, true]) {
-    for (const shape of ["diag", "parts", "full"] as Shape[]) {
-      for (const lambda of [0.01, 0.1, 0.3, 1]) {
-        for (const steps of [150]) {
-          for (const s of [2, 3]) {
-            const run = { shape, lambda, steps, s, holdTerms };
-            console.log(`${JSON.stringify(run)}: cv P@10 + MAP@24 ${cv(run).toFixed(3)}`);
+  console.log(`ADR 0104's metric: ${cv(null)}`);
+  const shapes = args.shapes.split(",") as Shape[];
+  for (const holdTerms of args["free-only"] ? [false] : [false, true]) {
+    for (const shape of shapes) {
+      for (const balance of (args.balance?.split(",") ?? ["seeds", "groups", "cap10"]) as NonNullable<NcaRun["balance"]>[]) {
+        for (const lambda of [0.01, 0.1, 0.3, 1]) {
+          for (const steps of [150]) {
+            for (const s of [2, 3]) {
+              const run = { shape, lambda, steps, s, holdTerms, balance };
+              console.log(`${JSON.stringify(run)}: ${cv(run)}`);
+            }
           }
         }
       }

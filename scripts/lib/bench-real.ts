@@ -8,7 +8,7 @@ import { catalogScales, compare, createModel, keyRelation, LEARNED, tempoTerm, W
 import { KEY_NAMES } from "../../app/lib/catalog/track-query.ts";
 import { blockFeatures, FEATURES_VERSION, type BlockFeatures } from "./block-features.ts";
 import { meanSpread, ncaDistances, type NcaModel, type NcaProblem, type Shape } from "./metric-learning.ts";
-import { cacheDir, ffmpegWav, realCandidates, realCorpus, referenceExcerpt, scoreRanking, type RealTrack } from "./real-music.ts";
+import { cacheDir, ffmpegWav, macroMean, realCandidates, realCorpus, referenceExcerpt, scoreRanking, type RealTrack } from "./real-music.ts";
 
 /**
  * bench:similarity's real part (issue #29, ADR 0118): the corpus of real-music.ts, each track
@@ -128,21 +128,36 @@ export const FINGERPRINT_V3 = fingerprintMethod("fingerprint v1, ADR 0104's weig
 /** The site's metric since ADR 0125 (similarity-map.json: NCA, one weight per value). */
 export const FINGERPRINT_SITE = fingerprintMethod("fingerprint v1, the site's learned weights (ADR 0125)", LEARNED);
 
+/**
+ * The parts the real ranking is scored on, each its own pool: the tuning groups; ADR 0118's six
+ * held-out groups alone (the pool every earlier figure was read on); ADR 0131's new held-out
+ * groups alone; and old + new in one pool (more distractors for each seed).
+ */
+const RANKING_PARTS: { label: string; parts: RealTrack["part"][]; perGroup: boolean }[] = [
+  { label: "tuning", parts: ["tuning"], perGroup: true },
+  { label: "held-out", parts: ["held-out"], perGroup: true },
+  { label: "held-out new (ADR 0131)", parts: ["held-out-new"], perGroup: true },
+  { label: "held-out old+new", parts: ["held-out", "held-out-new"], perGroup: false },
+];
+
 export function benchRealRanking(data: RealData, methods: Method[], row: (...cells: (string | number)[]) => void, perGroup: (m: Method) => boolean = () => true) {
-  for (const part of ["tuning", "held-out"] as const) {
-    const pool = data.tracks.flatMap((t, i) => (t.part === part ? [i] : []));
+  for (const part of RANKING_PARTS) {
+    const pool = data.tracks.flatMap((t, i) => (part.parts.includes(t.part) ? [i] : []));
+    if (pool.length === 0) continue;
     const tracks = pool.map((i) => data.tracks[i]);
     for (const method of methods) {
       const scores = scoreRanking(tracks, method.distance(data, pool));
       const all = scores.get("all")!;
       const groups = [...scores.keys()].filter((k) => k !== "all").sort();
-      if (perGroup(method)) {
+      if (perGroup(method) && part.perGroup) {
         for (const g of groups) {
           const s = scores.get(g)!;
-          row(`real ${part}`, method.name, g, `${s.seeds} seeds`, `P@10 ${s.p10.toFixed(2)}`, `MAP@24 ${s.map24.toFixed(2)}`, `random ${s.random.toFixed(2)}`);
+          row(`real ${part.label}`, method.name, g, `${s.seeds} seeds`, `P@10 ${s.p10.toFixed(2)}`, `MAP@24 ${s.map24.toFixed(2)}`, `random ${s.random.toFixed(2)}`);
         }
       }
-      row(`real ${part}`, method.name, `all (${groups.length} groups)`, `${all.seeds} seeds`, `P@10 ${all.p10.toFixed(2)}`, `MAP@24 ${all.map24.toFixed(2)}`, `random ${all.random.toFixed(2)}`);
+      // the groups' mean beside the seeds' (ADR 0131: a few large groups weigh most in the seeds' mean)
+      const macro = macroMean(scores);
+      row(`real ${part.label}`, method.name, `all (${groups.length} groups)`, `${all.seeds} seeds`, `P@10 ${all.p10.toFixed(2)}`, `MAP@24 ${all.map24.toFixed(2)}`, `random ${all.random.toFixed(2)}`, `groups' mean P@10 ${macro.p10.toFixed(2)} MAP@24 ${macro.map24.toFixed(2)}`);
     }
   }
 }

@@ -23,6 +23,23 @@ export interface NcaProblem {
   terms: Float64Array[];
   group: Int32Array;
   album: Int32Array;
+  /**
+   * Each seed's weight in the loss (default 1: every seed counts the same, so a group of 40
+   * tracks counts 8 times one of 5). `groupBalanced` gives each group the same total (ADR 0131:
+   * three soundtracks held 110 of 194 tuning seeds and decided the fit, ADR 0128).
+   */
+  weight?: Float64Array;
+}
+
+/**
+ * Seed weights giving every group the same total weight: 1 / (the group's seeds), a macro mean
+ * over groups; with `cap`, a group's total is min(its seeds, cap) (a group of 40 counts as 10
+ * seeds at cap 10, a group of 5 as 5).
+ */
+export function groupBalanced(group: Int32Array, cap?: number): Float64Array {
+  const count = new Map<number, number>();
+  for (const g of group) count.set(g, (count.get(g) ?? 0) + 1);
+  return Float64Array.from(group, (g) => (cap === undefined ? 1 / count.get(g)! : Math.min(1, cap / count.get(g)!)));
 }
 
 export interface NcaOptions {
@@ -88,11 +105,13 @@ export function ncaDistances(p: Pick<NcaProblem, "x" | "terms">, model: NcaModel
   return D;
 }
 
-/** The NCA loss (mean over seeds) and its gradient in L and w. */
-function lossAndGradient(p: NcaProblem, model: NcaModel): { loss: number; gl: Float64Array; gw: Float64Array } {
+/** The NCA loss (mean over seeds, weighted by `weight`) and its gradient in L and w; `diagonal`: only L's diagonal is wanted. */
+export function lossAndGradient(p: NcaProblem, model: NcaModel, diagonal: boolean): { loss: number; gl: Float64Array; gw: Float64Array } {
   const n = p.x.length;
   const d = model.d;
   const D = ncaDistances(p, model);
+  // a diagonal L needs only M's diagonal (d times less work: what makes a cross-validation of
+  // the site's form affordable on two shared cores)
   const M = new Float64Array(d * d);
   const gw = new Float64Array(model.w.length);
   const c = new Float64Array(n);
@@ -100,6 +119,7 @@ function lossAndGradient(p: NcaProblem, model: NcaModel): { loss: number; gl: Fl
   let loss = 0;
   let seeds = 0;
   for (let i = 0; i < n; i++) {
+    const wi = p.weight ? p.weight[i] : 1;
     let min = Infinity;
     for (let j = 0; j < n; j++) if (p.album[j] !== p.album[i] && D[i * n + j] < min) min = D[i * n + j];
     let z = 0;
@@ -112,26 +132,33 @@ function lossAndGradient(p: NcaProblem, model: NcaModel): { loss: number; gl: Fl
       z += e;
       if (p.group[j] === p.group[i]) g += e;
     }
-    if (g === 0) continue; // no track of the group outside the seed's album
-    seeds++;
+    if (g === 0 || wi === 0) continue; // no track of the group outside the seed's album
+    seeds += wi;
     const P = g / z;
-    loss -= Math.log(P);
+    loss -= wi * Math.log(P);
     // ∂(−log P_i)/∂D_ij = [j in group] p_ij / P_i − p_ij
     for (let j = 0; j < n; j++) {
       if (c[j] === 0) continue;
       const pij = c[j] / z;
-      const coef = (p.group[j] === p.group[i] ? pij / P : 0) - pij;
+      const coef = wi * ((p.group[j] === p.group[i] ? pij / P : 0) - pij);
       if (coef === 0) continue;
       for (let k = 0; k < d; k++) delta[k] = p.x[i][k] - p.x[j][k];
-      for (let a = 0; a < d; a++) {
-        const da = coef * delta[a];
-        for (let b = 0; b < d; b++) M[a * d + b] += da * delta[b];
-      }
+      if (diagonal) for (let a = 0; a < d; a++) M[a * d + a] += coef * delta[a] * delta[a];
+      else
+        for (let a = 0; a < d; a++) {
+          const da = coef * delta[a];
+          for (let b = 0; b < d; b++) M[a * d + b] += da * delta[b];
+        }
       for (let e = 0; e < p.terms.length; e++) gw[e] += coef * p.terms[e][i * n + j];
     }
   }
   // ∂/∂L of Σ coef |L Δ|² = 2 L M
   const gl = new Float64Array(d * d);
+  if (diagonal) {
+    for (let r = 0; r < d; r++) gl[r * d + r] = (2 * model.l[r * d + r] * M[r * d + r]) / seeds;
+    for (let e = 0; e < gw.length; e++) gw[e] /= seeds;
+    return { loss: loss / seeds, gl, gw };
+  }
   for (let r = 0; r < d; r++) {
     for (let b = 0; b < d; b++) {
       let s = 0;
@@ -155,7 +182,7 @@ export function ncaFit(p: NcaProblem, o: NcaOptions, log?: (line: string) => voi
   const b2 = 0.999;
   const target = meanSpread(p, model);
   for (let step = 1; step <= o.steps; step++) {
-    const { loss, gl, gw } = lossAndGradient(p, model);
+    const { loss, gl, gw } = lossAndGradient(p, model, o.shape === "diag");
     if (log && (step === 1 || step % 50 === 0)) log(`  step ${step}: loss ${loss.toFixed(4)}`);
     for (let k = 0; k < params; k++) {
       const isL = k < d * d;

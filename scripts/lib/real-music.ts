@@ -280,6 +280,16 @@ export function scoreRanking(tracks: RealTrack[], distance: (a: number, b: numbe
   return out;
 }
 
+/**
+ * The groups' mean of a scoreRanking (each group counts the same, whatever its seeds: ADR 0131's
+ * balanced criterion, beside the seeds' mean that "all" holds).
+ */
+export function macroMean(scores: Map<string, Scores>): { p10: number; map24: number; random: number; groups: number } {
+  const groups = [...scores].filter(([k]) => k !== "all").map(([, s]) => s);
+  const mean = (f: (s: Scores) => number) => groups.reduce((a, s) => a + f(s), 0) / (groups.length || 1);
+  return { p10: mean((s) => s.p10), map24: mean((s) => s.map24), random: mean((s) => s.random), groups: groups.length };
+}
+
 /** Decoded by ffmpeg: the file as 16-bit WAV at `rate` (at most `maxSeconds`), or a section of it. */
 export function ffmpegWav(file: string, rate: number, opts: { from?: number; seconds?: number; channels?: number } = {}): Uint8Array {
   const args = ["-hide_banner", "-loglevel", "error"];
