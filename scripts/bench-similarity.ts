@@ -22,10 +22,12 @@ import { KEY_NAMES, type TrackQuery } from "../app/lib/catalog/track-query.ts";
 import { requestGuard } from "../server/request-guard.ts";
 import { isSoundsLikeUpload, soundsLikeUpload } from "../server/sounds-like.ts";
 import {
+  ADR_0125_METRIC,
   benchRealRanking,
   benchRealRetrieval,
   combined,
   FEATURE_SETS,
+  FINGERPRINT_ADR_0125,
   FINGERPRINT_SITE,
   FINGERPRINT_V3,
   fingerprintRetrieval,
@@ -141,6 +143,7 @@ if (runs("real")) {
     const bestCv = summed("the site + mel Gaussian + passages ×0.25 + fp ×0.25 (ADR 0128's best on tuning)", [[1, FINGERPRINT_SITE], [1, melG], [0.25, PASSAGE_SETS], [0.25, combined("fp", features, { fp: 1 })]]);
     const methods = [
       FINGERPRINT_V3,
+      FINGERPRINT_ADR_0125,
       FINGERPRINT_SITE,
       ...(metric ? [fingerprintWeighted("fingerprint v1, fitted part weights (not kept: speed)", metric.fingerprintPartWeights.weights)] : []),
       ...(metric ? [fingerprintWeighted("fingerprint v1, fitted with tempo and key fixed", metric.fingerprintPartWeightsTempoKeyFixed.weights)] : []),
@@ -164,9 +167,10 @@ if (runs("real")) {
       hubReduced(bestCv, "mp"),
       CEILING,
     ];
-    benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m === FINGERPRINT_SITE || m === nca[0] || m === ncaHub[0] || m === siteMelG || m === CEILING);
+    benchRealRanking(data, methods, row, (m) => m === FINGERPRINT_V3 || m === FINGERPRINT_ADR_0125 || m === FINGERPRINT_SITE || m === nca[0] || m === ncaHub[0] || m === siteMelG || m === CEILING);
     benchRealRetrieval(data, "fingerprint v1, whole track, ADR 0104's weights (the site before ADR 0125)", fingerprintRetrieval(data, WEIGHTS), row);
-    benchRealRetrieval(data, "fingerprint v1, whole track, the site's learned weights (ADR 0125)", fingerprintRetrieval(data), row);
+    benchRealRetrieval(data, "fingerprint v1, whole track, ADR 0125's learned weights (the site before ADR 0131)", fingerprintRetrieval(data, ADR_0125_METRIC), row);
+    benchRealRetrieval(data, "fingerprint v1, whole track, the site's learned weights (ADR 0131's refit)", fingerprintRetrieval(data), row);
     if (metric) benchRealRetrieval(data, "fingerprint v1, whole track, fitted part weights (not kept)", fingerprintRetrieval(data, metric.fingerprintPartWeights.weights), row);
     if (metric?.projections) benchRealRetrieval(data, "fingerprint v1, whole track, NCA full map (ADR 0123)", projectedRetrieval(data, metric.projections.full), row);
     benchRealRetrieval(data, "band mean+spread, whole track", wholeRetrieval(features), row);
@@ -330,9 +334,11 @@ if (runs("families")) {
   const sigma = catalogScales(vectors, catalog.length);
   const before = createModel(sigma, WEIGHTS);
   const site = createModel(sigma);
+  const adr0125 = createModel(sigma, ADR_0125_METRIC);
   const direct: [string, (a: Sounding, b: Sounding) => number][] = [
     ["ADR 0104's metric (the site before ADR 0125)", (a, b) => compare(before, a, b).distance],
-    ["the site's learned weights (ADR 0125)", (a, b) => compare(site, a, b).distance],
+    ["ADR 0125's learned weights (the site before ADR 0131)", (a, b) => compare(adr0125, a, b).distance],
+    ["the site's learned weights (ADR 0131's refit)", (a, b) => compare(site, a, b).distance],
   ];
   for (const [name, fit] of fits ? ([["NCA full map", fits.full], ["NCA one weight per value", fits.diag]] as const) : []) {
     const d = FIELDS.length;

@@ -7,6 +7,7 @@ import { SEGMENTS_VERSION, segmentWindows, WINDOW_BYTES, windowScales } from "..
 import { catalogScales, compare, createModel, keyRelation, LEARNED, tempoTerm, WEIGHTS, type LearnedMetric, type Sounding, type Weights } from "../../app/.server/analysis/similarity.ts";
 import { KEY_NAMES } from "../../app/lib/catalog/track-query.ts";
 import { blockFeatures, FEATURES_VERSION, type BlockFeatures } from "./block-features.ts";
+import ADR_0125_MAP from "./legacy/similarity-map-adr0125.json" with { type: "json" };
 import { meanSpread, ncaDistances, type NcaModel, type NcaProblem, type Shape } from "./metric-learning.ts";
 import { cacheDir, ffmpegWav, macroMean, realCandidates, realCorpus, referenceExcerpt, scoreRanking, type RealTrack } from "./real-music.ts";
 
@@ -125,8 +126,11 @@ const fingerprintMethod = (name: string, metric: Weights | LearnedMetric): Metho
 });
 /** ADR 0104's metric: the site's before ADR 0125. */
 export const FINGERPRINT_V3 = fingerprintMethod("fingerprint v1, ADR 0104's weights (the site before ADR 0125)", WEIGHTS);
-/** The site's metric since ADR 0125 (similarity-map.json: NCA, one weight per value). */
-export const FINGERPRINT_SITE = fingerprintMethod("fingerprint v1, the site's learned weights (ADR 0125)", LEARNED);
+/** The site's metric since ADR 0125 (similarity-map.json: NCA, one weight per value), refitted by ADR 0131. */
+export const FINGERPRINT_SITE = fingerprintMethod("fingerprint v1, the site's learned weights (ADR 0131's refit)", LEARNED);
+/** The site's metric before ADR 0131's refit: ADR 0125's file (13 tuning groups, λ 0.3), kept as the bench's "before". */
+export const ADR_0125_METRIC: LearnedMetric = { fields: ADR_0125_MAP.fields, tempo: ADR_0125_MAP.tempo, key: ADR_0125_MAP.key };
+export const FINGERPRINT_ADR_0125 = fingerprintMethod("fingerprint v1, ADR 0125's learned weights (the site before ADR 0131)", ADR_0125_METRIC);
 
 /**
  * The parts the real ranking is scored on, each its own pool: the tuning groups; ADR 0118's six

@@ -88,6 +88,8 @@ export function catalogScales(vectors: Uint8Array, count: number, present?: Uint
  * so the index keeps the stored fingerprint's bytes and applies it when it builds the model
  * from the catalog's σ: no new analysis. On the corpus's held-out groups (never fitted on)
  * precision at 10 went from ADR 0104's 0.33 to 0.35, MAP@24 0.38 to 0.42 (ADR 0125's table).
+ * ADR 0131 refitted it on 21 tuning groups (272 tracks) with the setting its cross-validation
+ * chose: ADR 0118's six held-out groups unchanged (0.35), three new held-out groups 0.49 → 0.51.
  */
 export interface LearnedMetric {
   /** FIELDS.length weights, each for ((a − b) / σ_field)² */
