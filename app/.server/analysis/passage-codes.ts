@@ -1,5 +1,5 @@
 import codebookFile from "./passage-codebook.json" with { type: "json" };
-import { BANDS, WINDOW_BYTES } from "./segments.ts";
+import { BANDS, MAX_WINDOWS, WINDOW_BYTES } from "./segments.ts";
 
 /**
  * Passage codes (issue #29, ADR 0129): a coarse code for each 20-second passage window of
@@ -116,6 +116,75 @@ export function distancesTo(centroids: Float64Array, count: number, x: Float64Ar
       d += v * v;
     }
     out[c] = d;
+  }
+  return out;
+}
+
+/**
+ * The codebook's identity: FNV-1a over its numbers (as the committed file spells them), so codes
+ * stored by an analysis (ADR 0130) are used only with the codebook that made them; a refit
+ * (`npm run fit:passage-codes`) makes the index code the anchors again until re-analysis.
+ */
+const ids = new WeakMap<PassageCodebook, number>();
+export function codebookId(book: PassageCodebook = passageCodebook()): number {
+  const known = ids.get(book);
+  if (known !== undefined) return known;
+  let h = 0x811c9dc5;
+  const mix = (v: number) => {
+    const s = v.toFixed(5);
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  };
+  for (const a of [book.inverseScales, book.means, book.spreads, book.residualMeans, book.residualSpreads]) {
+    mix(a.length);
+    for (const v of a) mix(v);
+  }
+  ids.set(book, h >>> 0);
+  return h >>> 0;
+}
+
+/** The stored codes' layout version (the first byte). */
+export const STORED_CODES_VERSION = 1;
+const STORED_HEADER = 5;
+
+/**
+ * Every window's code, stored in the analysis beside its anchors (issue #29, ADR 0130: an index
+ * build at 2.5 million tracks no longer codes 42 million windows): base64 of a version byte,
+ * the codebook's id (4 bytes, little-endian), then per window its cell and its residual code,
+ * two bytes each: **4 bytes a window**, at most MAX_WINDOWS (120) of them (≤ 645 characters).
+ * Null for no windows.
+ */
+export function encodePassageCodes(windows: Uint8Array | null, book: PassageCodebook = passageCodebook()): string | null {
+  if (!windows || windows.length < WINDOW_BYTES) return null;
+  const count = Math.floor(windows.length / WINDOW_BYTES);
+  const bytes = Buffer.alloc(STORED_HEADER + 4 * count);
+  bytes[0] = STORED_CODES_VERSION;
+  bytes.writeUInt32LE(codebookId(book), 1);
+  const scratch = new Float64Array(WINDOW_BYTES);
+  for (let w = 0; w < count; w++) {
+    const { cell, residual } = encodeWindow(book, windows, w * WINDOW_BYTES, scratch);
+    bytes.writeUInt16LE(cell, STORED_HEADER + 4 * w);
+    bytes.writeUInt16LE(residual, STORED_HEADER + 4 * w + 2);
+  }
+  return bytes.toString("base64");
+}
+
+/**
+ * Stored codes as the index keeps them (cell × 2^16 + residual, one a window, in window order),
+ * or null when absent, malformed, of another layout, or made by another codebook (the caller
+ * then codes the anchors, as before ADR 0130).
+ */
+export function decodePassageCodes(stored: string | null | undefined, book: PassageCodebook = passageCodebook()): Uint32Array | null {
+  if (!stored || stored.length > 4 * Math.ceil((STORED_HEADER + 4 * MAX_WINDOWS) / 3)) return null;
+  const bytes = Buffer.from(stored, "base64");
+  if (bytes.length < STORED_HEADER + 4 || (bytes.length - STORED_HEADER) % 4 !== 0 || bytes[0] !== STORED_CODES_VERSION) return null;
+  if (bytes.readUInt32LE(1) !== codebookId(book)) return null;
+  const count = (bytes.length - STORED_HEADER) / 4;
+  const out = new Uint32Array(count);
+  for (let w = 0; w < count; w++) {
+    const cell = bytes.readUInt16LE(STORED_HEADER + 4 * w);
+    const residual = bytes.readUInt16LE(STORED_HEADER + 4 * w + 2);
+    if (residual >= RESIDUAL_CODES * RESIDUAL_CODES) return null;
+    out[w] = (cell * 65_536 + residual) >>> 0;
   }
   return out;
 }
