@@ -1,4 +1,4 @@
-import { CELLS, decodePassageCodes, distancesTo, encodeWindow, HALF, HALF_CODES, passageCodebook, RESIDUAL_CODES, scaled, type PassageCodebook } from "../../analysis/passage-codes.ts";
+import { CELLS, decodePassageCodes, distancesTo, encodeWindow, HALF, HALF_CODES, passageCodebook, RESIDUAL_CODES, RESIDUAL_PARTS, residualDistance, residualOf, residualTable, scaled, type PassageCodebook } from "../../analysis/passage-codes.ts";
 import { segmentWindows, WINDOW_BYTES } from "../../analysis/segments.ts";
 
 /**
@@ -252,8 +252,7 @@ export function passageCandidates(index: PassageIndex, windows: Uint8Array, acce
   const x = new Float64Array(WINDOW_BYTES);
   const dm = new Float64Array(HALF_CODES);
   const ds = new Float64Array(HALF_CODES);
-  const rm = new Float64Array(RESIDUAL_CODES);
-  const rs = new Float64Array(RESIDUAL_CODES);
+  const table = new Float64Array(RESIDUAL_PARTS * RESIDUAL_CODES);
   const residual = new Float64Array(WINDOW_BYTES);
   const visited = new Uint8Array(CELLS);
   // score(t) = Σ over windows of its distance there; kept as the sum of (distance − the window's farthest read) for the windows that reached it
@@ -299,19 +298,14 @@ export function passageCandidates(index: PassageIndex, windows: Uint8Array, acce
       const from = starts[cell];
       const to = starts[cell + 1];
       if (to > from) {
-        // the asymmetric distances of this cell's residual codes: x minus the cell's centroids, to each residual centroid
-        for (let k = 0; k < HALF; k++) {
-          residual[k] = x[k] - book.means[a * HALF + k];
-          residual[HALF + k] = x[HALF + k] - book.spreads[b * HALF + k];
-        }
-        distancesTo(book.residualMeans, RESIDUAL_CODES, residual, 0, rm);
-        distancesTo(book.residualSpreads, RESIDUAL_CODES, residual, HALF, rs);
+        // the asymmetric distances of this cell's residual codes: x minus the cell's centroids, to each part's residual centroids
+        residualOf(book, x, a, b, residual);
+        residualTable(book, residual, table);
         for (let k = from; k < to && readHere < perWindow; k++) {
           const t = postings[k];
           readHere++;
           if (!accept(t)) continue;
-          const r = residuals[k];
-          const d = rm[(r / RESIDUAL_CODES) | 0] + rs[r % RESIDUAL_CODES];
+          const d = residualDistance(table, residuals[k]);
           if (sc.window[t] !== stamp * 16 + w) {
             sc.window[t] = stamp * 16 + w;
             sc.best[t] = d;
