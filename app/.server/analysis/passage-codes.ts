@@ -116,6 +116,21 @@ export function encodeWindow(book: PassageCodebook, windows: Uint8Array, at: num
   return { cell: a * HALF_CODES + b, residual };
 }
 
+/** A code's window back, in scaled values (48): its cell's centroids plus its residual's (the codes' error is measured by it). */
+export function decodeWindow(book: PassageCodebook, cell: number, residual: number, out: Float64Array): Float64Array {
+  const a = Math.floor(cell / HALF_CODES);
+  const b = cell % HALF_CODES;
+  for (let i = 0; i < HALF; i++) {
+    out[i] = book.means[a * HALF + i];
+    out[HALF + i] = book.spreads[b * HALF + i];
+  }
+  for (let p = 0; p < RESIDUAL_PARTS; p++) {
+    const c = (residual >>> (p * RESIDUAL_BITS)) & (RESIDUAL_CODES - 1);
+    for (let i = 0; i < RESIDUAL_PART; i++) out[p * RESIDUAL_PART + i] += book.residuals[(p * RESIDUAL_CODES + c) * RESIDUAL_PART + i];
+  }
+  return out;
+}
+
 /** Squared distances from x[from..from+dims) to each of `count` centroids (from `base`), into out[into..). */
 export function distancesTo(centroids: Float64Array, count: number, x: Float64Array, from: number, out: Float64Array, dims = HALF, base = 0, into = 0): Float64Array {
   for (let c = 0; c < count; c++) {
@@ -128,19 +143,6 @@ export function distancesTo(centroids: Float64Array, count: number, x: Float64Ar
     out[into + c] = d;
   }
   return out;
-}
-
-/** A residual's table: its squared distance to every part's every centroid (RESIDUAL_PARTS × RESIDUAL_CODES), into `out`. */
-export function residualTable(book: PassageCodebook, residual: Float64Array, out: Float64Array): Float64Array {
-  for (let p = 0; p < RESIDUAL_PARTS; p++) distancesTo(book.residuals, RESIDUAL_CODES, residual, p * RESIDUAL_PART, out, RESIDUAL_PART, p * RESIDUAL_CODES * RESIDUAL_PART, p * RESIDUAL_CODES);
-  return out;
-}
-
-/** A residual code's asymmetric distance by its table (residualTable). */
-export function residualDistance(table: Float64Array, code: number): number {
-  let d = 0;
-  for (let p = 0; p < RESIDUAL_PARTS; p++) d += table[p * RESIDUAL_CODES + ((code >>> (p * RESIDUAL_BITS)) & (RESIDUAL_CODES - 1))];
-  return d;
 }
 
 /**

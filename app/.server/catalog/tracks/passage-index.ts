@@ -1,4 +1,4 @@
-import { CELLS, decodePassageCodes, distancesTo, encodeWindow, HALF, HALF_CODES, passageCodebook, RESIDUAL_CODES, RESIDUAL_PARTS, residualDistance, residualOf, residualTable, scaled, type PassageCodebook } from "../../analysis/passage-codes.ts";
+import { CELLS, decodePassageCodes, distancesTo, encodeWindow, HALF, HALF_CODES, passageCodebook, RESIDUAL_BITS, RESIDUAL_CODES, RESIDUAL_PART, RESIDUAL_PARTS, residualOf, scaled, type PassageCodebook } from "../../analysis/passage-codes.ts";
 import { segmentWindows, WINDOW_BYTES } from "../../analysis/segments.ts";
 
 /**
@@ -252,7 +252,19 @@ export function passageCandidates(index: PassageIndex, windows: Uint8Array, acce
   const x = new Float64Array(WINDOW_BYTES);
   const dm = new Float64Array(HALF_CODES);
   const ds = new Float64Array(HALF_CODES);
+  // the cell's table of residual distances, each entry made when a posting first needs it: a
+  // cell of a 250,000-track catalog holds ~64 passages, fewer than the table's 512 entries
   const table = new Float64Array(RESIDUAL_PARTS * RESIDUAL_CODES);
+  const made = new Int32Array(RESIDUAL_PARTS * RESIDUAL_CODES);
+  let cellStamp = 0;
+  const part = (p: number, c: number) => {
+    const e = p * RESIDUAL_CODES + c;
+    if (made[e] !== cellStamp) {
+      made[e] = cellStamp;
+      distancesTo(book.residuals, 1, residual, p * RESIDUAL_PART, table, RESIDUAL_PART, e * RESIDUAL_PART, e);
+    }
+    return table[e];
+  };
   const residual = new Float64Array(WINDOW_BYTES);
   const visited = new Uint8Array(CELLS);
   // score(t) = Σ over windows of its distance there; kept as the sum of (distance − the window's farthest read) for the windows that reached it
@@ -300,12 +312,14 @@ export function passageCandidates(index: PassageIndex, windows: Uint8Array, acce
       if (to > from) {
         // the asymmetric distances of this cell's residual codes: x minus the cell's centroids, to each part's residual centroids
         residualOf(book, x, a, b, residual);
-        residualTable(book, residual, table);
+        cellStamp++;
         for (let k = from; k < to && readHere < perWindow; k++) {
           const t = postings[k];
           readHere++;
           if (!accept(t)) continue;
-          const d = residualDistance(table, residuals[k]);
+          // the two parts' centroids (passage-codes.ts: RESIDUAL_PARTS 2), low bits first
+          const r = residuals[k];
+          const d = part(0, r & (RESIDUAL_CODES - 1)) + part(1, r >>> RESIDUAL_BITS);
           if (sc.window[t] !== stamp * 16 + w) {
             sc.window[t] = stamp * 16 + w;
             sc.best[t] = d;
