@@ -50,6 +50,9 @@ import {
 } from "./lib/bench-real.ts";
 import { benchIndex, exactMeasure, excerptSeed, realAlbums, realFigures, realMixPassages, realMixPrints, realTrackIds, sourcePlace, type DistractorPrint } from "./lib/bench-reference.ts";
 import { trackPassageCodes } from "../app/.server/catalog/tracks/passage-index.ts";
+import { codebookId, encodePassageCodes } from "../app/.server/analysis/passage-codes.ts";
+import { segmentWindows } from "../app/.server/analysis/segments.ts";
+import { cacheDir } from "./lib/real-music.ts";
 import { APPROXIMATE_FROM, spreadAlbums } from "../app/.server/catalog/tracks/like.ts";
 import { buildCells } from "../app/.server/catalog/tracks/print-cells.ts";
 import { NO_YIELD } from "../app/.server/catalog/tracks/yielding.ts";
@@ -88,6 +91,8 @@ const { values: args } = parseArgs({
     "with-real": { type: "boolean", default: false },
     /** the speed part's "before": like= views by the exact scan only (ADR 0116), never the approximate stage (ADR 0124) */
     exact: { type: "boolean", default: false },
+    /** the distractors' passage codes made once beforehand, as analyser 8 stores them, so the index build reads them instead of coding the anchors (ADR 0130); cached in SIMILARITY_BENCH_CACHE by codebook and size */
+    "stored-codes": { type: "boolean", default: false },
     /** print each view's first ask (ms), to tell a slow seed from a pause */
     "per-view": { type: "boolean", default: false },
     /** seeds whose first page is compared with the exact order (recall@12) */
@@ -269,6 +274,48 @@ function ffmpegExcerpt(wav: Uint8Array): Uint8Array {
 }
 
 // --- Index helpers -----------------------------------------------------------------------------
+/** The passage index's bytes (ADR 0129, 0130): offsets, tracks, residual codes. */
+const passageBytes = (f: { passageStarts: Int32Array; passagePostings: Uint32Array; passageResiduals: Uint16Array }) => f.passageStarts.byteLength + f.passagePostings.byteLength + f.passageResiduals.byteLength;
+
+/**
+ * The distractors' stored passage codes (ADR 0130) by key, as their analyses would hold them:
+ * made once (the analyses' cost, not the build's) and cached by codebook and size, one
+ * "key<TAB>codes" line a track.
+ */
+function distractorCodes(albums: Album[], passages: (key: string) => string, size: number): Map<string, string> {
+  const file = path.join(cacheDir(), `passage-codes-${codebookId().toString(16)}-${size}.tsv`);
+  const out = new Map<string, string>();
+  if (fs.existsSync(file)) {
+    for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+      const tab = line.indexOf("\t");
+      if (tab > 0) out.set(line.slice(0, tab), line.slice(tab + 1));
+    }
+    console.error(`stored codes read from ${file}: ${out.size} tracks`);
+    return out;
+  }
+  const t = performance.now();
+  const fd = fs.openSync(`${file}.part`, "w");
+  let chunk: string[] = [];
+  for (const a of albums) {
+    for (const track of a.tracks) {
+      if (track.s3Path.startsWith("real/") || out.has(track.s3Path)) continue;
+      const codes = encodePassageCodes(segmentWindows(passages(track.s3Path)));
+      if (!codes) continue;
+      out.set(track.s3Path, codes);
+      chunk.push(`${track.s3Path}\t${codes}\n`);
+      if (chunk.length >= 10_000) {
+        fs.writeSync(fd, chunk.join(""));
+        chunk = [];
+      }
+    }
+  }
+  fs.writeSync(fd, chunk.join(""));
+  fs.closeSync(fd);
+  fs.renameSync(`${file}.part`, file);
+  console.error(`stored codes made for ${out.size} tracks in ${((performance.now() - t) / 1000).toFixed(0)} s (with their passages' synthesis): ${file}`);
+  return out;
+}
+
 /** The site's track index over the bench's albums; a view never waits for analyses (ADR 0116's speed part). */
 function indexOver(albums: Album[], figure: (key: string) => AnalysisFigures | null, analysis: (key: string) => TrackAnalysis | null = () => null) {
   return benchIndex(albums, figure, analysis, { analysisWaitMs: 0, ...(args.exact ? { likeApproximateFrom: Infinity } : {}) });
@@ -404,18 +451,30 @@ for (const size of runs("speed") ? args.albums.split(",").map(Number).filter((x)
   const mixedPassages = mixed && realAtScale ? realMixPassages(realAtScale) : null;
   const real = realAtScale ? realFigures(realAtScale) : null;
   if (realAtScale) albums.push(...realAlbums(realAtScale));
-  const figureOf = (key: string): AnalysisFigures => {
-    const r = real?.figure(key);
-    if (r) return r;
-    const p = printOf(key);
-    return { key, seconds: 180, bpm: p.bpm, musicalKey: p.musicalKey, fingerprint: p.fingerprint, ...(mixedPassages ? { segments: mixedPassages(key) } : {}) };
-  };
   const distractorAnalysis = (key: string): TrackAnalysis | null => {
     if (!mixedPassages) return null;
     const p = printOf(key);
     return { durationSeconds: 180, bpm: p.bpm, bpmConfidence: 1, key: p.musicalKey, keyConfidence: 1, loudnessLufs: null, previewPeaks: [], overviewPeaks: [], fingerprint: p.fingerprint, segments: mixedPassages(key), analyzerVersion: ANALYZER_VERSION };
   };
-  let codesNote = "";
+  // ADR 0130: with --stored-codes every track's figures carry the codes its analysis stored (the
+  // distractors' made here once, before the timed build, and cached; the real tracks' now)
+  const storedCodes = mixedPassages && args["stored-codes"] ? distractorCodes(albums, mixedPassages, size) : null;
+  const realCodes = new Map<string, string>();
+  if (storedCodes && realAtScale) {
+    realAtScale.full.forEach((a, i) => {
+      const codes = encodePassageCodes(segmentWindows(a.segments));
+      if (codes) realCodes.set(`real/${i}.ogg`, codes);
+    });
+  }
+  const figureOf = (key: string): AnalysisFigures => {
+    const r = real?.figure(key);
+    if (r) return realCodes.has(key) ? { ...r, passageCodes: realCodes.get(key)! } : r;
+    const p = printOf(key);
+    const stored = storedCodes?.get(key);
+    if (stored) return { key, seconds: 180, bpm: p.bpm, musicalKey: p.musicalKey, fingerprint: p.fingerprint, passageCodes: stored };
+    return { key, seconds: 180, bpm: p.bpm, musicalKey: p.musicalKey, fingerprint: p.fingerprint, ...(mixedPassages ? { segments: mixedPassages(key) } : {}) };
+  };
+  let codesNote = storedCodes ? "; codes read as stored (--stored-codes)" : "";
   if (mixedPassages) {
     // the passage codes' share of the build: 20,000 distractors' passages made and coded (ADR 0129)
     const tc = performance.now();
@@ -465,7 +524,7 @@ for (const size of runs("speed") ? args.albums.split(",").map(Number).filter((x)
     `first p50 ${quantile(first, 0.5).toFixed(1)} ms p95 ${quantile(first, 0.95).toFixed(1)} ms`,
     `repeated p50 ${quantile(repeated, 0.5).toFixed(2)} ms p95 ${quantile(repeated, 0.95).toFixed(2)} ms`,
     cellsNote,
-    `passage index ${figures ? ((figures.passageStarts.byteLength + figures.passagePostings.byteLength) / 1e6).toFixed(0) : 0} MB (${figures ? ((figures.passageStarts.byteLength + figures.passagePostings.byteLength) / stats.tracks).toFixed(1) : 0} bytes a track, ${figures?.passagePostings.length ?? 0} passages${codesNote})`,
+    `passage index ${figures ? (passageBytes(figures) / 1e6).toFixed(0) : 0} MB (${figures ? (passageBytes(figures) / stats.tracks).toFixed(1) : 0} bytes a track, ${figures?.passagePostings.length ?? 0} passages${codesNote})`,
     `like= ${scanBytes} bytes a track (the exact scan's ${FIELDS.length + 10}${cellBytes ? `, the cells' ${cellBytes}` : ""}; fingerprints ${printsMb.toFixed(0)} MB); index arrays ${(stats.arrayBytes / 1e6).toFixed(0)} MB (${(stats.arrayBytes / stats.tracks).toFixed(0)} bytes a track, every view's); heap+arrays +${((after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers) / 1e6).toFixed(0)} MB; build ${(buildMs / 1000).toFixed(1)} s`,
   );
 

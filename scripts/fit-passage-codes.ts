@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { loadReal } from "./lib/bench-real.ts";
-import { segmentWindows, WINDOW_BYTES } from "../app/.server/analysis/segments.ts";
-import { HALF, HALF_CODES, RESIDUAL_CODES } from "../app/.server/analysis/passage-codes.ts";
+import { SEGMENTS_VERSION, segmentWindows, WINDOW_BYTES } from "../app/.server/analysis/segments.ts";
+import { HALF, HALF_CODES, RESIDUAL_CODES, RESIDUAL_PART, RESIDUAL_PARTS } from "../app/.server/analysis/passage-codes.ts";
 import { ANALYZER_VERSION } from "../app/.server/analysis/analyze.ts";
 import { createPrng } from "../app/.server/catalog/sample/prng.ts";
 
@@ -12,7 +12,7 @@ import { createPrng } from "../app/.server/catalog/sample/prng.ts";
  * app/.server/analysis/passage-codes.ts, fitted on the passage windows of the real corpus's
  * TUNING groups only (the held-out groups are dropped first): each value's spread, then k-means
  * (k-means++ seeding from a fixed seed, Lloyd's iterations) on each half (band means, band
- * spreads) with HALF_CODES centroids, then on the residuals with RESIDUAL_CODES. Deterministic:
+ * spreads) with HALF_CODES centroids, then on the residuals, in RESIDUAL_PARTS parts, with RESIDUAL_CODES each (ADR 0130). Deterministic:
  * the same corpus gives the same file. Writes app/.server/analysis/passage-codebook.json with
  * its provenance.
  */
@@ -99,9 +99,11 @@ const means = x.map((r) => r.subarray(0, HALF));
 const spreads = x.map((r) => r.subarray(HALF));
 const m = kmeans(means, HALF_CODES, 129);
 const s = kmeans(spreads, HALF_CODES, 1290);
-const residual = (pts: Float64Array[], fit: { centroids: Float64Array; assign: Int32Array }) => pts.map((p, i) => p.map((v, j) => v - fit.centroids[fit.assign[i] * HALF + j]));
-const rm = kmeans(residual(means, m), RESIDUAL_CODES, 12900);
-const rs = kmeans(residual(spreads, s), RESIDUAL_CODES, 129000);
+// the residual to each window's cell, cut in RESIDUAL_PARTS parts, each fitted alone (ADR 0130)
+const residuals = x.map((r, i) => Float64Array.from(r, (v, j) => v - (j < HALF ? m.centroids[m.assign[i] * HALF + j] : s.centroids[s.assign[i] * HALF + j - HALF])));
+const parts = Array.from({ length: RESIDUAL_PARTS }, (_, p) => kmeans(residuals.map((r) => r.subarray(p * RESIDUAL_PART, (p + 1) * RESIDUAL_PART)), RESIDUAL_CODES, 13000 + p).centroids);
+const residualCentroids = new Float64Array(RESIDUAL_PARTS * RESIDUAL_CODES * RESIDUAL_PART);
+parts.forEach((c, p) => residualCentroids.set(c, p * RESIDUAL_CODES * RESIDUAL_PART));
 const round = (a: Float64Array) => Array.from(a, (v) => Math.round(v * 1e5) / 1e5);
 let commit = "";
 try {
@@ -115,16 +117,15 @@ fs.writeFileSync(
     version: 1,
     provenance: {
       script: "scripts/fit-passage-codes.ts (npm run fit:passage-codes)",
-      fittedOn: `passage windows of the real corpus's tuning groups only (${n} windows of ${[...groups].length} groups: ${[...groups].sort().join(", ")}), analyser v${ANALYZER_VERSION}`,
-      method: `k-means++ (fixed seeds) + 30 Lloyd iterations, ${HALF_CODES} centroids per half, ${RESIDUAL_CODES} per residual half (ADR 0129)`,
+      fittedOn: `passage windows of the real corpus's tuning groups only (${n} windows of ${[...groups].length} groups: ${[...groups].sort().join(", ")}), anchors of segments v${SEGMENTS_VERSION} (bench cache of analyser v${ANALYZER_VERSION})`,
+      method: `k-means++ (fixed seeds) + 30 Lloyd iterations, ${HALF_CODES} centroids per half (ADR 0129); the residual in ${RESIDUAL_PARTS} parts of ${RESIDUAL_PART} values, ${RESIDUAL_CODES} centroids each (ADR 0130)`,
       commit,
       date: new Date().toISOString().slice(0, 10),
     },
     inverseScales: round(inverseScales),
     means: round(m.centroids),
     spreads: round(s.centroids),
-    residualMeans: round(rm.centroids),
-    residualSpreads: round(rs.centroids),
+    residuals: round(residualCentroids),
   }) + "\n",
 );
 console.error(`wrote ${out}: ${n} windows`);

@@ -23,7 +23,7 @@ const result = (seconds: number, bpm: number | null, key: string | null): TrackA
 export async function expectFiguresRead(store: AnalysisStore): Promise<void> {
   const lease = { leaseMs: 60_000, limit: 10 };
   await store.reconcile(["a", "b", "c", "never"].map((key) => ({ key, identity: `${key}1` })), 0);
-  const figures: Record<string, TrackAnalysis> = { a: result(61.5, 120.4, "A minor"), b: result(200, null, "C major"), c: result(30, 90, null) };
+  const figures: Record<string, TrackAnalysis> = { a: result(61.5, 120.4, "A minor"), b: result(200, null, "C major"), c: { ...result(30, 90, null), segments: "AQID", passageCodes: "AQQF" } };
   for (const claim of await store.claim({ owner: "x", now: 0, ...lease })) {
     if (figures[claim.key]) await store.finishDone(claim.key, "x", claim.identity, figures[claim.key], 10);
     else await store.finishFailed(claim, "x", claim.identity, "unreadable", 10);
@@ -36,7 +36,8 @@ export async function expectFiguresRead(store: AnalysisStore): Promise<void> {
   expect(all.sort((x, y) => x.key.localeCompare(y.key))).toEqual([
     { key: "a", seconds: 61.5, bpm: 120.4, musicalKey: "A minor" },
     { key: "b", seconds: 200, bpm: null, musicalKey: "C major" },
-    { key: "c", seconds: 30, bpm: 90, musicalKey: null },
+    // the passages and their stored codes (ADR 0129, 0130) as the analysis holds them: the index's build reads the codes
+    { key: "c", seconds: 30, bpm: 90, musicalKey: null, segments: "AQID", passageCodes: "AQQF" },
   ]);
   const end = second.next ?? first.next;
   expect((await store.figuresAfter(end, 10)).rows).toEqual([]);

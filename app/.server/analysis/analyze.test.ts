@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { AnalysisError, analyzeAudio } from "./analyze.ts";
+import { decodePassageCodes } from "./passage-codes.ts";
+import { segmentWindows, WINDOW_BYTES } from "./segments.ts";
+import { passageCodesOf, trackPassageCodes } from "../catalog/tracks/passage-index.ts";
 import { drumPattern, encodeWav, encodeWithFfmpeg, tone, type EncodedFormat } from "../../../tests/support/synth.ts";
 
 // What the album sheet shows (issue #9): exact durations, R128 loudness, waveform peaks — from
@@ -31,6 +34,19 @@ describe("duration", () => {
   it("is exact at 48 kHz too", async () => {
     const r = await analyzeAudio(encodeWav([tone({ hz: 220, seconds: 61.5, dbfs: -6, sampleRate: 48_000 })], 48_000));
     expect(r.durationSeconds).toBe(61.5);
+  });
+});
+
+describe("passage codes (issue #29, ADR 0130)", () => {
+  it("are stored beside the anchors, one a window, the codes the index would make from them", async () => {
+    const beat = drumPattern({ bpm: 96, seconds: 45 });
+    const r = await analyzeAudio(encodeWav([beat, beat]));
+    const windows = segmentWindows(r.segments);
+    expect(windows).not.toBeNull();
+    const codes = decodePassageCodes(r.passageCodes);
+    expect(codes).not.toBeNull();
+    expect(codes!.length).toBe(windows!.length / WINDOW_BYTES);
+    expect([...trackPassageCodes(null, r.passageCodes)!]).toEqual([...passageCodesOf(windows!)]);
   });
 });
 

@@ -1,7 +1,8 @@
 import decode from "audio-decode";
 import { parseBuffer } from "music-metadata";
 import { FingerprintMeter } from "./fingerprint.ts";
-import { SegmentMeter } from "./segments.ts";
+import { SegmentMeter, segmentWindows } from "./segments.ts";
+import { encodePassageCodes } from "./passage-codes.ts";
 import { estimateKey } from "./key.ts";
 import { LoudnessMeter } from "./loudness.ts";
 import { PeakBins } from "./peaks.ts";
@@ -33,6 +34,8 @@ export interface TrackAnalysis {
   fingerprint?: string | null;
   /** How each 20 s passage sounds, every 10 s (issue #29, ADR 0122): base64 of segments.ts's windows; null for silence; absent before version 5. */
   segments?: string | null;
+  /** Each of those passages' code (passage-codes.ts, issue #29, ADR 0130), so an index build need not code them: base64; null without segments; absent before version 8. */
+  passageCodes?: string | null;
   analyzerVersion: number;
 }
 
@@ -54,8 +57,10 @@ export interface TrackAnalysis {
  * 7: the tempo's level (issue #28, ADR 0127): the beat three times as fast when a slow level's
  * third is nearly as clear (fast waltzes), the faster level for levels under 90 BPM (was 80),
  * the accents' phase settling rival levels from a lean of 0.02 (was 0.05).
+ * 8: each passage window's code stored beside the anchors (issue #29, ADR 0130: an index build
+ * reads them instead of coding every window at each start); the figures are unchanged.
  */
-export const ANALYZER_VERSION = 7;
+export const ANALYZER_VERSION = 8;
 
 export type AnalysisFailure = "unreadable" | "unsupported" | "too-large" | "decode-failed";
 
@@ -114,6 +119,7 @@ export async function analyzeAudio(bytes: Uint8Array, opts: AnalyzeOptions = {})
   const tempo = estimateTempo(excerpt, pcm.excerptRate);
   const key = estimateKey(excerpt, pcm.excerptRate);
   const previewSeconds = Math.min(durationSeconds, PREVIEW_SECONDS);
+  const segments = pcm.segments.anchors();
   return {
     durationSeconds,
     bpm: tempo.bpm,
@@ -124,7 +130,8 @@ export async function analyzeAudio(bytes: Uint8Array, opts: AnalyzeOptions = {})
     previewPeaks: pcm.peaks.bars(previewSeconds, Math.ceil(previewSeconds * 10)),
     overviewPeaks: pcm.peaks.bars(durationSeconds, OVERVIEW_BARS),
     fingerprint: pcm.fingerprint.fingerprint(),
-    segments: pcm.segments.anchors(),
+    segments,
+    passageCodes: encodePassageCodes(segmentWindows(segments)),
     analyzerVersion: ANALYZER_VERSION,
   };
 }

@@ -332,9 +332,9 @@ export class AnalysisStore {
    */
   async figuresAfter(cursor: FiguresCursor | null, limit: number): Promise<{ rows: AnalysisFigures[]; next: FiguresCursor | null }> {
     const field = (name: string) => this.db.jsonField("analysis", name);
-    const rows = await this.db.query<{ key: string; at: unknown; seconds: unknown; bpm: unknown; musical_key: string | null; fingerprint: string | null; segments: string | null }>(
+    const rows = await this.db.query<{ key: string; at: unknown; seconds: unknown; bpm: unknown; musical_key: string | null; fingerprint: string | null; segments: string | null; passage_codes: string | null }>(
       `SELECT key, result_at AS at, ${field("durationSeconds")} AS seconds, ${field("bpm")} AS bpm, ${field("key")} AS musical_key,
-              ${field("fingerprint")} AS fingerprint, ${field("segments")} AS segments
+              ${field("fingerprint")} AS fingerprint, ${field("segments")} AS segments, ${field("passageCodes")} AS passage_codes
          FROM track_analysis
         WHERE result_at >= $1 AND (result_at > $1 OR key > $2)
         ORDER BY result_at, key
@@ -344,7 +344,7 @@ export class AnalysisStore {
     const value = (v: unknown) => (v === null || v === undefined ? null : Number(v));
     const last = rows.at(-1);
     return {
-      rows: rows.map((r) => ({ key: r.key, seconds: value(r.seconds), bpm: value(r.bpm), musicalKey: r.musical_key ?? null, ...(r.fingerprint ? { fingerprint: r.fingerprint } : {}), ...(r.segments ? { segments: r.segments } : {}) })),
+      rows: rows.map((r) => ({ key: r.key, seconds: value(r.seconds), bpm: value(r.bpm), musicalKey: r.musical_key ?? null, ...(r.fingerprint ? { fingerprint: r.fingerprint } : {}), ...(r.segments ? { segments: r.segments } : {}), ...(r.passage_codes ? { passageCodes: r.passage_codes } : {}) })),
       next: last ? { at: num(last.at), key: last.key } : null,
     };
   }

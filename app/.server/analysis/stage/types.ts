@@ -28,6 +28,8 @@ export interface AnalysisFigures {
   fingerprint?: string;
   /** its passages (segments.ts, base64), for the reference first stage's codes (issue #29, ADR 0129): absent before version 5 */
   segments?: string;
+  /** its passages' codes as the analysis stored them (passage-codes.ts, ADR 0130): absent before version 8 */
+  passageCodes?: string;
 }
 
 /** Where a bulk read of figures stopped: the last row's result time (ms) and key. */

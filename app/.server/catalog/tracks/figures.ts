@@ -102,12 +102,14 @@ export class TrackFigures {
   readonly cellGroups: Uint16Array;
   readonly centroids: Float32Array;
   /**
-   * A reference file's first stage over passages (issue #29, ADR 0129, passage-index.ts): each
-   * passage code's postings (track and residual code, 4 bytes a passage, ≤ 96 bytes a track)
-   * from `passageStarts` (65,537 offsets; empty without passages). Not the like= scan's bytes.
+   * A reference file's first stage over passages (issue #29, ADR 0129 and 0130, passage-index.ts):
+   * each passage code's postings (its track, 4 bytes, and its residual code, 2: 6 bytes a
+   * passage, ≤ 144 bytes a track) from `passageStarts` (65,537 offsets; empty without passages).
+   * Not the like= scan's bytes.
    */
   readonly passageStarts: Int32Array;
   readonly passagePostings: Uint32Array;
+  readonly passageResiduals: Uint16Array;
   /** how many tracks have a fingerprint */
   readonly fingerprinted: number;
   private similarityModel: SimilarityModel | undefined;
@@ -137,6 +139,7 @@ export class TrackFigures {
     this.centroids = a.centroids;
     this.passageStarts = a.passageStarts;
     this.passagePostings = a.passagePostings;
+    this.passageResiduals = a.passageResiduals;
     let analysed = 0;
     for (let t = 0; t < a.seconds.length; t++) if (a.seconds[t] !== NO_SECONDS) analysed++;
     this.analysed = analysed;
@@ -165,6 +168,7 @@ export class TrackFigures {
       centroids: this.centroids,
       passageStarts: this.passageStarts,
       passagePostings: this.passagePostings,
+      passageResiduals: this.passageResiduals,
     };
   }
 
@@ -218,19 +222,19 @@ export class TrackFigures {
     const cells = await buildCells(layout.prints, layout.printStarts, layout.printTracks.length, createModel(scales), yielder, quantiseFrom);
     await yielder.yield();
     const passages = buildPassageIndex(builder.passageCodes, builder.passageCount, n);
-    return new TrackFigures({ seconds, bpm, key, orders, packed, ...layout, scales, groupStarts, groupSeconds, ...cells, passageStarts: passages.starts, passagePostings: passages.postings });
+    return new TrackFigures({ seconds, bpm, key, orders, packed, ...layout, scales, groupStarts, groupSeconds, ...cells, passageStarts: passages.starts, passagePostings: passages.postings, passageResiduals: passages.residuals });
   }
 }
 
 /** The arrays of a TrackFigures, as the build worker hands them over. */
 export type FiguresArrays = Pick<
   TrackFigures,
-  "seconds" | "bpm" | "key" | "orders" | "packed" | "prints" | "printRow" | "printTracks" | "printStarts" | "printSeconds" | "scales" | "groupStarts" | "groupSeconds" | "cellStarts" | "cellRows" | "cellGroups" | "centroids" | "passageStarts" | "passagePostings"
+  "seconds" | "bpm" | "key" | "orders" | "packed" | "prints" | "printRow" | "printTracks" | "printStarts" | "printSeconds" | "scales" | "groupStarts" | "groupSeconds" | "cellStarts" | "cellRows" | "cellGroups" | "centroids" | "passageStarts" | "passagePostings" | "passageResiduals"
 >;
 
 /** Every typed array of a TrackFigures' arrays: the transfer list of the build worker, and the index's byte count. */
 export function figureArrays(f: FiguresArrays): ArrayBufferView[] {
-  return [f.seconds, f.bpm, f.key, f.prints, f.printRow, f.printTracks, f.printStarts, f.printSeconds, f.scales, f.groupStarts, f.groupSeconds, f.cellStarts, f.cellRows, f.cellGroups, f.centroids, f.passageStarts, f.passagePostings, ...Object.values(f.orders), ...Object.values(f.packed)];
+  return [f.seconds, f.bpm, f.key, f.prints, f.printRow, f.printTracks, f.printStarts, f.printSeconds, f.scales, f.groupStarts, f.groupSeconds, f.cellStarts, f.cellRows, f.cellGroups, f.centroids, f.passageStarts, f.passagePostings, f.passageResiduals, ...Object.values(f.orders), ...Object.values(f.packed)];
 }
 
 /** A packed word's group (print-layout.ts GROUPS): as figureGroup of its tempo and key. */
@@ -322,7 +326,7 @@ export class FiguresBuilder {
     this.printed = new Uint8Array(n);
     this.passageCodes = new Uint32Array(n * MAX_TRACK_PASSAGES);
     this.passageCount = new Uint8Array(n);
-    if (previous) restorePassageCodes({ starts: previous.passageStarts, postings: previous.passagePostings }, this.passageCodes, this.passageCount);
+    if (previous) restorePassageCodes({ starts: previous.passageStarts, postings: previous.passagePostings, residuals: previous.passageResiduals }, this.passageCodes, this.passageCount);
   }
 
   /**
@@ -348,7 +352,7 @@ export class FiguresBuilder {
       const b = has && row.bpm !== null && Number.isFinite(row.bpm) ? Math.min(MAX_FIGURE, Math.max(1, Math.round(row.bpm))) : NO_BPM;
       const k = has && row.musicalKey ? keyIndex(row.musicalKey) : -1;
       const print = has ? fingerprintBytes(row.fingerprint) : null;
-      const codes = has ? trackPassageCodes(row.segments) : null;
+      const codes = has ? trackPassageCodes(row.segments, row.passageCodes) : null;
       for (let i = from; i < to; i++) {
         const t = table.byAudio[i];
         this.seconds[t] = s;

@@ -5,13 +5,14 @@ import { LIKE_LIMIT } from "../../../lib/catalog/track-query.ts";
 import type { TrackAnalysis } from "../../analysis/analyze.ts";
 import type { AnalysisFigures, AnalysisLookup } from "../../analysis/stage/types.ts";
 import { encodeFingerprint, FIELDS, fingerprintBytes } from "../../analysis/fingerprint.ts";
-import { encodeSegments, WINDOW_BYTES } from "../../analysis/segments.ts";
+import { encodeSegments, segmentWindows, WINDOW_BYTES } from "../../analysis/segments.ts";
+import { codebookId, decodePassageCodes, encodePassageCodes, passageCodebook, type PassageCodebook } from "../../analysis/passage-codes.ts";
 import type { CatalogSource } from "../index.ts";
 import type { CatalogSnapshot } from "../service.ts";
 import { createCatalogIndexes } from "../indexes.ts";
 import { createPrng } from "../sample/prng.ts";
 import { NO_YIELD } from "./yielding.ts";
-import { buildPassageIndex, MAX_CELLS_PER_WINDOW, MAX_TRACK_PASSAGES, passageCandidates, passageCodesOf } from "./passage-index.ts";
+import { buildPassageIndex, MAX_CELLS_PER_WINDOW, MAX_TRACK_PASSAGES, passageCandidates, passageCodesOf, trackPassageCodes } from "./passage-index.ts";
 import type { ReferenceSeed } from "./track-rows.ts";
 
 // A reference file's first stage over passages (issue #29, ADR 0129): a 20-second excerpt finds
@@ -60,8 +61,17 @@ for (let a = 0; a < decoys / 4; a++) {
   albums.push({ id: `d${a}`, name: `Decoys ${a}`, artist: `Artist ${a}`, genre: "Soundtrack", artwork: "", keywords: [], featured: false, tracks });
 }
 
-function setup(withPassages: boolean) {
-  const rows: AnalysisFigures[] = [...results].map(([key, r]) => ({ key, seconds: r.durationSeconds, bpm: r.bpm, musicalKey: r.key, fingerprint: r.fingerprint!, ...(withPassages && r.segments ? { segments: r.segments } : {}) }));
+/** false: figures without passages; true: with the anchors (coded at the build); "codes": with the codes an analyser-8 analysis stores, and no anchors (ADR 0130) */
+function setup(withPassages: boolean | "codes") {
+  const rows: AnalysisFigures[] = [...results].map(([key, r]) => ({
+    key,
+    seconds: r.durationSeconds,
+    bpm: r.bpm,
+    musicalKey: r.key,
+    fingerprint: r.fingerprint!,
+    ...(withPassages === true && r.segments ? { segments: r.segments } : {}),
+    ...(withPassages === "codes" && r.segments ? { passageCodes: encodePassageCodes(segmentWindows(r.segments))! } : {}),
+  }));
   const lookup: AnalysisLookup = {
     version: 1,
     lookup: async (keys) => new Map(keys.flatMap((k) => (results.has(k) ? [[k, results.get(k)!] as const] : []))),
@@ -83,7 +93,7 @@ const reference: ReferenceSeed = {
 };
 const Q = (page = 1): TrackQuery => ({ q: "", genre: "", subGenres: [], bpm: null, duration: null, keys: [], sort: "similarity", page, like: reference.id });
 
-async function listed(withPassages: boolean): Promise<string[]> {
+async function listed(withPassages: boolean | "codes"): Promise<string[]> {
   const index = setup(withPassages);
   const titles: string[] = [];
   for (let page = 1; page <= Math.ceil(LIKE_LIMIT / 12); page++) {
@@ -105,6 +115,12 @@ describe("a reference file's first stage over passages", () => {
     const after = await listed(true);
     expect(after[0]).toBe("Source");
     expect(after.length).toBeLessThanOrEqual(LIKE_LIMIT);
+  });
+
+  it("builds its index from the codes the analyses stored, without their anchors (ADR 0130)", async () => {
+    // the figures carry each track's stored codes and no anchors: nothing to code at the build, and the source is found
+    const after = await listed("codes");
+    expect(after[0]).toBe("Source");
   });
 
   it("reads at most its budget of postings, visits a bounded number of cells and returns at most its limit", () => {
@@ -129,6 +145,26 @@ describe("a reference file's first stage over passages", () => {
     // the filter is applied: no rejected track among the candidates
     const odd = passageCandidates(index, query, (t) => t % 2 === 1, { limit: 50, budget: 6_000 });
     expect([...odd.tracks].every((t) => t % 2 === 1)).toBe(true);
+  });
+
+  it("reads stored codes only when this codebook made them, else codes the anchors", () => {
+    const w = windows(Array.from({ length: 17 }, () => window()));
+    const anchors = encodeSegments(w);
+    const stored = encodePassageCodes(w)!;
+    // the stored codes are the window codes the build would make
+    expect([...trackPassageCodes(null, stored)!]).toEqual([...passageCodesOf(w)]);
+    expect(decodePassageCodes(stored)!.length).toBe(17);
+    // another codebook's codes (a refit): not used; with the anchors they are coded again, without them there are none
+    const book = passageCodebook();
+    const other: PassageCodebook = { ...book, means: book.means.map((v, i) => (i === 0 ? v + 0.5 : v)) };
+    expect(codebookId(other)).not.toBe(codebookId(book));
+    const foreign = encodePassageCodes(w, other)!;
+    expect(decodePassageCodes(foreign)).toBeNull();
+    expect(trackPassageCodes(null, foreign)).toBeNull();
+    expect([...trackPassageCodes(anchors, foreign)!]).toEqual([...passageCodesOf(w)]);
+    // malformed or of another layout: not used
+    expect(decodePassageCodes("AAAA")).toBeNull();
+    expect(decodePassageCodes(Buffer.from([9, 0, 0, 0, 0, 1, 0, 1, 0]).toString("base64"))).toBeNull();
   });
 
   it("keeps at most MAX_TRACK_PASSAGES codes of a long track, distinct", () => {

@@ -1,4 +1,4 @@
-import { CELLS, distancesTo, encodeWindow, HALF, HALF_CODES, passageCodebook, RESIDUAL_CODES, scaled, type PassageCodebook } from "../../analysis/passage-codes.ts";
+import { CELLS, decodePassageCodes, distancesTo, encodeWindow, HALF, HALF_CODES, passageCodebook, RESIDUAL_BITS, RESIDUAL_CODES, RESIDUAL_PART, RESIDUAL_PARTS, residualOf, scaled, type PassageCodebook } from "../../analysis/passage-codes.ts";
 import { segmentWindows, WINDOW_BYTES } from "../../analysis/segments.ts";
 
 /**
@@ -32,22 +32,39 @@ export const MAX_CELLS_PER_WINDOW = 8_192;
 /** The candidates a reference view's re-rank reads from the analysis store, besides the scan's kept list. */
 export const PASSAGE_CANDIDATES = 480;
 
-const RESIDUAL_BITS = 10;
+/** A track's code of one passage: its cell × 2^16 + its residual code (passage-codes.ts), as stored (ADR 0130). */
+const CELL_SHIFT = 16;
+const RESIDUAL_MASK = (1 << CELL_SHIFT) - 1;
 
-/** A track's passage codes (cell << 10 | residual), at most MAX_TRACK_PASSAGES, distinct; null without passages. */
-export function trackPassageCodes(stored: string | null | undefined, book: PassageCodebook = passageCodebook()): Uint32Array | null {
+/**
+ * A track's passage codes (cell × 2^16 + residual), at most MAX_TRACK_PASSAGES, distinct; null
+ * without passages. The codes its analysis stored (analyser 8, ADR 0130) when they were made by
+ * this codebook; otherwise its anchors are coded here (an analysis before version 8, or a refit).
+ */
+export function trackPassageCodes(stored: string | null | undefined, storedCodes?: string | null, book: PassageCodebook = passageCodebook()): Uint32Array | null {
+  const kept = decodePassageCodes(storedCodes, book);
+  if (kept) return distinctCodes(kept);
   const w = segmentWindows(stored);
   if (!w) return null;
   return passageCodesOf(w, book);
 }
 
+/** Every window's code, then its distinct ones (distinctCodes). */
 export function passageCodesOf(w: Uint8Array, book: PassageCodebook = passageCodebook()): Uint32Array {
   const scratch = new Float64Array(WINDOW_BYTES);
+  const all = new Uint32Array(Math.floor(w.length / WINDOW_BYTES));
+  for (let i = 0; i < all.length; i++) {
+    const { cell, residual } = encodeWindow(book, w, i * WINDOW_BYTES, scratch);
+    all[i] = (cell * (1 << CELL_SHIFT) + residual) >>> 0;
+  }
+  return distinctCodes(all);
+}
+
+/** A track's distinct codes in window order, at most MAX_TRACK_PASSAGES (thinned evenly past that). */
+function distinctCodes(all: Uint32Array): Uint32Array {
   const codes: number[] = [];
   const seen = new Set<number>();
-  for (let at = 0; at < w.length; at += WINDOW_BYTES) {
-    const { cell, residual } = encodeWindow(book, w, at, scratch);
-    const code = ((cell << RESIDUAL_BITS) | residual) >>> 0;
+  for (const code of all) {
     if (seen.has(code)) continue;
     seen.add(code);
     codes.push(code);
@@ -57,12 +74,16 @@ export function passageCodesOf(w: Uint8Array, book: PassageCodebook = passageCod
 }
 
 export interface PassageIndex {
+  /** CELLS + 1 offsets into postings and residuals */
   starts: Int32Array;
+  /** each passage's track, ascending in each cell */
   postings: Uint32Array;
+  /** each passage's residual code */
+  residuals: Uint16Array;
 }
 
 /** No index (fresh arrays each time: the build worker transfers the figures' buffers). */
-const noPassageIndex = (): PassageIndex => ({ starts: new Int32Array(0), postings: new Uint32Array(0) });
+const noPassageIndex = (): PassageIndex => ({ starts: new Int32Array(0), postings: new Uint32Array(0), residuals: new Uint16Array(0) });
 
 /** The index of `count` tracks' codes (MAX_TRACK_PASSAGES slots a track in `codes`, `used[t]` of them set). */
 export function buildPassageIndex(codes: Uint32Array, used: Uint8Array, count: number): PassageIndex {
@@ -70,31 +91,34 @@ export function buildPassageIndex(codes: Uint32Array, used: Uint8Array, count: n
   const starts = new Int32Array(CELLS + 1);
   let total = 0;
   for (let t = 0; t < count; t++) {
-    for (let i = 0; i < used[t]; i++) starts[(codes[t * MAX_TRACK_PASSAGES + i] >>> RESIDUAL_BITS) + 1]++;
+    for (let i = 0; i < used[t]; i++) starts[(codes[t * MAX_TRACK_PASSAGES + i] >>> CELL_SHIFT) + 1]++;
     total += used[t];
   }
   if (total === 0) return noPassageIndex();
   for (let c = 0; c < CELLS; c++) starts[c + 1] += starts[c];
   const next = starts.slice(0, CELLS);
   const postings = new Uint32Array(total);
+  const residuals = new Uint16Array(total);
   for (let t = 0; t < count; t++) {
     for (let i = 0; i < used[t]; i++) {
       const code = codes[t * MAX_TRACK_PASSAGES + i];
-      postings[next[code >>> RESIDUAL_BITS]++] = ((t << RESIDUAL_BITS) | (code & ((1 << RESIDUAL_BITS) - 1))) >>> 0;
+      const at = next[code >>> CELL_SHIFT]++;
+      postings[at] = t;
+      residuals[at] = code & RESIDUAL_MASK;
     }
   }
-  return { starts, postings };
+  return { starts, postings, residuals };
 }
 
 /** A built index's codes back into per-track slots (a refresh starts from the previous figures). */
 export function restorePassageCodes(index: PassageIndex, codes: Uint32Array, used: Uint8Array): void {
-  const { starts, postings } = index;
+  const { starts, postings, residuals } = index;
   if (starts.length === 0) return;
   for (let c = 0; c < CELLS; c++) {
     for (let j = starts[c]; j < starts[c + 1]; j++) {
-      const t = postings[j] >>> RESIDUAL_BITS;
+      const t = postings[j];
       if (used[t] >= MAX_TRACK_PASSAGES) continue;
-      codes[t * MAX_TRACK_PASSAGES + used[t]++] = ((c << RESIDUAL_BITS) | (postings[j] & ((1 << RESIDUAL_BITS) - 1))) >>> 0;
+      codes[t * MAX_TRACK_PASSAGES + used[t]++] = (c * (1 << CELL_SHIFT) + residuals[j]) >>> 0;
     }
   }
 }
@@ -161,7 +185,7 @@ function scratchOf(index: PassageIndex): Scratch {
   let sc = scratches.get(index.postings);
   if (!sc) {
     let tracks = 0;
-    for (let i = 0; i < index.postings.length; i++) tracks = Math.max(tracks, (index.postings[i] >>> RESIDUAL_BITS) + 1);
+    for (let i = 0; i < index.postings.length; i++) tracks = Math.max(tracks, index.postings[i] + 1);
     sc = { query: 0, window: new Int32Array(tracks), query_: new Int32Array(tracks), best: new Float32Array(tracks), score: new Float32Array(tracks) };
     scratches.set(index.postings, sc);
   }
@@ -221,15 +245,26 @@ export interface PassageCandidates {
 export function passageCandidates(index: PassageIndex, windows: Uint8Array, accept: (t: number) => boolean, opts: { limit?: number; budget?: number; book?: PassageCodebook } = {}): PassageCandidates {
   const limit = opts.limit ?? PASSAGE_CANDIDATES;
   const book = opts.book ?? passageCodebook();
-  const { starts, postings } = index;
+  const { starts, postings, residuals } = index;
   const count = Math.floor(windows.length / WINDOW_BYTES);
   if (starts.length === 0 || count === 0 || limit <= 0) return { tracks: new Int32Array(0), postings: 0, cells: 0 };
   const perWindow = Math.max(1, Math.floor((opts.budget ?? POSTINGS_BUDGET) / count));
   const x = new Float64Array(WINDOW_BYTES);
   const dm = new Float64Array(HALF_CODES);
   const ds = new Float64Array(HALF_CODES);
-  const rm = new Float64Array(RESIDUAL_CODES);
-  const rs = new Float64Array(RESIDUAL_CODES);
+  // the cell's table of residual distances, each entry made when a posting first needs it: a
+  // cell of a 250,000-track catalog holds ~64 passages, fewer than the table's 512 entries
+  const table = new Float64Array(RESIDUAL_PARTS * RESIDUAL_CODES);
+  const made = new Int32Array(RESIDUAL_PARTS * RESIDUAL_CODES);
+  let cellStamp = 0;
+  const part = (p: number, c: number) => {
+    const e = p * RESIDUAL_CODES + c;
+    if (made[e] !== cellStamp) {
+      made[e] = cellStamp;
+      distancesTo(book.residuals, 1, residual, p * RESIDUAL_PART, table, RESIDUAL_PART, e * RESIDUAL_PART, e);
+    }
+    return table[e];
+  };
   const residual = new Float64Array(WINDOW_BYTES);
   const visited = new Uint8Array(CELLS);
   // score(t) = Σ over windows of its distance there; kept as the sum of (distance − the window's farthest read) for the windows that reached it
@@ -275,20 +310,16 @@ export function passageCandidates(index: PassageIndex, windows: Uint8Array, acce
       const from = starts[cell];
       const to = starts[cell + 1];
       if (to > from) {
-        // the asymmetric distances of this cell's residual codes: x minus the cell's centroids, to each residual centroid
-        for (let k = 0; k < HALF; k++) {
-          residual[k] = x[k] - book.means[a * HALF + k];
-          residual[HALF + k] = x[HALF + k] - book.spreads[b * HALF + k];
-        }
-        distancesTo(book.residualMeans, RESIDUAL_CODES, residual, 0, rm);
-        distancesTo(book.residualSpreads, RESIDUAL_CODES, residual, HALF, rs);
+        // the asymmetric distances of this cell's residual codes: x minus the cell's centroids, to each part's residual centroids
+        residualOf(book, x, a, b, residual);
+        cellStamp++;
         for (let k = from; k < to && readHere < perWindow; k++) {
-          const post = postings[k];
-          const t = post >>> RESIDUAL_BITS;
+          const t = postings[k];
           readHere++;
           if (!accept(t)) continue;
-          const r = post & ((1 << RESIDUAL_BITS) - 1);
-          const d = rm[r >> 5] + rs[r & 31];
+          // the two parts' centroids (passage-codes.ts: RESIDUAL_PARTS 2), low bits first
+          const r = residuals[k];
+          const d = part(0, r & (RESIDUAL_CODES - 1)) + part(1, r >>> RESIDUAL_BITS);
           if (sc.window[t] !== stamp * 16 + w) {
             sc.window[t] = stamp * 16 + w;
             sc.best[t] = d;
