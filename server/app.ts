@@ -347,6 +347,7 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   // the kernel spreads a cluster's connections by a hash, not by load: the workers even them
   // out through the primary (server/connection-balance.ts, ADR 0121)
   const balance = cluster && sharesPortByKernel(config, true) ? balanceConnections(server, primaryChannel()) : undefined;
+  if (balance) metrics?.watch({ connections: balance });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   const url = `http://localhost:${port}`;
