@@ -11,6 +11,7 @@ import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { ConfigError, parseConfig, type Config } from "./app/.server/config.ts";
 import { createLogger } from "./app/.server/logger.ts";
 import { portIsFree } from "./server/lifecycle.ts";
+import { CONNECTION_SHARE, fairShare, isConnectionsReport, type ConnectionShare } from "./server/connection-balance.ts";
 
 const root = import.meta.dirname;
 /** a worker's message to the primary: it listens on the port itself (ADR 0121) */
@@ -118,6 +119,8 @@ function runPrimary(config: Config) {
           });
   const workers = new Map<number, Worker>();
   const quickExits = new Map<number, number>();
+  /** each worker's last report of its open connections, by slot */
+  const openConnections = new Map<number, number>();
   const restarts = new Set<NodeJS.Timeout>();
   let listened = false;
   let stopping = false;
@@ -143,9 +146,17 @@ function runPrimary(config: Config) {
     worker.once("listening", onListening);
     worker.on("message", (message: unknown) => {
       if (message === WORKER_LISTENING) onListening();
+      // the workers even out their connections (server/connection-balance.ts, ADR 0121)
+      else if (isConnectionsReport(message)) {
+        openConnections.set(slot, message.open);
+        if (worker.isConnected()) worker.send({ type: CONNECTION_SHARE, share: fairShare(openConnections.values()) } satisfies ConnectionShare);
+      }
     });
     worker.once("exit", (code, signal) => {
-      if (workers.get(slot) === worker) workers.delete(slot);
+      if (workers.get(slot) === worker) {
+        workers.delete(slot);
+        openConnections.delete(slot);
+      }
       if (stopping) {
         if (code !== 0) cleanExits = false;
         if (workers.size === 0) process.exit(cleanExits ? 0 : 1);

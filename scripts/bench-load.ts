@@ -88,8 +88,39 @@ interface Row {
   probe?: string[];
 }
 
-async function load(site: { base: string; child: { pid?: number } }, name: string, opts: Partial<autocannon.Options>): Promise<Row> {
+/** What honourConnectionClose reaches of autocannon's client (autocannon 9, lib/httpClient.js). */
+interface ClientInternals {
+  _doRequest(...args: unknown[]): unknown;
+  _resetConnection(): void;
+}
+
+/**
+ * autocannon writes a connection's next request as soon as an answer ends, whatever the answer
+ * said: after `Connection: close` that request goes to a socket the server is closing, and its
+ * queue keeps it, so every later latency of that client is timed from the lost request's start
+ * (measured: a row's mean 40 % over Little's law). A real client (a browser, undici, Varnish)
+ * opens a new connection for its next request instead, and so does this: the cluster's workers
+ * ask clients to reconnect to even out their connections (server/connection-balance.ts, ADR 0121).
+ * The reconnection's time is in that next request's latency, as it is for a real client.
+ */
+function honourConnectionClose(client: autocannon.Client) {
+  const internals = client as unknown as ClientInternals;
+  let closing = false;
+  (client as unknown as EventEmitter).on("headers", (info: { shouldKeepAlive?: boolean }) => {
+    if (info.shouldKeepAlive === false) closing = true;
+  });
+  const doRequest = internals._doRequest;
+  internals._doRequest = function (this: ClientInternals, ...args: unknown[]) {
+    if (!closing) return doRequest.apply(this, args);
+    // the answer that said close has been recorded; a fresh connection sends the next request
+    closing = false;
+    this._resetConnection();
+  };
+}
+
+async function load(site: { base: string; child: { pid?: number } }, name: string, given: Partial<autocannon.Options>): Promise<Row> {
   const pid = site.child.pid!;
+  const opts: Partial<autocannon.Options> = { ...given, setupClient: honourConnectionClose };
   if (WARM > 0) {
     await autocannon({ url: site.base, connections: CONNECTIONS, duration: WARM, ...opts });
     await settled(pid);

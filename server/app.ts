@@ -31,7 +31,8 @@ import { createRenderTurns, type RenderTurns } from "./render-turns.ts";
 import { isSoundsLikeUpload, soundsLikeUpload, type UploadError } from "./sounds-like.ts";
 import { answerClusterScrapes, createSiteMetrics, type SiteMetrics } from "./metrics.ts";
 import { listenForScrapes } from "./metrics-listener.ts";
-import { listen, shutdown } from "./lifecycle.ts";
+import { listen, sharesPortByKernel, shutdown } from "./lifecycle.ts";
+import { balanceConnections, primaryChannel } from "./connection-balance.ts";
 
 export interface StartOptions {
   /** Present in development: Vite serves the client modules and hot-reloads the app. */
@@ -343,6 +344,10 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   // a cluster's worker renders in turns while connections arrive (server/render-turns.ts)
   server.on("connection", turns.connected);
   await listen(server, config, Boolean(cluster));
+  // the kernel spreads a cluster's connections by a hash, not by load: the workers even them
+  // out through the primary (server/connection-balance.ts, ADR 0121)
+  const balance = cluster && sharesPortByKernel(config, true) ? balanceConnections(server, primaryChannel()) : undefined;
+  if (balance) metrics?.watch({ connections: balance });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   const url = `http://localhost:${port}`;
@@ -353,11 +358,13 @@ export async function start(opts: StartOptions = {}): Promise<RunningServer> {
   answerUnparsableRequests(server, requestLimits(config));
 
   let closing: Promise<void> | undefined;
-  const close = () =>
-    (closing ??= shutdown({ server, services: built, logger, timeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000 }).then(async () => {
+  const close = () => {
+    balance?.stop();
+    return (closing ??= shutdown({ server, services: built, logger, timeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000 }).then(async () => {
       // a cluster worker's last counts reach the primary before it exits (ADR 0120)
       await scrapes?.final();
       await metricsListener?.close();
     }));
+  };
   return { server, url, services, close };
 }

@@ -35,6 +35,7 @@ export function scrapeMetrics(registry: Registry, opts: SiteMetricsOptions, sinc
   // ---- the page cache, the render queue ---------------------------------------------------
   let pageStore: { usage(): { entries: number; bytes: number; maxBytes: number } } | undefined;
   let renderQueue: { readonly waiting: number } | undefined;
+  let connections: { readonly open: number; readonly moved: number } | undefined;
   let admissionSize: (() => number) | undefined;
   new Gauge({
     name: "page_cache_stored_bytes",
@@ -81,6 +82,23 @@ export function scrapeMetrics(registry: Registry, opts: SiteMetricsOptions, sinc
     registers,
     collect() {
       this.set(renderQueue?.waiting ?? 0);
+    },
+  });
+  // ---- a cluster's connections (server/connection-balance.ts, ADR 0121) ---------------------
+  new Gauge({
+    name: "cluster_open_connections",
+    help: "Client connections the cluster's workers hold open, summed over them (WEB_CONCURRENCY > 1 on Linux, where the kernel spreads connections; 0 otherwise).",
+    registers,
+    collect() {
+      this.set(connections?.open ?? 0);
+    },
+  });
+  new Counter({
+    name: "cluster_connections_moved_total",
+    help: "Keep-alive connections a cluster's worker asked to reconnect (Connection: close after a full answer) because it held more than its fair share; the kernel spreads them by a hash, not by load (ADR 0121).",
+    registers,
+    collect() {
+      if (connections) this.inc(since(connections, "moved", connections.moved));
     },
   });
 
@@ -264,6 +282,7 @@ export function scrapeMetrics(registry: Registry, opts: SiteMetricsOptions, sinc
     watch(parts) {
       pageStore = parts.pageStore ?? pageStore;
       renderQueue = parts.renderQueue ?? renderQueue;
+      connections = parts.connections ?? connections;
     },
   };
 }

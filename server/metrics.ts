@@ -67,7 +67,12 @@ export interface SiteMetrics {
   /** The admission rule (server/page-admission.ts), its decisions counted. */
   countAdmission(admission: PageAdmission): PageAdmission;
   /** Parts of the app read at scrape time. */
-  watch(parts: { pageStore?: { usage(): { entries: number; bytes: number; maxBytes: number } }; renderQueue?: { readonly waiting: number } }): void;
+  watch(parts: {
+    pageStore?: { usage(): { entries: number; bytes: number; maxBytes: number } };
+    renderQueue?: { readonly waiting: number };
+    /** a cluster worker's connection balance (server/connection-balance.ts) */
+    connections?: { readonly open: number; readonly moved: number };
+  }): void;
   /** server/images.ts onEncode: a thumbnail is being made (not read from its disk cache). */
   thumbnailEncoded(): void;
 }

@@ -298,4 +298,31 @@ describe("WEB_CONCURRENCY=2: one target for the machine", () => {
     expect(later.samples.filter((x) => x.name === "process_start_time_seconds")).toHaveLength(1);
     expect(total(later, "process_resident_memory_bytes")).toBeGreaterThan(0);
   }, 90_000);
+
+  it("gives the connections the workers hold open, and those moved to even them out", async () => {
+    // six visitors keeping their connections alive (server/connection-balance.ts, ADR 0121)
+    const agents = Array.from({ length: 6 }, () => new http.Agent({ keepAlive: true, maxSockets: 1 }));
+    try {
+      const get = (agent: http.Agent) =>
+        new Promise<number>((resolve, reject) => {
+          http
+            .get(`${cluster.base}/healthz`, { agent }, (res) => {
+              res.resume();
+              res.on("end", () => resolve(res.statusCode ?? 0));
+            })
+            .on("error", reject);
+        });
+      expect(await Promise.all(agents.map(get))).toEqual(Array(6).fill(200));
+      const held = await waitFor("the six connections in a scrape", async () => {
+        const s = await scrape(clusterMetricsPort);
+        return total(s, "cluster_open_connections") >= 6 ? s : undefined;
+      });
+      expect(held.types.get("cluster_open_connections")).toBe("gauge");
+      expect(held.types.get("cluster_connections_moved_total")).toBe("counter");
+      expect(total(held, "cluster_connections_moved_total")).toBeGreaterThanOrEqual(0);
+    } finally {
+      for (const a of agents) a.destroy();
+    }
+    await waitFor("the connections to close", async () => total(await scrape(clusterMetricsPort), "cluster_open_connections") === 0);
+  });
 });
