@@ -14,8 +14,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
 import { onsetStrength } from "../app/.server/analysis/onset.ts";
-import { measureEnvelope } from "../app/.server/analysis/tempo.ts";
-import { measureEnvelope as v6Envelope } from "./lib/legacy/tempo-v6.ts";
+import { type LevelOptions, measureEnvelope, type TempoMeasures } from "../app/.server/analysis/tempo.ts";
+import { measureEnvelope as v7Envelope } from "./lib/legacy/tempo-v7.ts";
 import { realSet } from "./lib/real-set.ts";
 import { evaluationSet } from "./lib/tempo-set.ts";
 
@@ -27,6 +27,8 @@ const { values: flags } = parseArgs({
     // the tuning part split in two folds by the composition's name (a cross-check of a choice)
     folds: { type: "boolean", default: false },
     feel: { type: "boolean", default: false },
+    // ADR 0132's trials: `--variant NAME={json of LevelOptions}` (repeatable); "current" always runs
+    variant: { type: "string", multiple: true, default: [] },
   },
 });
 const LAB = path.join(os.homedir(), ".cache", "northbeat-bench", "tempo-lab");
@@ -90,8 +92,8 @@ for (const p of evaluationSet(path.join(import.meta.dirname, "..", "node_modules
   items.push({ name: p.name, real: false, variable: p.variable, heldOut: p.heldOut, bpm: p.bpm, style: p.style, pcm, rate });
 }
 const envelopes = items.map((i) => onsetStrength(i.pcm, i.rate));
-// the frozen version 6 (bench:tempo's "before" column) beside the rest: "v6" is its figures
-const frozen = envelopes.map((e) => v6Envelope(e));
+// the frozen version 7 (bench:tempo's "before" column) beside the rest: "v7" is its figures
+const frozen = envelopes.map((e) => v7Envelope(e));
 
 const within = (bpm: number, truth: number) => Math.abs(bpm - truth) <= 0.04 * truth;
 const acc1 = (bpm: number | null, t: number) => bpm !== null && within(bpm, t);
@@ -112,8 +114,9 @@ function kind(bpm: number, t: number): string {
 // The variants measured for ADR 0126 ran through options of measureEnvelope at commit 67765b2
 // (`--variant NAME={...}`), ADR 0127's at commit 1fd7a7a (`--variant NAME={json of LevelOptions}`);
 // the analyzer now has one decision, "current", printed after the frozen version 6.
-for (const vname of ["v6", "current"]) {
-  const res = items.map((it, i) => ({ it, m: vname === "v6" ? frozen[i] : measureEnvelope(envelopes[i]) }));
+const variants: [string, LevelOptions][] = [["v7", {}], ["current", {}], ...flags.variant.map((v) => [v.slice(0, v.indexOf("=")), JSON.parse(v.slice(v.indexOf("=") + 1))] as [string, LevelOptions])];
+for (const [vname, opts] of flags.verbose && flags.variant.length ? variants.slice(2) : variants) {
+  const res = items.map((it, i) => ({ it, m: (vname === "v7" ? frozen[i] : measureEnvelope(envelopes[i], opts)) as TempoMeasures }));
   const real = res.filter((r) => r.it.real);
   const groups: [string, typeof res][] = [
     ["real", real],
@@ -140,7 +143,7 @@ for (const vname of ["v6", "current"]) {
         const t = r.it.bpm;
         const mark = t === null ? (r.m.bpm === null ? "ok" : "FALSE") : acc1(r.m.bpm, t) ? "ok" : acc2(r.m.bpm, t) ? "octave" : r.m.bpm === null ? "MISSED" : `WRONG ${kind(r.m.bpm, t)}`;
         console.log(
-          `   ${r.it.name.padEnd(58)} ${r.it.style.padEnd(14)} truth ${String(t ?? "-").padEnd(6)} got ${String(r.m.bpm ?? "—").padEnd(6)} cand ${String(r.m.candidateBpm).padEnd(6)} c ${r.m.confidence.toFixed(2)} ${r.m.persistence === undefined ? "" : `persists ${r.m.persistence.toFixed(2)}`} ${mark.padEnd(12)} ${r.m.phase === undefined ? "" : `phase ${r.m.phase.toFixed(2)}`} ${(r.m.levels ?? []).map((l) => `${l.bpm}:${l.score.toFixed(2)}×${l.support.toFixed(2)}`).join(" ")}`,
+          `   ${r.it.name.padEnd(58)} ${r.it.style.padEnd(14)} truth ${String(t ?? "-").padEnd(6)} got ${String(r.m.bpm ?? "—").padEnd(6)} cand ${String(r.m.candidateBpm).padEnd(6)} c ${r.m.confidence.toFixed(2)} ${r.m.persistence === undefined ? "" : `persists ${r.m.persistence.toFixed(2)}`} ${mark.padEnd(12)} ${r.m.phase === undefined ? "" : `phase ${r.m.phase.toFixed(2)}`} up ${r.m.upShare?.toFixed(2)} down ${r.m.downShare?.toFixed(2)} cons ${r.m.consistency?.toFixed(2)} ${(r.m.levels ?? []).map((l) => `${l.bpm}:${l.score.toFixed(2)}×${l.support.toFixed(2)}`).join(" ")}`,
         );
       }
   }

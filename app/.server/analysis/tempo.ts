@@ -42,6 +42,22 @@ export interface TempoMeasures extends TempoEstimate {
   phase?: number;
   /** How well a faint pulse holds over 6–16 s (measured under PERSIST_BELOW_CONFIDENCE only; ADR 0126). */
   persistence?: number;
+  /** trial (ADR 0132): the weaker place's share of the stronger, tatums at half the period and at the period, cycle of two. */
+  upShare?: number;
+  downShare?: number;
+  consistency?: number;
+}
+
+/** Trial options (ADR 0132's tempo-lab variants); the analyzer runs with none. */
+export interface LevelOptions {
+  upShare?: number;
+  upMaxBpm?: number;
+  downShare?: number;
+  downMinBpm?: number;
+  minConsistency?: number;
+  looseTightness?: number;
+  /** which tempogram-based rules to skip */
+  noFaster?: boolean;
 }
 
 /** Below this pulse clarity no tempo is named: chosen from the evaluation set (ADR 0105). */
@@ -110,7 +126,7 @@ export function measureTempo(pcm: Float32Array, sampleRate: number): TempoMeasur
   return measureEnvelope(onsetStrength(pcm, sampleRate));
 }
 
-export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMeasures {
+export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: LevelOptions = {}): TempoMeasures {
   const none: TempoMeasures = { bpm: null, confidence: 0, candidateBpm: null, beats: 0 };
   const fr = env.frameRate;
   if (env.soundingFrames / fr < MIN_SOUND_SECONDS) return none;
@@ -184,13 +200,19 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMea
   const faster =
     (fastClarity >= FASTER_CLARITY && fastClarity >= FASTER_LEVEL * chosenClarity) ||
     (fastBpm / 2 < SLOW_BPM && fastClarity >= SLOW_FASTER_CLARITY && fastClarity >= SLOW_FASTER_LEVEL * chosenClarity);
-  if (fastBpm <= MAX_BPM && faster) bestLag = fastLag;
+  if (fastBpm <= MAX_BPM && faster && !opts.noFaster) bestLag = fastLag;
   else if ((60 * fr) / bestLag < TRIPLE_BELOW_BPM) {
     // the same question for a bar of three (ADR 0127): a waltz at 190 peaks at its bar, 63 BPM,
     // where the phase check rightly prefers the bar to the hemiola's 95; its beat is three times as fast
     const tripleLag = peakNear(gram, bestLag / 3);
     if ((60 * fr) / tripleLag <= MAX_BPM && clarity(tg.rows, tripleLag) >= TRIPLE_LEVEL * chosenClarity) bestLag = tripleLag;
   }
+  // trial (ADR 0132): the accents of the level twice as fast and of this one, by phase
+  const p0 = refinePeak(gram, bestLag);
+  const upShare = pairShare(env.strength, p0 / 2);
+  const downShare = pairShare(env.strength, p0);
+  if (opts.upShare !== undefined && upShare !== null && upShare >= opts.upShare && (120 * fr) / p0 <= (opts.upMaxBpm ?? MAX_BPM)) bestLag = peakNear(gram, bestLag / 2);
+  else if (opts.downShare !== undefined && downShare !== null && downShare < opts.downShare && (30 * fr) / p0 >= (opts.downMinBpm ?? MIN_BPM)) bestLag = peakNear(gram, bestLag * 2);
   const period = refinePeak(gram, bestLag);
   // A steady beat sounds in (nearly) every beat; onsets bunched in a few places — the partials
   // of two chords beating while one fades into the next — repeat within the bunch only.
@@ -200,6 +222,13 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMea
   // pulse within each held note has a clear period for a few seconds, lost at the next note.
   const persistence = confidence < PERSIST_BELOW_CONFIDENCE ? persistenceAt(env.strength, period, fr) : undefined;
   const unsteady = persistence !== undefined && persistence < MIN_PERSISTENCE;
+  // trial (ADR 0132): the beat tracker's own consistency — beats tracked loosely at the period,
+  // the share of their spacings within 8 % of it
+  const loose = trackBeats(env.strength, period, opts.looseTightness ?? 5);
+  let kept = 0;
+  for (let i = 1; i < loose.length; i++) if (Math.abs((loose[i] - loose[i - 1]) / period - 1) <= 0.08) kept++;
+  const consistency = loose.length > 1 ? kept / (loose.length - 1) : 0;
+  const inconsistent = opts.minConsistency !== undefined && consistency < opts.minConsistency;
   // the dominant tempo: the beats' mean rate, when the tracker kept near the period
   let bpm = (60 * fr) / period;
   if (beats.length >= 4) {
@@ -207,7 +236,29 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMea
     if (Math.abs(mean / period - 1) < 0.15) bpm = (60 * fr) / mean;
   }
   const candidateBpm = Math.round(bpm * 10) / 10;
-  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous && !unsteady ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels, phase, persistence };
+  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous && !unsteady && !inconsistent ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels, phase, persistence, upShare: upShare ?? undefined, downShare: downShare ?? undefined, consistency };
+}
+
+/**
+ * trial (ADR 0132): tatums tracked at `tatum` (Ellis 2007), their onset strength folded by parity:
+ * the weaker place's mean over the stronger's (1: both places accented alike).
+ */
+function pairShare(env: Float32Array, tatum: number): number | null {
+  if (tatum < 4) return null;
+  const tatums = trackBeats(env, tatum);
+  if (tatums.length < 8) return null;
+  const sum = [0, 0];
+  const count = [0, 0];
+  const reach = Math.max(1, Math.round(tatum / 4));
+  tatums.forEach((t, i) => {
+    let s = 0;
+    for (let f = Math.max(0, t - reach); f <= Math.min(env.length - 1, t + reach); f++) s = Math.max(s, env[f]);
+    sum[i % 2] += s;
+    count[i % 2]++;
+  });
+  const a = sum[0] / count[0];
+  const b = sum[1] / count[1];
+  return Math.max(a, b) > 0 ? Math.min(a, b) / Math.max(a, b) : null;
 }
 
 /**
