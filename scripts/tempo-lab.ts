@@ -29,6 +29,8 @@ const { values: flags } = parseArgs({
     feel: { type: "boolean", default: false },
     // ADR 0132's trials: `--variant NAME={json of LevelOptions}` (repeatable); "current" always runs
     variant: { type: "string", multiple: true, default: [] },
+    // ADR 0132: the measures at the level chosen, one JSON line a render, for the octave fit
+    dump: { type: "string", default: "" },
   },
 });
 const LAB = path.join(os.homedir(), ".cache", "northbeat-bench", "tempo-lab");
@@ -114,6 +116,15 @@ function kind(bpm: number, t: number): string {
 // The variants measured for ADR 0126 ran through options of measureEnvelope at commit 67765b2
 // (`--variant NAME={...}`), ADR 0127's at commit 1fd7a7a (`--variant NAME={json of LevelOptions}`);
 // the analyzer now has one decision, "current", printed after the frozen version 6.
+if (flags.dump) {
+  const lines = items.map((it, i) => {
+    const m = measureEnvelope(envelopes[i], { features: true });
+    return JSON.stringify({ name: it.name, real: it.real, variable: it.variable, heldOut: it.heldOut, truth: it.bpm, style: it.style, fold: it.fold, got: m.bpm, cand: m.candidateBpm, confidence: m.confidence, ...m.features });
+  });
+  fs.writeFileSync(flags.dump, lines.join("\n") + "\n");
+  console.log(`tempo-lab: ${lines.length} renders' measures in ${flags.dump}`);
+  process.exit(0);
+}
 const variants: [string, LevelOptions][] = [["v7", {}], ["current", {}], ...flags.variant.map((v) => [v.slice(0, v.indexOf("=")), JSON.parse(v.slice(v.indexOf("=") + 1))] as [string, LevelOptions])];
 for (const [vname, opts] of flags.verbose && flags.variant.length ? variants.slice(2) : variants) {
   const res = items.map((it, i) => ({ it, m: (vname === "v7" ? frozen[i] : measureEnvelope(envelopes[i], opts)) as TempoMeasures }));

@@ -46,6 +46,8 @@ export interface TempoMeasures extends TempoEstimate {
   upShare?: number;
   downShare?: number;
   consistency?: number;
+  /** trial (ADR 0132): measures at the level chosen, for the octave decision's fit */
+  features?: Record<string, number>;
 }
 
 /** Trial options (ADR 0132's tempo-lab variants); the analyzer runs with none. */
@@ -56,6 +58,9 @@ export interface LevelOptions {
   downMinBpm?: number;
   minConsistency?: number;
   looseTightness?: number;
+  features?: boolean;
+  /** the octave decider: double when tempo * log2(bpm/120) + half * acf(period/2) + bias > 0 */
+  octave?: { tempo: number; half: number; bias: number };
   /** which tempogram-based rules to skip */
   noFaster?: boolean;
 }
@@ -213,14 +218,46 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
   const downShare = pairShare(env.strength, p0);
   if (opts.upShare !== undefined && upShare !== null && upShare >= opts.upShare && (120 * fr) / p0 <= (opts.upMaxBpm ?? MAX_BPM)) bestLag = peakNear(gram, bestLag / 2);
   else if (opts.downShare !== undefined && downShare !== null && downShare < opts.downShare && (30 * fr) / p0 >= (opts.downMinBpm ?? MIN_BPM)) bestLag = peakNear(gram, bestLag * 2);
-  const period = refinePeak(gram, bestLag);
+  let period = refinePeak(gram, bestLag);
+  const pulsePeriod = period;
+  if (opts.octave && (120 * fr) / period <= MAX_BPM) {
+    const half = highestNear(autocorrelation(env.strength, Math.ceil((period / 2) * 1.03) + 1), period / 2);
+    if (opts.octave.tempo * Math.log2((60 * fr) / period / PRIOR_BPM) + opts.octave.half * half + opts.octave.bias > 0) {
+      bestLag = peakNear(gram, bestLag / 2);
+      period = refinePeak(gram, bestLag);
+    }
+  }
+  let features: Record<string, number> | undefined;
+  if (opts.features) {
+    const whole = autocorrelation(env.strength, Math.ceil(period * 4.2) + 2);
+    let peaks = 0;
+    let top = 0;
+    for (const v of env.strength) top = Math.max(top, v);
+    for (let f = 1; f + 1 < env.strength.length; f++) if (env.strength[f] > 0.1 * top && env.strength[f] >= env.strength[f - 1] && env.strength[f] > env.strength[f + 1]) peaks++;
+    features = {
+      bpm: (60 * fr) / period,
+      clarity: clarity(tg.rows, period),
+      clarityHalfPeriod: clarity(tg.rows, period / 2),
+      clarityThirdPeriod: clarity(tg.rows, period / 3),
+      clarityDoublePeriod: 2 * period < tg.rows[0].length - 1 ? clarity(tg.rows, 2 * period) : highestNear(whole, 2 * period),
+      acfHalf: highestNear(whole, period / 2),
+      acf1: highestNear(whole, period),
+      acf2: highestNear(whole, 2 * period),
+      acf3: highestNear(whole, 3 * period),
+      acf4: highestNear(whole, 4 * period),
+      onsetsPerBeat: (peaks / (env.soundingFrames || 1)) * period,
+      upShare: pairShare(env.strength, period / 2) ?? 0.5,
+      downShare: pairShare(env.strength, period) ?? 0.5,
+      quarterShare: pairShare(env.strength, period / 4) ?? 0.5,
+    };
+  }
   // A steady beat sounds in (nearly) every beat; onsets bunched in a few places — the partials
   // of two chords beating while one fades into the next — repeat within the bunch only.
-  const confidence = Math.max(0, Math.min(1, clarity(tg.rows, period) * coverage(env.strength, env.sounding, period)));
+  const confidence = Math.max(0, Math.min(1, clarity(tg.rows, pulsePeriod) * coverage(env.strength, env.sounding, pulsePeriod)));
   const beats = trackBeats(env.strength, period);
   // A pulse this faint must also hold over the excerpt (ADR 0126): a pad whose looped samples
   // pulse within each held note has a clear period for a few seconds, lost at the next note.
-  const persistence = confidence < PERSIST_BELOW_CONFIDENCE ? persistenceAt(env.strength, period, fr) : undefined;
+  const persistence = confidence < PERSIST_BELOW_CONFIDENCE ? persistenceAt(env.strength, pulsePeriod, fr) : undefined;
   const unsteady = persistence !== undefined && persistence < MIN_PERSISTENCE;
   // trial (ADR 0132): the beat tracker's own consistency — beats tracked loosely at the period,
   // the share of their spacings within 8 % of it
@@ -236,7 +273,7 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
     if (Math.abs(mean / period - 1) < 0.15) bpm = (60 * fr) / mean;
   }
   const candidateBpm = Math.round(bpm * 10) / 10;
-  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous && !unsteady && !inconsistent ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels, phase, persistence, upShare: upShare ?? undefined, downShare: downShare ?? undefined, consistency };
+  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous && !unsteady && !inconsistent ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels, phase, persistence, upShare: upShare ?? undefined, downShare: downShare ?? undefined, consistency, features };
 }
 
 /**
