@@ -14,7 +14,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
 import { onsetStrength } from "../app/.server/analysis/onset.ts";
-import { type LevelOptions, measureEnvelope, type TempoMeasures } from "../app/.server/analysis/tempo.ts";
+import { measureEnvelope } from "../app/.server/analysis/tempo.ts";
 import { measureEnvelope as v7Envelope } from "./lib/legacy/tempo-v7.ts";
 import { realSet } from "./lib/real-set.ts";
 import { evaluationSet } from "./lib/tempo-set.ts";
@@ -27,10 +27,6 @@ const { values: flags } = parseArgs({
     // the tuning part split in two folds by the composition's name (a cross-check of a choice)
     folds: { type: "boolean", default: false },
     feel: { type: "boolean", default: false },
-    // ADR 0132's trials: `--variant NAME={json of LevelOptions}` (repeatable); "current" always runs
-    variant: { type: "string", multiple: true, default: [] },
-    // ADR 0132: the measures at the level chosen, one JSON line a render, for the octave fit
-    dump: { type: "string", default: "" },
   },
 });
 const LAB = path.join(os.homedir(), ".cache", "northbeat-bench", "tempo-lab");
@@ -114,20 +110,11 @@ function kind(bpm: number, t: number): string {
 }
 
 // The variants measured for ADR 0126 ran through options of measureEnvelope at commit 67765b2
-// (`--variant NAME={...}`), ADR 0127's at commit 1fd7a7a (`--variant NAME={json of LevelOptions}`);
-// the analyzer now has one decision, "current", printed after the frozen version 6.
-if (flags.dump) {
-  const lines = items.map((it, i) => {
-    const m = measureEnvelope(envelopes[i], { features: true });
-    return JSON.stringify({ name: it.name, real: it.real, variable: it.variable, heldOut: it.heldOut, truth: it.bpm, style: it.style, fold: it.fold, got: m.bpm, cand: m.candidateBpm, confidence: m.confidence, ...m.features });
-  });
-  fs.writeFileSync(flags.dump, lines.join("\n") + "\n");
-  console.log(`tempo-lab: ${lines.length} renders' measures in ${flags.dump}`);
-  process.exit(0);
-}
-const variants: [string, LevelOptions][] = [["v7", {}], ["current", {}], ...flags.variant.map((v) => [v.slice(0, v.indexOf("=")), JSON.parse(v.slice(v.indexOf("=") + 1))] as [string, LevelOptions])];
-for (const [vname, opts] of flags.verbose && flags.variant.length ? variants.slice(2) : variants) {
-  const res = items.map((it, i) => ({ it, m: (vname === "v7" ? frozen[i] : measureEnvelope(envelopes[i], opts)) as TempoMeasures }));
+// (`--variant NAME={...}`), ADR 0127's at commit 1fd7a7a, ADR 0132's at commit 77daac8
+// (`--variant NAME={json of LevelOptions}`; `--dump FILE`: the measures its octave decider was
+// fitted on); the analyzer now has one decision, "current", printed after the frozen version 7.
+for (const vname of ["v7", "current"]) {
+  const res = items.map((it, i) => ({ it, m: vname === "v7" ? frozen[i] : measureEnvelope(envelopes[i]) }));
   const real = res.filter((r) => r.it.real);
   const groups: [string, typeof res][] = [
     ["real", real],
@@ -154,7 +141,7 @@ for (const [vname, opts] of flags.verbose && flags.variant.length ? variants.sli
         const t = r.it.bpm;
         const mark = t === null ? (r.m.bpm === null ? "ok" : "FALSE") : acc1(r.m.bpm, t) ? "ok" : acc2(r.m.bpm, t) ? "octave" : r.m.bpm === null ? "MISSED" : `WRONG ${kind(r.m.bpm, t)}`;
         console.log(
-          `   ${r.it.name.padEnd(58)} ${r.it.style.padEnd(14)} truth ${String(t ?? "-").padEnd(6)} got ${String(r.m.bpm ?? "—").padEnd(6)} cand ${String(r.m.candidateBpm).padEnd(6)} c ${r.m.confidence.toFixed(2)} ${r.m.persistence === undefined ? "" : `persists ${r.m.persistence.toFixed(2)}`} ${mark.padEnd(12)} ${r.m.phase === undefined ? "" : `phase ${r.m.phase.toFixed(2)}`} up ${r.m.upShare?.toFixed(2)} down ${r.m.downShare?.toFixed(2)} cons ${r.m.consistency?.toFixed(2)} ${(r.m.levels ?? []).map((l) => `${l.bpm}:${l.score.toFixed(2)}×${l.support.toFixed(2)}`).join(" ")}`,
+          `   ${r.it.name.padEnd(58)} ${r.it.style.padEnd(14)} truth ${String(t ?? "-").padEnd(6)} got ${String(r.m.bpm ?? "—").padEnd(6)} cand ${String(r.m.candidateBpm).padEnd(6)} c ${r.m.confidence.toFixed(2)} ${r.m.persistence === undefined ? "" : `persists ${r.m.persistence.toFixed(2)}`} ${mark.padEnd(12)} ${r.m.phase === undefined ? "" : `phase ${r.m.phase.toFixed(2)}`} ${(r.m.levels ?? []).map((l) => `${l.bpm}:${l.score.toFixed(2)}×${l.support.toFixed(2)}`).join(" ")}`,
         );
       }
   }

@@ -9,7 +9,7 @@ const TIGHTNESS = 100;
  * `period` frames; the score of a beat at t is its onset strength plus the best predecessor's
  * score less TIGHTNESS × (log of the spacing over the period)². Returns beat frames.
  */
-export function trackBeats(env: Float32Array, period: number, tightness = TIGHTNESS): number[] {
+export function trackBeats(env: Float32Array, period: number): number[] {
   const n = env.length;
   let sd = 0;
   let mean = 0;
@@ -27,7 +27,7 @@ export function trackBeats(env: Float32Array, period: number, tightness = TIGHTN
     for (let tau = t - hi; tau <= t - lo; tau++) {
       if (tau < 0) continue;
       const r = Math.log((t - tau) / period);
-      const s = score[tau] - tightness * r * r;
+      const s = score[tau] - TIGHTNESS * r * r;
       if (arg < 0 || s > best) {
         best = s;
         arg = tau;

@@ -14,7 +14,7 @@ import { autocorrelation, highestNear, peakNear, refinePeak, tempogram } from ".
  *    phase settling the winner and its rival (a 3/4 or a 6/8 bar, ADR 0126), and no tempo
  *    when the two stay close (ADR 0117: a wrong tempo is worse than none); then the metrical
  *    level a listener taps (the level twice or three times as fast when it is nearly as clear,
- *    below; ADR 0127);
+ *    below; ADR 0127), and an octave decider fitted on real music for the slowest answers (ADR 0132);
  * 4. the beats: Ellis's dynamic-programming beat tracker at that period; the tempo reported is
  *    the mean rate of the beats it finds (the dominant tempo of a drifting track);
  * 5. the confidence: the pulse clarity (Lartillot et al. 2008), the tempogram's height at the
@@ -42,27 +42,6 @@ export interface TempoMeasures extends TempoEstimate {
   phase?: number;
   /** How well a faint pulse holds over 6–16 s (measured under PERSIST_BELOW_CONFIDENCE only; ADR 0126). */
   persistence?: number;
-  /** trial (ADR 0132): the weaker place's share of the stronger, tatums at half the period and at the period, cycle of two. */
-  upShare?: number;
-  downShare?: number;
-  consistency?: number;
-  /** trial (ADR 0132): measures at the level chosen, for the octave decision's fit */
-  features?: Record<string, number>;
-}
-
-/** Trial options (ADR 0132's tempo-lab variants); the analyzer runs with none. */
-export interface LevelOptions {
-  upShare?: number;
-  upMaxBpm?: number;
-  downShare?: number;
-  downMinBpm?: number;
-  minConsistency?: number;
-  looseTightness?: number;
-  features?: boolean;
-  /** the octave decider: double when tempo * log2(bpm/120) + half * acf(period/2) + bias > 0 */
-  octave?: { tempo: number; half: number; bias: number };
-  /** which tempogram-based rules to skip */
-  noFaster?: boolean;
 }
 
 /** Below this pulse clarity no tempo is named: chosen from the evaluation set (ADR 0105). */
@@ -117,6 +96,19 @@ const PERSIST_BELOW_CONFIDENCE = 0.3;
 const MIN_PERSISTENCE = 0.07;
 const PERSIST_FROM_SECONDS = 6;
 const PERSIST_TO_SECONDS = 16;
+/**
+ * The octave decider (ADR 0132, after Percival and Tzanetakis 2014, who settle the octave with a
+ * classifier fitted on annotated music): the level chosen is doubled when
+ * OCTAVE_TEMPO × log2(bpm / PRIOR_BPM) + OCTAVE_HALF × (the whole excerpt's autocorrelation at
+ * half its period) + OCTAVE_BIAS > 0. A logistic regression on those two measures — the
+ * listener's tempo prior and the faster level's periodicity — fitted on the real tuning part's
+ * half-tempo and right answers, deciding at a probability of 0.6. In effect it acts on the
+ * slowest answers: the faster level needs an autocorrelation of 0.09 at 60 BPM, 0.67 at 80,
+ * 0.91 at 90 and more than 1 (never) from about 97 BPM up.
+ */
+const OCTAVE_TEMPO = -4.35;
+const OCTAVE_HALF = 3.09;
+const OCTAVE_BIAS = -4.63;
 /** The bar periods, in beats, that the meter check looks for (Klapuri et al. 2006: two to four beats a measure). */
 const BEATS_A_BAR = [2, 3, 4];
 /** Less sound than this (seconds) has no tempo to find. */
@@ -131,7 +123,7 @@ export function measureTempo(pcm: Float32Array, sampleRate: number): TempoMeasur
   return measureEnvelope(onsetStrength(pcm, sampleRate));
 }
 
-export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: LevelOptions = {}): TempoMeasures {
+export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMeasures {
   const none: TempoMeasures = { bpm: null, confidence: 0, candidateBpm: null, beats: 0 };
   const fr = env.frameRate;
   if (env.soundingFrames / fr < MIN_SOUND_SECONDS) return none;
@@ -205,51 +197,24 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
   const faster =
     (fastClarity >= FASTER_CLARITY && fastClarity >= FASTER_LEVEL * chosenClarity) ||
     (fastBpm / 2 < SLOW_BPM && fastClarity >= SLOW_FASTER_CLARITY && fastClarity >= SLOW_FASTER_LEVEL * chosenClarity);
-  if (fastBpm <= MAX_BPM && faster && !opts.noFaster) bestLag = fastLag;
+  if (fastBpm <= MAX_BPM && faster) bestLag = fastLag;
   else if ((60 * fr) / bestLag < TRIPLE_BELOW_BPM) {
     // the same question for a bar of three (ADR 0127): a waltz at 190 peaks at its bar, 63 BPM,
     // where the phase check rightly prefers the bar to the hemiola's 95; its beat is three times as fast
     const tripleLag = peakNear(gram, bestLag / 3);
     if ((60 * fr) / tripleLag <= MAX_BPM && clarity(tg.rows, tripleLag) >= TRIPLE_LEVEL * chosenClarity) bestLag = tripleLag;
   }
-  // trial (ADR 0132): the accents of the level twice as fast and of this one, by phase
-  const p0 = refinePeak(gram, bestLag);
-  const upShare = pairShare(env.strength, p0 / 2);
-  const downShare = pairShare(env.strength, p0);
-  if (opts.upShare !== undefined && upShare !== null && upShare >= opts.upShare && (120 * fr) / p0 <= (opts.upMaxBpm ?? MAX_BPM)) bestLag = peakNear(gram, bestLag / 2);
-  else if (opts.downShare !== undefined && downShare !== null && downShare < opts.downShare && (30 * fr) / p0 >= (opts.downMinBpm ?? MIN_BPM)) bestLag = peakNear(gram, bestLag * 2);
   let period = refinePeak(gram, bestLag);
+  // The octave decider (ADR 0132): a level this slow is doubled unless its half has (nearly) no
+  // periodicity; the pulse's clarity and persistence stay those of the level it doubles (the
+  // same pulse, counted twice as often).
   const pulsePeriod = period;
-  if (opts.octave && (120 * fr) / period <= MAX_BPM) {
+  if ((120 * fr) / period <= MAX_BPM) {
     const half = highestNear(autocorrelation(env.strength, Math.ceil((period / 2) * 1.03) + 1), period / 2);
-    if (opts.octave.tempo * Math.log2((60 * fr) / period / PRIOR_BPM) + opts.octave.half * half + opts.octave.bias > 0) {
+    if (OCTAVE_TEMPO * Math.log2((60 * fr) / period / PRIOR_BPM) + OCTAVE_HALF * half + OCTAVE_BIAS > 0) {
       bestLag = peakNear(gram, bestLag / 2);
       period = refinePeak(gram, bestLag);
     }
-  }
-  let features: Record<string, number> | undefined;
-  if (opts.features) {
-    const whole = autocorrelation(env.strength, Math.ceil(period * 4.2) + 2);
-    let peaks = 0;
-    let top = 0;
-    for (const v of env.strength) top = Math.max(top, v);
-    for (let f = 1; f + 1 < env.strength.length; f++) if (env.strength[f] > 0.1 * top && env.strength[f] >= env.strength[f - 1] && env.strength[f] > env.strength[f + 1]) peaks++;
-    features = {
-      bpm: (60 * fr) / period,
-      clarity: clarity(tg.rows, period),
-      clarityHalfPeriod: clarity(tg.rows, period / 2),
-      clarityThirdPeriod: clarity(tg.rows, period / 3),
-      clarityDoublePeriod: 2 * period < tg.rows[0].length - 1 ? clarity(tg.rows, 2 * period) : highestNear(whole, 2 * period),
-      acfHalf: highestNear(whole, period / 2),
-      acf1: highestNear(whole, period),
-      acf2: highestNear(whole, 2 * period),
-      acf3: highestNear(whole, 3 * period),
-      acf4: highestNear(whole, 4 * period),
-      onsetsPerBeat: (peaks / (env.soundingFrames || 1)) * period,
-      upShare: pairShare(env.strength, period / 2) ?? 0.5,
-      downShare: pairShare(env.strength, period) ?? 0.5,
-      quarterShare: pairShare(env.strength, period / 4) ?? 0.5,
-    };
   }
   // A steady beat sounds in (nearly) every beat; onsets bunched in a few places — the partials
   // of two chords beating while one fades into the next — repeat within the bunch only.
@@ -259,13 +224,6 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
   // pulse within each held note has a clear period for a few seconds, lost at the next note.
   const persistence = confidence < PERSIST_BELOW_CONFIDENCE ? persistenceAt(env.strength, pulsePeriod, fr) : undefined;
   const unsteady = persistence !== undefined && persistence < MIN_PERSISTENCE;
-  // trial (ADR 0132): the beat tracker's own consistency — beats tracked loosely at the period,
-  // the share of their spacings within 8 % of it
-  const loose = trackBeats(env.strength, period, opts.looseTightness ?? 5);
-  let kept = 0;
-  for (let i = 1; i < loose.length; i++) if (Math.abs((loose[i] - loose[i - 1]) / period - 1) <= 0.08) kept++;
-  const consistency = loose.length > 1 ? kept / (loose.length - 1) : 0;
-  const inconsistent = opts.minConsistency !== undefined && consistency < opts.minConsistency;
   // the dominant tempo: the beats' mean rate, when the tracker kept near the period
   let bpm = (60 * fr) / period;
   if (beats.length >= 4) {
@@ -273,29 +231,7 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>, opts: Lev
     if (Math.abs(mean / period - 1) < 0.15) bpm = (60 * fr) / mean;
   }
   const candidateBpm = Math.round(bpm * 10) / 10;
-  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous && !unsteady && !inconsistent ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels, phase, persistence, upShare: upShare ?? undefined, downShare: downShare ?? undefined, consistency, features };
-}
-
-/**
- * trial (ADR 0132): tatums tracked at `tatum` (Ellis 2007), their onset strength folded by parity:
- * the weaker place's mean over the stronger's (1: both places accented alike).
- */
-function pairShare(env: Float32Array, tatum: number): number | null {
-  if (tatum < 4) return null;
-  const tatums = trackBeats(env, tatum);
-  if (tatums.length < 8) return null;
-  const sum = [0, 0];
-  const count = [0, 0];
-  const reach = Math.max(1, Math.round(tatum / 4));
-  tatums.forEach((t, i) => {
-    let s = 0;
-    for (let f = Math.max(0, t - reach); f <= Math.min(env.length - 1, t + reach); f++) s = Math.max(s, env[f]);
-    sum[i % 2] += s;
-    count[i % 2]++;
-  });
-  const a = sum[0] / count[0];
-  const b = sum[1] / count[1];
-  return Math.max(a, b) > 0 ? Math.min(a, b) / Math.max(a, b) : null;
+  return { bpm: confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous && !unsteady ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels, phase, persistence };
 }
 
 /**
