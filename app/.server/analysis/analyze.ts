@@ -54,8 +54,8 @@ export interface TrackAnalysis {
  * 7: the tempo's level (issue #28, ADR 0127): the beat three times as fast when a slow level's
  * third is nearly as clear (fast waltzes), the faster level for levels under 90 BPM (was 80),
  * the accents' phase settling rival levels from a lean of 0.02 (was 0.05).
- * 8: the tempo's octave (issue #28, ADR 0132): answers under about 65 BPM doubled by an
- * octave decider fitted on real music (the slowest half-tempo answers gain their beat).
+ * 8: the tempo's octave (issue #28, ADR 0132): slow answers doubled by an octave decider
+ * fitted on real music (on its tuning part, half-tempo answers at 50–60 BPM gain their beat).
  */
 export const ANALYZER_VERSION = 8;
 

@@ -104,7 +104,7 @@ const PERSIST_TO_SECONDS = 16;
  * listener's tempo prior and the faster level's periodicity — fitted on the real tuning part's
  * half-tempo and right answers, deciding at a probability of 0.6. In effect it acts on the
  * slowest answers: the faster level needs an autocorrelation of 0.09 at 60 BPM, 0.67 at 80,
- * 0.91 at 90 and more than 1 (never) from about 97 BPM up.
+ * 0.91 at 90 and more than 1 (never) from about 94 BPM up.
  */
 const OCTAVE_TEMPO = -4.35;
 const OCTAVE_HALF = 3.09;
