@@ -204,7 +204,7 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMea
  * fast level's beats, keeps both levels' places on the same footing (a tracked beat sits on
  * an onset by construction; a place interpolated between beats does not).
  */
-function phaseShare(env: Float32Array, fastPeriod: number, slowPeriod: number): number | null {
+export function phaseShare(env: Float32Array, fastPeriod: number, slowPeriod: number): number | null {
   const ratio = slowPeriod / fastPeriod;
   const pair = ([[3, 2], [4, 3], [5, 4]] as const).find(([a, b]) => Math.abs(ratio / (a / b) - 1) < 0.06);
   if (!pair) return null;
@@ -239,7 +239,7 @@ function phaseShare(env: Float32Array, fastPeriod: number, slowPeriod: number): 
  * spectrum read at long lags). Held notes whose looped samples pulse, started at random times,
  * repeat within a note (the 6 s tempogram windows) but not across notes.
  */
-function persistenceAt(strength: Float32Array, period: number, frameRate: number): number {
+export function persistenceAt(strength: Float32Array, period: number, frameRate: number): number {
   const from = Math.max(1, Math.round((PERSIST_FROM_SECONDS * frameRate) / period));
   const to = Math.max(from, Math.round((PERSIST_TO_SECONDS * frameRate) / period));
   const acf = autocorrelation(strength, Math.ceil(to * period * 1.03) + 1);
@@ -249,7 +249,7 @@ function persistenceAt(strength: Float32Array, period: number, frameRate: number
 }
 
 /** The autocorrelation's highest value within ±3 % of `lag` (-Infinity past its end). */
-function highestNear(acf: Float64Array, lag: number): number {
+export function highestNear(acf: Float64Array, lag: number): number {
   let best = -Infinity;
   for (let l = Math.floor(lag * 0.97); l <= Math.ceil(lag * 1.03) && l < acf.length; l++) best = Math.max(best, acf[l]);
   return best;

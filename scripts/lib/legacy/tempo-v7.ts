@@ -3,8 +3,10 @@ import { onsetStrength } from "./onset-v3.ts";
 // The periodicity measures and the beat tracker that version 7 read (app/.server/analysis/
 // periodicity.ts and beat-tracker.ts) are the frozen copies' of the versions that wrote them
 // (the same code; ADR 0127's move into periodicity.ts changed no line of them).
-import { peakNear, refinePeak, tempogram, trackBeats } from "./tempo-v4.ts";
+import { clarity, coverage, peakNear, prior, refinePeak, rivalLevel, tempogram, trackBeats } from "./tempo-v4.ts";
 import { autocorrelation } from "./tempo-v5.ts";
+// Version 7 changed none of these from version 6 (the same code, constants and values).
+import { highestNear, persistenceAt, phaseShare } from "./tempo-v6.ts";
 
 /**
  * Tempo from a mono excerpt at a low sample rate (~11 kHz, see analyze.ts), by the methods of
@@ -54,12 +56,7 @@ export const MIN_TEMPO_CONFIDENCE = 0.12;
 /** The tempi reported (BPM): every notated tempo a buyer filters by, a metrical level apart at the ends. */
 const MIN_BPM = 50;
 const MAX_BPM = 210;
-/** The tempo prior: log-Gaussian around PRIOR_BPM, PRIOR_OCTAVES wide (one standard deviation). */
-const PRIOR_BPM = 120;
-const PRIOR_OCTAVES = 1;
 const WINDOW_SECONDS = 6;
-/** How far (a share of the period) the beat may sway between windows and still count as the same tempo. */
-const TEMPO_SWAY = 0.08;
 const WINDOW_HOP_SECONDS = 2;
 /** How high the tempogram at twice the tempo must be, against the chosen level's, to take it instead (ADR 0105). */
 const FASTER_LEVEL = 0.9;
@@ -93,13 +90,11 @@ const TRIPLE_LEVEL = 0.9;
 /**
  * Under this pulse clarity the pulse must also hold over 6–16 s: the whole excerpt's onset
  * autocorrelation near each multiple of the period in that span, averaged, at least
- * MIN_PERSISTENCE (ADR 0126: chosen on the real tuning part). Clearer pulses are not asked,
+ * MIN_PERSISTENCE (ADR 0126: chosen on the real tuning part; persistenceAt, version 6's). Clearer pulses are not asked,
  * so a tempo that drifts (whose long-lag autocorrelation fades) keeps its answer.
  */
 const PERSIST_BELOW_CONFIDENCE = 0.3;
 const MIN_PERSISTENCE = 0.07;
-const PERSIST_FROM_SECONDS = 6;
-const PERSIST_TO_SECONDS = 16;
 /** The bar periods, in beats, that the meter check looks for (Klapuri et al. 2006: two to four beats a measure). */
 const BEATS_A_BAR = [2, 3, 4];
 /** Less sound than this (seconds) has no tempo to find. */
@@ -225,114 +220,3 @@ function meterSupport(acf: Float64Array, period: number): number {
   return Math.max(0.01, ...BEATS_A_BAR.map((m) => highestNear(acf, m * period)));
 }
 
-/**
- * The phase check (ADR 0126): which of two levels at 3:2, 4:3 or 5:4 the accents' phase
- * supports. Both levels share a tatum (the fast period over b, the slow over a, for a ratio a:b)
- * and a cycle of a × b tatums (a 3/4 bar and a 6/8 bar are both six eighths). The tatums are
- * tracked (Ellis 2007's beat tracker at the tatum period), the onset strength at each is folded
- * by its place in the cycle, the cycle's strongest place is taken as the downbeat (where both
- * levels have a beat), and the places only one level has are compared: in 3/4, the eighths 2
- * and 4 (the quarter-note level's beats 2 and 3); in 6/8, the eighth 3 (the dotted quarter's
- * second beat). Returns the slow level's share of the two means (0.5: no lean), null when the
- * periods are not at such a ratio or too few tatums were tracked. Tracking the tatums, not the
- * fast level's beats, keeps both levels' places on the same footing (a tracked beat sits on
- * an onset by construction; a place interpolated between beats does not).
- */
-function phaseShare(env: Float32Array, fastPeriod: number, slowPeriod: number): number | null {
-  const ratio = slowPeriod / fastPeriod;
-  const pair = ([[3, 2], [4, 3], [5, 4]] as const).find(([a, b]) => Math.abs(ratio / (a / b) - 1) < 0.06);
-  if (!pair) return null;
-  const [a, b] = pair;
-  const n = a * b;
-  const tatum = fastPeriod / b;
-  const tatums = trackBeats(env, tatum);
-  if (tatums.length < 4 * n) return null;
-  const sum = new Float64Array(n);
-  const count = new Float64Array(n);
-  const reach = Math.max(1, Math.round(tatum / 4));
-  tatums.forEach((t, i) => {
-    let s = 0;
-    for (let f = Math.max(0, t - reach); f <= Math.min(env.length - 1, t + reach); f++) s = Math.max(s, env[f]);
-    sum[i % n] += s;
-    count[i % n]++;
-  });
-  const h = Array.from(sum, (v, k) => (count[k] ? v / count[k] : 0));
-  let down = 0;
-  for (let k = 1; k < n; k++) if (h[k] > h[down]) down = k;
-  let fastOnly = 0;
-  for (let k = 1; k < a; k++) fastOnly += h[(down + k * b) % n] / (a - 1);
-  let slowOnly = 0;
-  for (let k = 1; k < b; k++) slowOnly += h[(down + k * a) % n] / (b - 1);
-  return fastOnly + slowOnly > 0 ? slowOnly / (fastOnly + slowOnly) : 0.5;
-}
-
-/**
- * The pulse's persistence (ADR 0126): the whole excerpt's onset autocorrelation at its highest
- * within ±3 % of each multiple of `period` from PERSIST_FROM_SECONDS to PERSIST_TO_SECONDS,
- * averaged — how much the onsets still repeat several bars later (Foote and Uchihashi's beat
- * spectrum read at long lags). Held notes whose looped samples pulse, started at random times,
- * repeat within a note (the 6 s tempogram windows) but not across notes.
- */
-function persistenceAt(strength: Float32Array, period: number, frameRate: number): number {
-  const from = Math.max(1, Math.round((PERSIST_FROM_SECONDS * frameRate) / period));
-  const to = Math.max(from, Math.round((PERSIST_TO_SECONDS * frameRate) / period));
-  const acf = autocorrelation(strength, Math.ceil(to * period * 1.03) + 1);
-  let total = 0;
-  for (let k = from; k <= to; k++) total += Math.max(-1, highestNear(acf, k * period));
-  return total / (to - from + 1);
-}
-
-/** Whether two periods are at a ratio that makes a wrong metrical level (2:3, 3:4, 4:5 or their inverses), within 4 %. */
-function rivalLevel(a: number, b: number): boolean {
-  const r = Math.max(a, b) / Math.min(a, b);
-  return [3 / 2, 4 / 3, 5 / 4].some((k) => Math.abs(r / k - 1) < 0.04);
-}
-
-/** The log-Gaussian tempo prior at `bpm`, 1 at PRIOR_BPM. */
-function prior(bpm: number): number {
-  const octaves = Math.log2(bpm / PRIOR_BPM);
-  return Math.exp(-0.5 * (octaves / PRIOR_OCTAVES) ** 2);
-}
-
-/**
- * The pulse clarity at `period`: in each window the autocorrelation's height at the period,
- * or at the nearest peak within TEMPO_SWAY of it (a tempo that breathes or drifts moves the
- * peak from window to window), averaged over the windows.
- */
-function clarity(rows: Float64Array[], period: number): number {
-  let sum = 0;
-  for (const row of rows) {
-    const lo = Math.max(1, Math.floor(period * (1 - TEMPO_SWAY)));
-    const hi = Math.min(row.length - 1, Math.ceil(period * (1 + TEMPO_SWAY)));
-    let best = -Infinity;
-    for (let lag = lo; lag <= hi; lag++) best = Math.max(best, row[lag]);
-    sum += best;
-  }
-  return sum / rows.length;
-}
-
-/** The share of the sounding beat-long stretches of the envelope (`period` frames each) that hold an onset. */
-function coverage(strength: Float32Array, sounding: Uint8Array, period: number): number {
-  const slot = Math.max(1, Math.round(period));
-  let slots = 0;
-  let hit = 0;
-  for (let start = 0; start + slot <= strength.length; start += slot) {
-    let sound = 0;
-    let onset = false;
-    for (let f = start; f < start + slot; f++) {
-      sound += sounding[f];
-      if (strength[f] > 0) onset = true;
-    }
-    if (sound * 2 < slot) continue;
-    slots++;
-    if (onset) hit++;
-  }
-  return slots === 0 ? 0 : hit / slots;
-}
-
-/** The autocorrelation's highest value within ±3 % of `lag` (-Infinity past its end). */
-function highestNear(acf: Float64Array, lag: number): number {
-  let best = -Infinity;
-  for (let l = Math.floor(lag * 0.97); l <= Math.ceil(lag * 1.03) && l < acf.length; l++) best = Math.max(best, acf[l]);
-  return best;
-}
