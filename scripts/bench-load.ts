@@ -25,7 +25,7 @@
 // start, the connection's number in the order of their first answers, latency ms), so the slowest
 // 1 % can be placed in time and by connection (issue #32); and this process's own GC pauses over
 // 10 ms (row "client GC: <row>", ms since the row's start, -1, the pause), as a pause of the
-// load generator's delays every answer it was due to read then.
+// load generator's delays every answer it was due to read then; a line "# <row> started at <epoch ms>" each row.
 //
 // `--node-args=...` (space-separated, one argument): flags for the server's node (its cluster's workers inherit them), to measure a
 // V8 setting such as the young generation's size (ADR 0121) before it is made the default.
@@ -133,6 +133,8 @@ async function load(site: { base: string; child: { pid?: number } }, name: strin
   let gcPauses: PerformanceObserver | undefined;
   if (flags.latencies) {
     const started = performance.now();
+    // the row's start on the wall clock, to line answers up with a server-side probe's timestamps
+    latencies.push(`# ${name}\tstarted at\t${Date.now()}`);
     const connections = new Map<object, number>();
     run.on("response", (client: object, _status: number, _bytes: number, ms: number) => {
       let n = connections.get(client);
