@@ -41,10 +41,13 @@ export interface CatalogPageData extends CatalogQueryResult {
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<{ done: true; value: T } | { done: false }> {
+  // the timer is cleared once the race is decided: left to run, it would keep the answer (and
+  // the request's data it holds) reachable for `ms` after the page was sent (ADR 0121, fourth session)
+  let timer: ReturnType<typeof setTimeout> | undefined;
   return Promise.race([
     promise.then((value) => ({ done: true as const, value })),
-    new Promise<{ done: false }>((resolve) => setTimeout(() => resolve({ done: false }), ms).unref?.()),
-  ]);
+    new Promise<{ done: false }>((resolve) => (timer = setTimeout(() => resolve({ done: false }), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** A single's sheet or page (product-rules §2 release details); `complete` is false when its release detail could not be fetched. */

@@ -138,10 +138,11 @@ export async function trackRows(deps: RowDeps, ctx: TrackQueryContext, positions
   // the peaks are not in memory (100 bars a track): the analysis lookup has them, as for the sheet
   let results: Map<string, TrackAnalysis> | null = null;
   if (analysis && found.length) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
     results = await Promise.race([
       analysis.lookup(found.map((x) => x.track.s3Path)).catch(() => null),
-      new Promise<null>((resolve) => setTimeout(() => resolve(null), waitMs).unref?.()),
-    ]);
+      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs))),
+    ]).finally(() => clearTimeout(timer));
   }
   return found.map(({ t, track }) => {
     const a = table.trackAlbum[t];
