@@ -113,7 +113,7 @@ function kind(bpm: number, t: number): string {
 // (`--variant NAME={...}`), ADR 0127's at commit 1fd7a7a, ADR 0132's at commit 77daac8
 // (`--variant NAME={json of LevelOptions}`; `--dump FILE`: the measures its octave decider was
 // fitted on), ADR 0133's committee of onset features and second methods by
-// scripts/tempo-agree-lab.ts at commit COMMIT; the analyzer now has one decision, "current",
+// scripts/tempo-agree-lab.ts at commit bcbd0fc (`--part`, `--out FILE`: every member's answer per render); the analyzer now has one decision, "current",
 // printed after the frozen version 8.
 for (const vname of ["v8", "current"]) {
   const res = items.map((it, i) => ({ it, m: vname === "v8" ? frozen[i] : measureEnvelope(envelopes[i]) }));

@@ -123,8 +123,9 @@ const OCTAVE_BIAS = -4.63;
  * BPM over the reported range, where the envelope's spectrum times its autocorrelation (Peeters
  * 2006) is highest under the same tempo prior. The answer stands when that tempo is within
  * AGREE of it, of twice or half, or of three times or a third of it (the levels accuracy 2
- * forgives); otherwise no tempo is named. Chosen on the real tuning part (ADR 0133: of its 270
- * answers, the 9 wrong ones 9 → 5, 3 right at accuracy 2 lost).
+ * forgives), or of a rival level the metre and the accents already weighed against it (their
+ * verdict stands); otherwise no tempo is named. Chosen on the real tuning part (ADR 0133: of
+ * its 270 answers, the wrong ones 9 → 5, 2 right at accuracy 2 lost).
  */
 const SECOND_OPINION_STEP = 0.5;
 const AGREE = 0.04;
@@ -254,7 +255,12 @@ export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMea
   const named = confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous && !unsteady;
   // the second opinion (ADR 0133), asked only of an answer that would be named
   const secondOpinion = named ? secondTempo(env.strength, fr) : undefined;
-  const disputed = secondOpinion !== undefined && !SAME_PULSE.some((k) => Math.abs(secondOpinion - candidateBpm * k) <= AGREE * candidateBpm * k);
+  // a level the metre and the accents already weighed against the answer, and rejected, is no
+  // new disagreement (a louder 96 against a softer 120, ADR 0117's second round)
+  const disputed =
+    secondOpinion !== undefined &&
+    !SAME_PULSE.some((k) => Math.abs(secondOpinion - candidateBpm * k) <= AGREE * candidateBpm * k) &&
+    !(levels ?? []).some((l) => Math.abs(secondOpinion - l.bpm) <= AGREE * l.bpm);
   return { bpm: named && !disputed ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels, phase, persistence, secondOpinion, disputed };
 }
 
