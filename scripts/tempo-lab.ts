@@ -14,7 +14,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
 import { onsetStrength } from "../app/.server/analysis/onset.ts";
-import { measureEnvelope } from "../app/.server/analysis/tempo.ts";
+import { measureEnvelope, type TempoMeasures } from "../app/.server/analysis/tempo.ts";
 import { measureEnvelope as v8Envelope } from "./lib/legacy/tempo-v8.ts";
 import { realSet } from "./lib/real-set.ts";
 import { evaluationSet } from "./lib/tempo-set.ts";
@@ -116,7 +116,7 @@ function kind(bpm: number, t: number): string {
 // scripts/tempo-agree-lab.ts at commit bcbd0fc (`--part`, `--out FILE`: every member's answer per render); the analyzer now has one decision, "current",
 // printed after the frozen version 8.
 for (const vname of ["v8", "current"]) {
-  const res = items.map((it, i) => ({ it, m: vname === "v8" ? frozen[i] : measureEnvelope(envelopes[i]) }));
+  const res = items.map((it, i) => ({ it, m: (vname === "v8" ? frozen[i] : measureEnvelope(envelopes[i])) as TempoMeasures }));
   const real = res.filter((r) => r.it.real);
   const groups: [string, typeof res][] = [
     ["real", real],
