@@ -25,8 +25,8 @@ import { estimateKey as legacyKey } from "./lib/legacy/key-v2.ts";
 import { estimateKey as v3Key } from "./lib/legacy/key-v3.ts";
 import { estimateTempo as legacyTempo } from "./lib/legacy/tempo-v2.ts";
 import { estimateTempo as v3Tempo } from "./lib/legacy/tempo-v3.ts";
-import { estimateTempo as v6Tempo } from "./lib/legacy/tempo-v6.ts";
 import { estimateTempo as v7Tempo } from "./lib/legacy/tempo-v7.ts";
+import { estimateTempo as v8Tempo } from "./lib/legacy/tempo-v8.ts";
 import { encodeWithFfmpeg } from "./lib/encode-audio.ts";
 import { keyScore } from "./lib/key-score.ts";
 import { REAL_CACHE, realSet, SOUNDFONTS } from "./lib/real-set.ts";
@@ -38,7 +38,7 @@ const { values: flags } = parseArgs({
     part: { type: "string", default: "all" },
     formats: { type: "string", default: "wav,mp3,opus" },
     verbose: { type: "boolean", default: false },
-    // versions 2 and 3 in two more columns (version 2's BeatRoot is slow); versions 6 and 7 are always shown
+    // versions 2 and 3 in two more columns (version 2's BeatRoot is slow); versions 7 and 8 are always shown
     "with-v3": { type: "boolean", default: false },
     "with-v2": { type: "boolean", default: false },
     only: { type: "string", default: "" },
@@ -56,8 +56,8 @@ interface Row {
   piece: Piece & { section?: { fromSeconds: number; toSeconds: number }; real?: boolean };
   format: string;
   now: Answer;
-  v6: Answer;
   v7: Answer;
+  v8: Answer;
   v3: Answer;
   before: Answer;
 }
@@ -83,8 +83,8 @@ for (const piece of pieces) {
     const bytes = format === "wav" ? wav : encodeWithFfmpeg(wav, format as "mp3" | "opus");
     let before: Answer = { bpm: null, confidence: 0, key: null };
     let v3: Answer = { bpm: null, confidence: 0, key: null };
-    let v6: Answer = { bpm: null, confidence: 0, key: null };
     let v7: Answer = { bpm: null, confidence: 0, key: null };
+    let v8: Answer = { bpm: null, confidence: 0, key: null };
     const t0 = performance.now();
     let excerptMs = 0;
     const r = await analyzeAudio(bytes, {
@@ -101,24 +101,24 @@ for (const piece of pieces) {
           const tempo3 = v3Tempo(pcm, rate);
           v3 = { bpm: tempo3.bpm, confidence: tempo3.confidence, key: key3 };
         }
-        const tempo6 = v6Tempo(pcm, rate);
-        v6 = { bpm: tempo6.bpm, confidence: tempo6.confidence, key: key3 };
-        // versions 6 and 7 have version 4's key too (key.ts unchanged since)
+        // versions 7 and 8 have version 4's key too (key.ts unchanged since)
         const tempo7 = v7Tempo(pcm, rate);
         v7 = { bpm: tempo7.bpm, confidence: tempo7.confidence, key: key3 };
+        const tempo8 = v8Tempo(pcm, rate);
+        v8 = { bpm: tempo8.bpm, confidence: tempo8.confidence, key: key3 };
         excerptMs = performance.now() - t;
       },
     });
     newSeconds += (performance.now() - t0 - excerptMs) / 1000;
     oldSeconds += excerptMs / 1000;
     const now = { bpm: r.bpm, confidence: r.bpmConfidence, key: r.key };
-    rows.push({ piece, format, now, v6, v7, v3, before });
+    rows.push({ piece, format, now, v7, v8, v3, before });
     if (flags.verbose) {
       const show = (a: Answer) => `${a.bpm === null ? "—" : a.bpm.toFixed(1)} (${a.confidence.toFixed(2)}) ${a.key ?? "no key"}`;
       const truth = piece.bpm === null ? "no beat" : String(piece.bpm);
       const mark = piece.bpm === null ? (now.bpm === null ? "ok" : "FALSE") : acc1(now, piece.bpm) ? "ok" : acc2(now, piece.bpm) ? "octave" : now.bpm === null ? "MISSED" : `WRONG ${errorKind(now.bpm!, piece.bpm)}`;
-      const mark4 = piece.bpm === null ? (v7.bpm === null ? "ok" : "FALSE") : acc1(v7, piece.bpm) ? "ok" : acc2(v7, piece.bpm) ? "octave" : v7.bpm === null ? "MISSED" : `WRONG ${errorKind(v7.bpm!, piece.bpm)}`;
-      console.log(`${piece.heldOut ? "H" : " "} ${piece.name.padEnd(50)} ${format.padEnd(4)} ${("metre " + ((piece as { metre?: string }).metre ?? "-")).padEnd(11)} truth ${truth.padEnd(7)} key ${(piece.key ?? "-").padEnd(8)} now ${show(now).padEnd(30)} ${mark.padEnd(12)} v7 ${show(v7).padEnd(30)} ${mark4}`);
+      const mark4 = piece.bpm === null ? (v8.bpm === null ? "ok" : "FALSE") : acc1(v8, piece.bpm) ? "ok" : acc2(v8, piece.bpm) ? "octave" : v8.bpm === null ? "MISSED" : `WRONG ${errorKind(v8.bpm!, piece.bpm)}`;
+      console.log(`${piece.heldOut ? "H" : " "} ${piece.name.padEnd(50)} ${format.padEnd(4)} ${("metre " + ((piece as { metre?: string }).metre ?? "-")).padEnd(11)} truth ${truth.padEnd(7)} key ${(piece.key ?? "-").padEnd(8)} now ${show(now).padEnd(30)} ${mark.padEnd(12)} v8 ${show(v8).padEnd(30)} ${mark4}`);
     }
   }
 }
@@ -179,12 +179,12 @@ console.log(`analysis: ${newSeconds.toFixed(1)} s this version (whole analysis),
 // the real part by feel (real-set.ts: compound metre, triplet or swing, cut time, straight; read
 // from the scores), issue #28's sources of 2:3 and 4:3 errors
 if (rea.length > 0) {
-  console.log("| real, by feel | renders | answered v7 → now | accuracy 1 v7 → now | accuracy 2 v7 → now | wrong answers v7 → now |\n|---|---|---|---|---|---|");
+  console.log("| real, by feel | renders | answered v8 → now | accuracy 1 v8 → now | accuracy 2 v8 → now | wrong answers v8 → now |\n|---|---|---|---|---|---|");
   for (const heldOut of [false, true]) {
     for (const feel of [...new Set(rea.map((r) => r.piece.style))].filter((f) => f !== "beatless").sort()) {
       const subset = rea.filter((r) => r.piece.heldOut === heldOut && r.piece.style === feel);
       if (subset.length === 0) continue;
-      const a = figures(subset, (r) => r.v7);
+      const a = figures(subset, (r) => r.v8);
       const b = figures(subset, (r) => r.now);
       const short = (v: string) => v.replace(/ \(.*\)/, "");
       console.log(`| ${heldOut ? "held out" : "tuning"}, ${feel} | ${subset.length} | ${short(a.answered)} → ${short(b.answered)} | ${short(a["accuracy 1"])} → ${short(b["accuracy 1"])} | ${short(a["accuracy 2"])} → ${short(b["accuracy 2"])} | ${short(a["wrong answers (acc. 2)"])} → ${short(b["wrong answers (acc. 2)"])} |`);
@@ -195,13 +195,13 @@ if (rea.length > 0) {
 for (const [name, subset] of parts) {
   if (subset.length === 0) continue;
   const now = figures(subset, (r) => r.now);
-  const v6 = figures(subset, (r) => r.v6);
   const v7 = figures(subset, (r) => r.v7);
+  const v8 = figures(subset, (r) => r.v8);
   const v3 = figures(subset, (r) => r.v3);
   const before = figures(subset, (r) => r.before);
   const v2 = flags["with-v2"];
   const w3 = flags["with-v3"];
-  console.log(`| ${name} |${v2 ? " version 2 |" : ""}${w3 ? " version 3 |" : ""} version 6 | version 7 (before) | this version |\n|---|${v2 ? "---|" : ""}${w3 ? "---|" : ""}---|---|---|`);
-  for (const k of Object.keys(now) as (keyof typeof now)[]) console.log(`| ${k} |${v2 ? ` ${before[k]} |` : ""}${w3 ? ` ${v3[k]} |` : ""} ${v6[k]} | ${v7[k]} | ${now[k]} |`);
+  console.log(`| ${name} |${v2 ? " version 2 |" : ""}${w3 ? " version 3 |" : ""} version 7 | version 8 (before) | this version |\n|---|${v2 ? "---|" : ""}${w3 ? "---|" : ""}---|---|---|`);
+  for (const k of Object.keys(now) as (keyof typeof now)[]) console.log(`| ${k} |${v2 ? ` ${before[k]} |` : ""}${w3 ? ` ${v3[k]} |` : ""} ${v7[k]} | ${v8[k]} | ${now[k]} |`);
   console.log("");
 }

@@ -14,8 +14,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
 import { onsetStrength } from "../app/.server/analysis/onset.ts";
-import { measureEnvelope } from "../app/.server/analysis/tempo.ts";
-import { measureEnvelope as v7Envelope } from "./lib/legacy/tempo-v7.ts";
+import { measureEnvelope, type TempoMeasures } from "../app/.server/analysis/tempo.ts";
+import { measureEnvelope as v8Envelope } from "./lib/legacy/tempo-v8.ts";
 import { realSet } from "./lib/real-set.ts";
 import { evaluationSet } from "./lib/tempo-set.ts";
 
@@ -90,8 +90,8 @@ for (const p of evaluationSet(path.join(import.meta.dirname, "..", "node_modules
   items.push({ name: p.name, real: false, variable: p.variable, heldOut: p.heldOut, bpm: p.bpm, style: p.style, pcm, rate });
 }
 const envelopes = items.map((i) => onsetStrength(i.pcm, i.rate));
-// the frozen version 7 (bench:tempo's "before" column) beside the rest: "v7" is its figures
-const frozen = envelopes.map((e) => v7Envelope(e));
+// the frozen version 8 (bench:tempo's "before" column) beside the rest: "v8" is its figures
+const frozen = envelopes.map((e) => v8Envelope(e));
 
 const within = (bpm: number, truth: number) => Math.abs(bpm - truth) <= 0.04 * truth;
 const acc1 = (bpm: number | null, t: number) => bpm !== null && within(bpm, t);
@@ -112,9 +112,11 @@ function kind(bpm: number, t: number): string {
 // The variants measured for ADR 0126 ran through options of measureEnvelope at commit 67765b2
 // (`--variant NAME={...}`), ADR 0127's at commit 1fd7a7a, ADR 0132's at commit 77daac8
 // (`--variant NAME={json of LevelOptions}`; `--dump FILE`: the measures its octave decider was
-// fitted on); the analyzer now has one decision, "current", printed after the frozen version 7.
-for (const vname of ["v7", "current"]) {
-  const res = items.map((it, i) => ({ it, m: vname === "v7" ? frozen[i] : measureEnvelope(envelopes[i]) }));
+// fitted on), ADR 0133's committee of onset features and second methods by
+// scripts/tempo-agree-lab.ts at commit bcbd0fc (`--part`, `--out FILE`: every member's answer per render); the analyzer now has one decision, "current",
+// printed after the frozen version 8.
+for (const vname of ["v8", "current"]) {
+  const res = items.map((it, i) => ({ it, m: (vname === "v8" ? frozen[i] : measureEnvelope(envelopes[i])) as TempoMeasures }));
   const real = res.filter((r) => r.it.real);
   const groups: [string, typeof res][] = [
     ["real", real],
@@ -141,7 +143,7 @@ for (const vname of ["v7", "current"]) {
         const t = r.it.bpm;
         const mark = t === null ? (r.m.bpm === null ? "ok" : "FALSE") : acc1(r.m.bpm, t) ? "ok" : acc2(r.m.bpm, t) ? "octave" : r.m.bpm === null ? "MISSED" : `WRONG ${kind(r.m.bpm, t)}`;
         console.log(
-          `   ${r.it.name.padEnd(58)} ${r.it.style.padEnd(14)} truth ${String(t ?? "-").padEnd(6)} got ${String(r.m.bpm ?? "—").padEnd(6)} cand ${String(r.m.candidateBpm).padEnd(6)} c ${r.m.confidence.toFixed(2)} ${r.m.persistence === undefined ? "" : `persists ${r.m.persistence.toFixed(2)}`} ${mark.padEnd(12)} ${r.m.phase === undefined ? "" : `phase ${r.m.phase.toFixed(2)}`} ${(r.m.levels ?? []).map((l) => `${l.bpm}:${l.score.toFixed(2)}×${l.support.toFixed(2)}`).join(" ")}`,
+          `   ${r.it.name.padEnd(58)} ${r.it.style.padEnd(14)} truth ${String(t ?? "-").padEnd(6)} got ${String(r.m.bpm ?? "—").padEnd(6)} cand ${String(r.m.candidateBpm).padEnd(6)} c ${r.m.confidence.toFixed(2)} ${r.m.persistence === undefined ? "" : `persists ${r.m.persistence.toFixed(2)}`}${r.m.disputed ? ` disputed by ${r.m.secondOpinion}` : ""} ${mark.padEnd(12)} ${r.m.phase === undefined ? "" : `phase ${r.m.phase.toFixed(2)}`} ${(r.m.levels ?? []).map((l) => `${l.bpm}:${l.score.toFixed(2)}×${l.support.toFixed(2)}`).join(" ")}`,
         );
       }
   }

@@ -61,8 +61,11 @@ export interface TrackAnalysis {
  * reads them instead of coding every window at each start); and the tempo's octave (issue #28,
  * ADR 0132): slow answers doubled by an octave decider fitted on real music (on its tuning
  * part, half-tempo answers at 50–60 BPM gain their beat).
+ * 9: the tempo's second opinion (issue #28, ADR 0133): no tempo is named when a second method
+ * (the onset envelope's spectrum times its autocorrelation, Peeters 2006) finds a tempo that is
+ * not the answer, an octave or a third of it (a committee's disagreement, Zapata et al. 2014).
  */
-export const ANALYZER_VERSION = 8;
+export const ANALYZER_VERSION = 9;
 
 export type AnalysisFailure = "unreadable" | "unsupported" | "too-large" | "decode-failed";
 

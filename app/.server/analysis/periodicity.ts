@@ -81,3 +81,43 @@ export function refinePeak(g: Float64Array, lag: number): number {
   const d = a - 2 * b + c;
   return d < 0 ? lag + (0.5 * (a - c)) / d : lag;
 }
+
+/**
+ * The envelope's periodicity at each tempo of `bpms` by a second method (Peeters 2006): the
+ * magnitude of its Fourier transform at the tempo's frequency times its autocorrelation at the
+ * tempo's period (linearly interpolated, floored at 0). The spectrum also peaks at a pulse's
+ * multiples (its harmonics), the autocorrelation at its sub-multiples; their product keeps the
+ * pulse itself. Over the whole excerpt; each frequency by a rotating phasor (no trigonometry per frame).
+ */
+export function spectrumTimesAutocorrelation(x: Float32Array, frameRate: number, bpms: number[]): Float64Array {
+  const n = x.length;
+  const out = new Float64Array(bpms.length);
+  if (n === 0) return out;
+  let mean = 0;
+  for (const v of x) mean += v / n;
+  const acf = autocorrelation(x, Math.ceil((60 * frameRate) / Math.min(...bpms)) + 1);
+  bpms.forEach((bpm, k) => {
+    const lag = (60 * frameRate) / bpm;
+    const lo = Math.floor(lag);
+    if (lo + 1 >= acf.length) return;
+    const a = Math.max(0, acf[lo] * (1 - (lag - lo)) + acf[lo + 1] * (lag - lo));
+    if (a === 0) return;
+    const w = (2 * Math.PI) / lag;
+    const cw = Math.cos(w);
+    const sw = Math.sin(w);
+    let c = 1;
+    let s = 0;
+    let re = 0;
+    let im = 0;
+    for (let i = 0; i < n; i++) {
+      const v = x[i] - mean;
+      re += v * c;
+      im += v * s;
+      const c2 = c * cw - s * sw;
+      s = s * cw + c * sw;
+      c = c2;
+    }
+    out[k] = (Math.hypot(re, im) / n) * a;
+  });
+  return out;
+}

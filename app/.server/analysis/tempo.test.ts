@@ -279,3 +279,39 @@ describe("a slow beat with a faint stroke half-way", () => {
     expect(within(r.bpm, 60), `named ${r.bpm}`).toBe(true);
   });
 });
+
+// Issue #28, ADR 0133: two click pulses at 3:2, every 0.3 s (200 BPM) and, louder, every 0.45 s
+// (133 BPM): a hemiola a listener could tap either way. Version 8 named 133 (its rival levels,
+// 67 and 100, were weighed; 200, the octave of 100, was not); the second method (the envelope's
+// spectrum times its autocorrelation) names 200, neither an octave nor a third of 133 nor a
+// level weighed against it: a committee that disagrees names no tempo. Two pulses at 2:3 where
+// the faster is the louder (150 against 100): both methods name 150.
+describe("a second opinion on two pulses at 3:2", () => {
+  const RATE = 11_025;
+  const clicks = (pulses: { seconds: number; level: number }[], seconds = 30) => {
+    const out = new Float32Array(seconds * RATE);
+    let seed = 7;
+    const noise = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+    for (const { seconds: period, level } of pulses) {
+      for (let t = 0.1; t < seconds - 0.2; t += period) {
+        const at = Math.round(t * RATE);
+        for (let i = 0; i < 0.08 * RATE; i++) out[at + i] += level * noise() * Math.exp(-i / (0.02 * RATE));
+      }
+    }
+    return out;
+  };
+
+  it("names no tempo when the second method hears a level the first did not weigh (200 against a louder 133)", () => {
+    const r = measureTempo(clicks([{ seconds: 0.3, level: 0.3 }, { seconds: 0.45, level: 0.45 }]), RATE);
+    expect(Math.abs(r.candidateBpm! - 133.3)).toBeLessThanOrEqual(133.3 * 0.04);
+    expect(Math.abs(r.secondOpinion! - 200)).toBeLessThanOrEqual(200 * 0.04);
+    expect(r.disputed).toBe(true);
+    expect(r.bpm).toBeNull();
+  });
+
+  it("names 150 when both methods agree (150 louder than 100)", () => {
+    const r = measureTempo(clicks([{ seconds: 0.4, level: 0.3 }, { seconds: 0.6, level: 0.2 }]), RATE);
+    expect(r.disputed).toBe(false);
+    expect(Math.abs(r.bpm! - 150)).toBeLessThanOrEqual(150 * 0.04);
+  });
+});
