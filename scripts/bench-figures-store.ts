@@ -22,10 +22,10 @@ import { NO_YIELD } from "../app/.server/catalog/tracks/yielding.ts";
  * and 200 overview peaks, a fingerprint, and stored passage codes of this codebook (analyser 8)
  * — three ways: before (the figures read returning every track's passages, ADR 0130's query),
  * after (the codes only), and after with every track's codes another codebook's (a refit: each
- * track's passages read by key, ADR 0130's fallback; with --stale, and every track is then coded at the build). Prints the wall time and the bytes of
+ * track's passages read by key, ADR 0130's fallback; with --stale, and every track is then coded at the build); and a reference view's keyed read of its candidates' passages (--keyed sizes), whole analyses or the passages alone. Prints the wall time and the bytes of
  * strings the database returned. The store is made in a temporary directory and removed.
  */
-const { values } = parseArgs({ options: { tracks: { type: "string", default: "250000" }, page: { type: "string", default: "5000" }, runs: { type: "string", default: "2" }, stale: { type: "boolean", default: false } } });
+const { values } = parseArgs({ options: { tracks: { type: "string", default: "250000" }, page: { type: "string", default: "5000" }, runs: { type: "string", default: "2" }, stale: { type: "boolean", default: false }, keyed: { type: "string", default: "600,1200,2400" } } });
 const tracks = Number(values.tracks);
 const pageSize = Number(values.page);
 const runs = Number(values.runs);
@@ -140,6 +140,28 @@ try {
   for (let run = 0; run < runs; run++) {
     line(`before: passages read with the figures`, await measure("before"));
     line(`after: codes only`, await measure("after"));
+  }
+  // a reference view's first ask reads its candidates' passages by key (track-rows.ts byPassages):
+  // whole analyses (results(), before ADR 0134) or the passages alone (segmentsOf), 20 random sets each
+  {
+    const { store, bytes } = countedStore();
+    const r = createPrng(7);
+    for (const k of values.keyed.split(",").map(Number).filter((x) => x > 0)) {
+      for (const way of ["whole analyses (results)", "passages alone (segmentsOf)"] as const) {
+        const times: number[] = [];
+        const from = bytes();
+        for (let run = 0; run < 20; run++) {
+          const keys = Array.from({ length: k }, () => `t/${r.int(0, tracks - 1)}.mp3`);
+          const t = performance.now();
+          if (way === "passages alone (segmentsOf)") await store.segmentsOf(keys);
+          else await store.results(keys);
+          times.push(performance.now() - t);
+        }
+        times.sort((x, y) => x - y);
+        console.log(`read ${k} keys, ${way}: p50 ${times[10].toFixed(1)} ms, p95 ${times[19].toFixed(1)} ms, ${((bytes() - from) / 20 / 1e6).toFixed(2)} MB a read`);
+      }
+    }
+    await store.close();
   }
   if (values.stale) {
     started = performance.now();
