@@ -17,7 +17,7 @@ import { cacheDir, realCandidates, realCorpus } from "./lib/real-music.ts";
  * site's budget), and after an exact re-rank (segments.ts segmentDistance, the site's second
  * stage, and the variants below) of the first K by the codes. Measures; asserts nothing.
  */
-const { values: args } = parseArgs({ options: { albums: { type: "string", default: "25000" }, ks: { type: "string", default: "480,1200,4800" } } });
+const { values: args } = parseArgs({ options: { albums: { type: "string", default: "25000" }, ks: { type: "string", default: "480,1200,4800" }, variants: { type: "string", default: "site,L2,between" } } });
 const albums = Number(args.albums);
 const ks = args.ks.split(",").map(Number);
 const maxK = Math.max(...ks);
@@ -104,11 +104,13 @@ const between = (steps: number) => (ref: Uint8Array, track: Uint8Array, scales: 
   }
   return total / count;
 };
-const variants: Variant[] = [
-  { name: "site (L1, candidates' scales)", distance: segmentDistance },
-  { name: "L2", distance: l2 },
-  { name: "L1 between windows (α/4)", distance: between(4) },
+const allVariants: (Variant & { id: string })[] = [
+  { id: "site", name: "site before (L1, candidates' scales)", distance: segmentDistance },
+  { id: "L2", name: "L2", distance: l2 },
+  { id: "between", name: "L1 between windows (α/4)", distance: between(4) },
+  { id: "between8", name: "L1 between windows (α/8)", distance: between(8) },
 ];
+const variants = allVariants.filter((v) => args.variants.split(",").includes(v.id));
 
 /** A track's place by its codes decoded (cell and residual centroids), L1 or L2 in the codebook's scaled space. */
 const book = passageCodebook();
