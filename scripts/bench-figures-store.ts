@@ -75,7 +75,10 @@ function seed(id: number): void {
       analyzerVersion: ANALYZER_VERSION,
     };
     insert.run(`t/${i}.mp3`, JSON.stringify(analysis), ANALYZER_VERSION, i + 1);
-    if (i % 20_000 === 19_999) (db.exec("COMMIT"), db.exec("BEGIN"));
+    if (i % 20_000 === 19_999) {
+      db.exec("COMMIT");
+      db.exec("BEGIN");
+    }
   }
   db.exec("COMMIT");
   db.close();

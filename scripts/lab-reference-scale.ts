@@ -37,7 +37,9 @@ const keys: string[] = [];
 const stored: string[] = [];
 for (const line of tsv.split("\n")) {
   const tab = line.indexOf("\t");
-  if (tab > 0) (keys.push(line.slice(0, tab)), stored.push(line.slice(tab + 1)));
+  if (tab <= 0) continue;
+  keys.push(line.slice(0, tab));
+  stored.push(line.slice(tab + 1));
 }
 for (const i of [0, 1, keys.length >> 1, keys.length - 1]) {
   if (encodePassageCodes(segmentWindows(passages(keys[i]))) !== stored[i]) throw new Error(`the cached codes of ${keys[i]} are not this corpus's mixtures (${data.full.length} real tracks)`);
