@@ -93,6 +93,8 @@ const { values: args } = parseArgs({
     exact: { type: "boolean", default: false },
     /** the distractors' passage codes made once beforehand, as analyser 8 stores them, so the index build reads them instead of coding the anchors (ADR 0130); cached in SIMILARITY_BENCH_CACHE by codebook and size */
     "stored-codes": { type: "boolean", default: false },
+    /** the speed part's real tracks: only those already analysed in SIMILARITY_BENCH_CACHE (ADR 0134: the 256 of ADR 0130's runs, whose distractor codes are cached there) */
+    "real-cached": { type: "boolean", default: false },
     /** print each view's first ask (ms), to tell a slow seed from a pause */
     "per-view": { type: "boolean", default: false },
     /** seeds whose first page is compared with the exact order (recall@12) */
@@ -290,6 +292,12 @@ function distractorCodes(albums: Album[], passages: (key: string) => string, siz
       const tab = line.indexOf("\t");
       if (tab > 0) out.set(line.slice(0, tab), line.slice(tab + 1));
     }
+    // the file is named by codebook and size, not by the real corpus the mixtures come from: a
+    // few are made again here, and a cache of another corpus's mixtures is refused (ADR 0134)
+    const keys = [...out.keys()];
+    for (const key of [keys[0], keys[keys.length >> 1], keys[keys.length - 1]]) {
+      if (encodePassageCodes(segmentWindows(passages(key))) !== out.get(key)) throw new Error(`${file} holds codes of another real corpus's mixtures (${key}): move it away, or run with --real-cached over the cache that made it`);
+    }
     console.error(`stored codes read from ${file}: ${out.size} tracks`);
     return out;
   }
@@ -429,7 +437,7 @@ if (runs("families")) {
 }
 
 // --- Speed and memory ----------------------------------------------------------------------------
-const atScale = runs("speed") && args["with-real"] ? await loadReal((line) => console.error(line)) : null;
+const atScale = runs("speed") && args["with-real"] ? await loadReal((line) => console.error(line), { cachedOnly: args["real-cached"] }) : null;
 if (typeof atScale === "string") row("speed", atScale);
 const realAtScale = atScale && typeof atScale !== "string" ? atScale : null;
 for (const size of runs("speed") ? args.albums.split(",").map(Number).filter((x) => x > 0) : []) {

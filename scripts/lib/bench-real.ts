@@ -61,7 +61,7 @@ export function realTracks(log: (line: string) => void): RealTrack[] | string {
   return realCorpus(candidates.map((c) => ({ ...c, seconds: cache[rel(c.file)] })));
 }
 
-export async function loadReal(log: (line: string) => void): Promise<RealData | string> {
+export async function loadReal(log: (line: string) => void, opts: { cachedOnly?: boolean } = {}): Promise<RealData | string> {
   if (spawnSync("ffmpeg", ["-version"]).status !== 0) return "ffmpeg is not available: the real part is skipped";
   const candidates = realCandidates(log);
   if (typeof candidates === "string") return candidates;
@@ -88,7 +88,9 @@ export async function loadReal(log: (line: string) => void): Promise<RealData | 
     entry.seconds ??= probeSeconds(c.file);
   }
   save();
-  const tracks = realCorpus(candidates.map((c) => ({ ...c, seconds: cache[rel(c.file)].seconds! })));
+  // cachedOnly: the corpus's tracks already analysed in this cache, none analysed now (a scale
+  // run over distractor codes cached for an earlier, smaller corpus: ADR 0134)
+  const tracks = realCorpus(candidates.map((c) => ({ ...c, seconds: cache[rel(c.file)].seconds! }))).filter((t) => !opts.cachedOnly || (cache[rel(t.file)].full && cache[rel(t.file)].excerpt));
   const started = Date.now();
   let done = 0;
   for (const t of tracks) {

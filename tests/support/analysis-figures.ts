@@ -36,9 +36,11 @@ export async function expectFiguresRead(store: AnalysisStore): Promise<void> {
   expect(all.sort((x, y) => x.key.localeCompare(y.key))).toEqual([
     { key: "a", seconds: 61.5, bpm: 120.4, musicalKey: "A minor" },
     { key: "b", seconds: 200, bpm: null, musicalKey: "C major" },
-    // the passages and their stored codes (ADR 0129, 0130) as the analysis holds them: the index's build reads the codes
-    { key: "c", seconds: 30, bpm: 90, musicalKey: null, segments: "AQID", passageCodes: "AQQF" },
+    // the stored codes (ADR 0130) and whether there are passages, not the passages themselves (ADR 0134): the build reads the codes
+    { key: "c", seconds: 30, bpm: 90, musicalKey: null, hasSegments: true, passageCodes: "AQQF" },
   ]);
+  // the passages, by key, for the rows whose codes the build cannot use (ADR 0134); keys without none
+  expect(await store.segmentsOf(["c", "a", "never", "nowhere"])).toEqual(new Map([["c", "AQID"]]));
   const end = second.next ?? first.next;
   expect((await store.figuresAfter(end, 10)).rows).toEqual([]);
 

@@ -194,15 +194,26 @@ export function encodePassageCodes(windows: Uint8Array | null, book: PassageCode
 }
 
 /**
+ * Whether stored codes are of this layout and were made by this codebook, from their first
+ * eight characters only (the header: nothing else is decoded). The index build asks the store
+ * for a track's anchors only when this is false (ADR 0134): with this codebook's codes stored,
+ * the anchors (~1 KB a track) are never read.
+ */
+export function storedCodesMatch(stored: string | null | undefined, book: PassageCodebook = passageCodebook()): boolean {
+  if (!stored || stored.length < 8 || stored.length > 4 * Math.ceil((STORED_HEADER + 4 * MAX_WINDOWS) / 3)) return false;
+  const head = Buffer.from(stored.slice(0, 8), "base64");
+  return head.length >= STORED_HEADER && head[0] === STORED_CODES_VERSION && head.readUInt32LE(1) === codebookId(book);
+}
+
+/**
  * Stored codes as the index keeps them (cell × 2^16 + residual, one a window, in window order),
  * or null when absent, malformed, of another layout, or made by another codebook (the caller
  * then codes the anchors, as before ADR 0130).
  */
 export function decodePassageCodes(stored: string | null | undefined, book: PassageCodebook = passageCodebook()): Uint32Array | null {
-  if (!stored || stored.length > 4 * Math.ceil((STORED_HEADER + 4 * MAX_WINDOWS) / 3)) return null;
-  const bytes = Buffer.from(stored, "base64");
-  if (bytes.length < STORED_HEADER + 4 || (bytes.length - STORED_HEADER) % 4 !== 0 || bytes[0] !== STORED_CODES_VERSION) return null;
-  if (bytes.readUInt32LE(1) !== codebookId(book)) return null;
+  if (!storedCodesMatch(stored, book)) return null;
+  const bytes = Buffer.from(stored!, "base64");
+  if (bytes.length < STORED_HEADER + 4 || (bytes.length - STORED_HEADER) % 4 !== 0) return null;
   const count = (bytes.length - STORED_HEADER) / 4;
   const out = new Uint32Array(count);
   for (let w = 0; w < count; w++) {

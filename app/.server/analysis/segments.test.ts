@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderFamilyTrack } from "../catalog/sample/families.ts";
-import { encodeSegments, MAX_WINDOWS, REFERENCE_WINDOWS, referenceAnchors, SegmentMeter, segmentDistance, segmentWindows, WINDOW_BYTES, windowScales } from "./segments.ts";
+import { encodeSegments, MAX_WINDOWS, passageDistance, REFERENCE_WINDOWS, referenceAnchors, SegmentMeter, segmentDistance, segmentWindows, WINDOW_BYTES, windowScales } from "./segments.ts";
 
 // Segment anchors (issue #29, ADR 0122): a passage's shape, whatever the file's gain; a cut
 // of a track is nearest to the track's own passage; every stored form is bounded, and a
@@ -52,6 +52,27 @@ describe("segment anchors", () => {
     // the window of 30–50 s or 40–60 s: inside the pad (30–60 s)
     expect([3, 4]).toContain(nearest);
     expect(segmentDistance(cut, track, scales)).toBe(Math.min(...d));
+  });
+
+  it("measure an excerpt that starts between two stored windows against the blend of both (ADR 0134)", () => {
+    const pcm = sections();
+    const track = meter(pcm).windows()!;
+    const scales = windowScales([track]);
+    // a cut of 45–65 s: 5 s after the window of 40–60 s, 5 s before the one of 50–70 s (the pad, then the breakbeat)
+    const cut = meter(pcm.subarray(45 * RATE, 65 * RATE)).windows()!;
+    const nearestWindow = segmentDistance(cut, track, scales);
+    expect(passageDistance(cut, track, scales)).toBeLessThan(nearestWindow * 0.9);
+    // another track holding a window a little nearer the cut than either of the source's two:
+    // by windows alone it comes first, by the points between them the source does
+    const blend = passageDistance(cut, track, scales);
+    const a = track.subarray(4 * WINDOW_BYTES, 5 * WINDOW_BYTES);
+    // the cut moved towards the source's window of 40–60 s, to halfway between the two distances
+    const share = (nearestWindow + blend) / 2 / segmentDistance(cut, a, scales);
+    const decoy = Uint8Array.from(cut, (v, i) => Math.round(v + share * (a[i] - v)));
+    expect(segmentDistance(cut, decoy, scales)).toBeLessThan(nearestWindow);
+    expect(segmentDistance(cut, decoy, scales)).toBeGreaterThan(blend);
+    // a track of one window, and the last window of any track, are measured as before
+    expect(passageDistance(cut, a, scales)).toBe(segmentDistance(cut, a, scales));
   });
 
   it("are bounded: a long track keeps MAX_WINDOWS, a reference REFERENCE_WINDOWS; silence has none; a malformed form reads as none", () => {

@@ -17,6 +17,7 @@ export function deferredAnalysis(location: string): AnalysisService & { attach(s
     },
     lookup: (keys) => (inner ? inner.lookup(keys) : Promise.resolve(new Map())),
     figuresAfter: (cursor, limit) => (inner ? inner.figuresAfter(cursor, limit) : Promise.resolve({ rows: [], next: null })),
+    segmentsOf: (keys) => inner?.segmentsOf?.(keys) ?? Promise.resolve(new Map()),
     summary: (opts): Promise<AnalysisSummary> =>
       inner ? inner.summary(opts) : Promise.reject(new Error(`the analysis store (${location}) cannot be opened yet`)),
     close: () => inner?.close() ?? Promise.resolve(),

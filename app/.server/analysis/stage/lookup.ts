@@ -82,6 +82,7 @@ export async function createAnalysisLookup(store: AnalysisStore, opts: LookupOpt
       return found;
     },
     figuresAfter: (cursor, limit) => store.figuresAfter(cursor, limit),
+    segmentsOf: (keys) => store.segmentsOf(keys),
     summary: (summaryOpts) => store.summary({ now: now(), failures: summaryOpts?.failures }),
     async close() {
       await checking;

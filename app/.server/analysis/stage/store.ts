@@ -332,9 +332,12 @@ export class AnalysisStore {
    */
   async figuresAfter(cursor: FiguresCursor | null, limit: number): Promise<{ rows: AnalysisFigures[]; next: FiguresCursor | null }> {
     const field = (name: string) => this.db.jsonField("analysis", name);
-    const rows = await this.db.query<{ key: string; at: unknown; seconds: unknown; bpm: unknown; musical_key: string | null; fingerprint: string | null; segments: string | null; passage_codes: string | null }>(
+    // the passages themselves (~1 KB a track) are not read here: with codes stored by this
+    // codebook the build never needs them; segmentsOf reads the few it does (ADR 0134)
+    const rows = await this.db.query<{ key: string; at: unknown; seconds: unknown; bpm: unknown; musical_key: string | null; fingerprint: string | null; has_segments: unknown; passage_codes: string | null }>(
       `SELECT key, result_at AS at, ${field("durationSeconds")} AS seconds, ${field("bpm")} AS bpm, ${field("key")} AS musical_key,
-              ${field("fingerprint")} AS fingerprint, ${field("segments")} AS segments, ${field("passageCodes")} AS passage_codes
+              ${field("fingerprint")} AS fingerprint, CASE WHEN ${field("segments")} IS NULL THEN 0 ELSE 1 END AS has_segments,
+              ${field("passageCodes")} AS passage_codes
          FROM track_analysis
         WHERE result_at >= $1 AND (result_at > $1 OR key > $2)
         ORDER BY result_at, key
@@ -344,9 +347,27 @@ export class AnalysisStore {
     const value = (v: unknown) => (v === null || v === undefined ? null : Number(v));
     const last = rows.at(-1);
     return {
-      rows: rows.map((r) => ({ key: r.key, seconds: value(r.seconds), bpm: value(r.bpm), musicalKey: r.musical_key ?? null, ...(r.fingerprint ? { fingerprint: r.fingerprint } : {}), ...(r.segments ? { segments: r.segments } : {}), ...(r.passage_codes ? { passageCodes: r.passage_codes } : {}) })),
+      rows: rows.map((r) => ({ key: r.key, seconds: value(r.seconds), bpm: value(r.bpm), musicalKey: r.musical_key ?? null, ...(r.fingerprint ? { fingerprint: r.fingerprint } : {}), ...(num(r.has_segments) ? { hasSegments: true } : {}), ...(r.passage_codes ? { passageCodes: r.passage_codes } : {}) })),
       next: last ? { at: num(last.at), key: last.key } : null,
     };
+  }
+
+  /**
+   * The stored passages (segments.ts, base64) of these keys' results, for an index build's
+   * tracks whose stored codes it cannot use (ADR 0134): a keyed read, KEYS_PER_STATEMENT keys a
+   * statement. Keys without a result or without passages are absent.
+   */
+  async segmentsOf(keys: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const part of chunks(keys)) {
+      const rows = await this.db.query<{ key: string; segments: string | null }>(
+        `SELECT key, ${this.db.jsonField("analysis", "segments")} AS segments FROM track_analysis
+          WHERE analysis IS NOT NULL AND ${this.db.inJsonArray("key", 1)}`,
+        [JSON.stringify(part)],
+      );
+      for (const r of rows) if (r.segments) out.set(r.key, r.segments);
+    }
+    return out;
   }
 
   /** Changes whenever a shown result is stored or withdrawn, in any process (the lookup's version). */

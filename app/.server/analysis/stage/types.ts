@@ -16,6 +16,13 @@ export interface AnalysisLookup {
    * (app/.server/catalog/tracks/), never per page.
    */
   figuresAfter(cursor: FiguresCursor | null, limit: number): Promise<{ rows: AnalysisFigures[]; next: FiguresCursor | null }>;
+  /**
+   * The stored passages (segments.ts, base64) of these keys' results; keys without are absent.
+   * The index build asks only for the rows of figuresAfter that have passages but no codes of
+   * this codebook (an analysis before version 8, or a refit; ADR 0134), at most
+   * SEGMENTS_BATCH keys at a time. A lookup without it (a test's) returns the passages inline.
+   */
+  segmentsOf?(keys: readonly string[]): Promise<Map<string, string>>;
 }
 
 /** A track analysis's figures, by audio key; `seconds` null when the result was withdrawn (other audio under the key). */
@@ -26,8 +33,15 @@ export interface AnalysisFigures {
   musicalKey: string | null;
   /** how it sounds (fingerprint.ts, issue #19): absent before analyzer version 3, or for silence */
   fingerprint?: string;
-  /** its passages (segments.ts, base64), for the reference first stage's codes (issue #29, ADR 0129): absent before version 5 */
+  /**
+   * its passages (segments.ts, base64), for the reference first stage's codes (issue #29, ADR
+   * 0129) when a source returns them inline; the analysis store does not (~1 KB a track read
+   * for nothing once the codes are stored, ADR 0134): it sets `hasSegments` and answers
+   * `segmentsOf` for the rows whose codes cannot be used
+   */
   segments?: string;
+  /** the result has passages (absent before version 5, or for silence), not returned here (ADR 0134) */
+  hasSegments?: boolean;
   /** its passages' codes as the analysis stored them (passage-codes.ts, ADR 0130): absent before version 8 */
   passageCodes?: string;
 }

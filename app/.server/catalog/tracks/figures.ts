@@ -6,6 +6,7 @@ import { fingerprintBytes } from "../../analysis/fingerprint.ts";
 import { GROUPS, layPrints, PRINT_BYTES, restoreTrackOrder } from "./print-layout.ts";
 import { catalogScales, createModel, type SimilarityModel } from "../../analysis/similarity.ts";
 import { buildCells, QUANTISE_FROM } from "./print-cells.ts";
+import { storedCodesMatch } from "../../analysis/passage-codes.ts";
 import { buildPassageIndex, MAX_TRACK_PASSAGES, restorePassageCodes, trackPassageCodes } from "./passage-index.ts";
 
 export { PRINT_BYTES } from "./print-layout.ts";
@@ -340,8 +341,19 @@ export class FiguresBuilder {
     return builder;
   }
 
-  /** Sets every track that shares a row's audio key; a row without seconds withdraws the result. */
-  apply(rows: Iterable<AnalysisFigures>): void {
+  /** Whether a track of the table has this audio key. */
+  holds(key: string): boolean {
+    hash64(key, this.h, 0);
+    const [from, to] = tracksOfHash(this.table, this.h[0], this.h[1]);
+    return from < to;
+  }
+
+  /**
+   * Sets every track that shares a row's audio key; a row without seconds withdraws the result.
+   * A row's passage codes are its stored ones when this codebook made them, else coded from its
+   * passages: the row's own, or `segments` (read for such rows only, ADR 0134).
+   */
+  apply(rows: Iterable<AnalysisFigures>, segments?: ReadonlyMap<string, string>): void {
     const { table, h } = this;
     for (const row of rows) {
       hash64(row.key, h, 0);
@@ -352,7 +364,7 @@ export class FiguresBuilder {
       const b = has && row.bpm !== null && Number.isFinite(row.bpm) ? Math.min(MAX_FIGURE, Math.max(1, Math.round(row.bpm))) : NO_BPM;
       const k = has && row.musicalKey ? keyIndex(row.musicalKey) : -1;
       const print = has ? fingerprintBytes(row.fingerprint) : null;
-      const codes = has ? trackPassageCodes(row.segments, row.passageCodes) : null;
+      const codes = has ? trackPassageCodes(row.segments ?? segments?.get(row.key), row.passageCodes) : null;
       for (let i = from; i < to; i++) {
         const t = table.byAudio[i];
         this.seconds[t] = s;
@@ -374,7 +386,7 @@ export class FiguresBuilder {
  * by the build worker's first full read.
  */
 export async function readFigures(
-  source: Pick<AnalysisLookup, "figuresAfter">,
+  source: Pick<AnalysisLookup, "figuresAfter" | "segmentsOf">,
   builder: FiguresBuilder,
   cursor: FiguresCursor | null,
   after: FiguresCursor | null,
@@ -383,10 +395,34 @@ export async function readFigures(
 ): Promise<FiguresCursor | null> {
   for (;;) {
     const page = await source.figuresAfter(after, pageSize);
-    builder.apply(page.rows);
+    builder.apply(page.rows, await passagesToCode(source, page.rows, builder));
     if (page.next && (!cursor || page.next.at >= cursor.at)) cursor = page.next;
     if (page.rows.length < pageSize || !page.next) return cursor;
     after = page.next;
     await yielder.yield();
   }
+}
+
+/** Keys a keyed read of passages asks at most (~1 KB each: ≤ ~1 MB of JSON a read; ADR 0134). */
+export const SEGMENTS_BATCH = 1_000;
+
+/**
+ * The passages of the rows whose stored codes this codebook did not make (an analysis before
+ * version 8, or a refitted codebook; ADR 0130's fallback) and of a track of the table, read by key in batches of
+ * SEGMENTS_BATCH; nothing is read for a row whose codes can be used (ADR 0134: at 2.5 million
+ * tracks the passages are ~2.5 GB). A result stored again between the two reads comes back in
+ * a later page of figuresAfter (its result time is newer), which sets the track again.
+ */
+async function passagesToCode(source: Pick<AnalysisLookup, "segmentsOf">, rows: readonly AnalysisFigures[], builder: FiguresBuilder): Promise<ReadonlyMap<string, string> | undefined> {
+  if (!source.segmentsOf) return undefined;
+  const keys: string[] = [];
+  for (const row of rows) {
+    if (row.seconds !== null && row.hasSegments && row.segments === undefined && !storedCodesMatch(row.passageCodes) && builder.holds(row.key)) keys.push(row.key);
+  }
+  if (keys.length === 0) return undefined;
+  const out = new Map<string, string>();
+  for (let i = 0; i < keys.length; i += SEGMENTS_BATCH) {
+    for (const [key, segments] of await source.segmentsOf(keys.slice(i, i + SEGMENTS_BATCH))) out.set(key, segments);
+  }
+  return out;
 }

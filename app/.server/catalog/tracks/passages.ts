@@ -1,4 +1,4 @@
-import { segmentDistance, windowScales } from "../../analysis/segments.ts";
+import { passageDistance, windowScales } from "../../analysis/segments.ts";
 
 /**
  * A reference file's second stage (issue #29, ADR 0122): the like= scan's kept candidates
@@ -7,7 +7,9 @@ import { segmentDistance, windowScales } from "../../analysis/segments.ts";
  * bytes a track in memory); the passages are read from the analysis store for these
  * candidates only. A candidate whose analysis has no anchors yet (analysed before version 5,
  * while the catalog is analysed again) follows the others, in the scan's order: the anchors'
- * distance and the fingerprint's are not on one scale.
+ * distance and the fingerprint's are not on one scale. Since ADR 0134 a candidate's distance
+ * also measures the points between two of its consecutive windows (passageDistance): an
+ * excerpt's 20 s rarely start where a stored window does.
  */
 export function rankByPassages(candidates: Int32Array, windowsOf: (t: number) => Uint8Array | null, reference: Uint8Array): Int32Array {
   const measured: { t: number; d: number; at: number }[] = [];
@@ -20,7 +22,7 @@ export function rankByPassages(candidates: Int32Array, windowsOf: (t: number) =>
   const scales = windowScales(sets);
   candidates.forEach((t, at) => {
     const w = windowsOf(t);
-    if (w) measured.push({ t, d: segmentDistance(reference, w, scales), at });
+    if (w) measured.push({ t, d: passageDistance(reference, w, scales), at });
     else without.push(t);
   });
   // ties keep the scan's order (itself by distance, then title order: like.ts)

@@ -97,7 +97,8 @@ export async function resolveSeed(deps: RowDeps, ctx: TrackQueryContext, id: str
  * A reference's like= list in the order of the candidates' passages nearest to its own
  * (passages.ts; issue #29, ADR 0122): the candidates' anchors are read from the analysis
  * store (one read of ≤ LIKE_LIMIT + PASSAGE_CANDIDATES keys: the scan's kept list and the passage
- * stage's, like-query.ts), waiting at most `waitMs`; null without them in time.
+ * stage's, like-query.ts; the passages alone when the store can, ADR 0134), waiting at most
+ * `waitMs`; null without them in time.
  */
 async function byPassages(deps: RowDeps, ctx: TrackQueryContext, kept: Int32Array, reference: Uint8Array): Promise<Int32Array | null> {
   const { analysis, source, waitMs } = deps;
@@ -112,13 +113,16 @@ async function byPassages(deps: RowDeps, ctx: TrackQueryContext, kept: Int32Arra
     if (track) keyOf.set(t, track.s3Path);
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const results = await Promise.race([
-    analysis.lookup([...keyOf.values()]).catch(() => null),
-    new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs))),
-  ]).finally(() => clearTimeout(timer));
+  // only the passages when the store can read them alone (~1 KB a key, not the whole analysis
+  // with its peaks: ADR 0134); a lookup without it (a test's, the bench's) gives whole analyses
+  const keys = [...keyOf.values()];
+  const read = analysis.segmentsOf
+    ? analysis.segmentsOf(keys)
+    : analysis.lookup(keys).then((found) => new Map([...found].flatMap(([key, a]) => (a.segments ? [[key, a.segments] as const] : []))));
+  const results = await Promise.race([read.catch(() => null), new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)))]).finally(() => clearTimeout(timer));
   if (!results) return null;
   const windows = new Map<number, Uint8Array | null>();
-  for (const [t, key] of keyOf) windows.set(t, segmentWindows(results.get(key)?.segments));
+  for (const [t, key] of keyOf) windows.set(t, segmentWindows(results.get(key)));
   return rankByPassages(kept, (t) => windows.get(t) ?? null, reference);
 }
 
