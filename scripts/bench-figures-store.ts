@@ -11,7 +11,8 @@ import { openSqliteDatabase } from "../app/.server/analysis/stage/store-sqlite.t
 import type { AnalysisFigures, FiguresCursor } from "../app/.server/analysis/stage/types.ts";
 import type { SqlDatabase } from "../app/.server/db/sql.ts";
 import { createPrng } from "../app/.server/catalog/sample/prng.ts";
-import { FiguresBuilder, readFigures } from "../app/.server/catalog/tracks/figures.ts";
+import { FiguresBuilder } from "../app/.server/catalog/tracks/figures-builder.ts";
+import { readFigures } from "../app/.server/catalog/tracks/figures-read.ts";
 import { buildTrackColumns } from "../app/.server/catalog/tracks/table.ts";
 import { NO_YIELD } from "../app/.server/catalog/tracks/yielding.ts";
 

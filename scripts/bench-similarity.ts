@@ -276,8 +276,9 @@ function ffmpegExcerpt(wav: Uint8Array): Uint8Array {
 }
 
 // --- Index helpers -----------------------------------------------------------------------------
-/** The passage index's bytes (ADR 0129, 0130): offsets, tracks, residual codes. */
-const passageBytes = (f: { passageStarts: Int32Array; passagePostings: Uint32Array; passageResiduals: Uint16Array }) => f.passageStarts.byteLength + f.passagePostings.byteLength + f.passageResiduals.byteLength;
+/** The passage index's bytes (ADR 0129, 0130, 0137): offsets, tracks, residual codes, and the codes by track. */
+const passageBytes = (f: { passageStarts: Int32Array; passagePostings: Uint32Array; passageResiduals: Uint16Array; passageTrackStarts: Int32Array; passageTrackCodes: Uint32Array }) =>
+  f.passageStarts.byteLength + f.passagePostings.byteLength + f.passageResiduals.byteLength + f.passageTrackStarts.byteLength + f.passageTrackCodes.byteLength;
 
 /**
  * The distractors' stored passage codes (ADR 0130) by key, as their analyses would hold them:

@@ -31,6 +31,7 @@ import { encodeWithFfmpeg } from "./lib/encode-audio.ts";
 import { keyScore } from "./lib/key-score.ts";
 import { REAL_CACHE, realSet, SOUNDFONTS } from "./lib/real-set.ts";
 import { evaluationSet, type Piece } from "./lib/tempo-set.ts";
+import { acc1 as bpmAcc1, acc2 as bpmAcc2, errorKind } from "./lib/tempo-scoring.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -62,10 +63,8 @@ interface Row {
   before: Answer;
 }
 
-const TOLERANCE = 0.04;
-const within = (bpm: number, truth: number) => Math.abs(bpm - truth) <= TOLERANCE * truth;
-const acc1 = (a: Answer, truth: number) => a.bpm !== null && within(a.bpm, truth);
-const acc2 = (a: Answer, truth: number) => a.bpm !== null && [1, 2, 0.5, 3, 1 / 3].some((f) => within(a.bpm!, truth * f));
+const acc1 = (a: Answer, truth: number) => bpmAcc1(a.bpm, truth);
+const acc2 = (a: Answer, truth: number) => bpmAcc2(a.bpm, truth);
 
 const inPart = (p: { heldOut: boolean; name: string }) => (flags.part === "all" ? true : flags.part === "held-out" ? p.heldOut : !p.heldOut) && (!flags.only || p.name.includes(flags.only));
 const synthetic: Row["piece"][] = flags.set === "real" ? [] : evaluationSet(cacheDir).filter(inPart);
@@ -123,19 +122,6 @@ for (const piece of pieces) {
   }
 }
 
-/** The kind of a wrong tempo: the ratio of the answer to the notated beat. */
-function errorKind(bpm: number, truth: number): string {
-  const kinds: [string, number[]][] = [
-    ["half", [0.5]],
-    ["double", [2]],
-    ["2:3", [2 / 3]],
-    ["3:2", [1.5]],
-    ["third/triple", [1 / 3, 3]],
-    ["4:3/5:4", [4 / 3, 3 / 4, 5 / 4, 4 / 5]],
-  ];
-  for (const [name, ratios] of kinds) if (ratios.some((f) => within(bpm, truth * f))) return name;
-  return "other";
-}
 
 function figures(subset: Row[], pick: (r: Row) => Answer) {
   const beat = subset.filter((r) => r.piece.bpm !== null);

@@ -3,7 +3,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { decodePassageCodes, decodeWindow, encodePassageCodes, passageCodebook, scaled } from "../app/.server/analysis/passage-codes.ts";
 import { referenceAnchors, segmentDistance, segmentWindows, windowScales, WINDOW_BYTES } from "../app/.server/analysis/segments.ts";
-import { buildPassageIndex, MAX_TRACK_PASSAGES, passageCandidates, passageCodesOf } from "../app/.server/catalog/tracks/passage-index.ts";
+import { buildPassageIndex, MAX_TRACK_PASSAGES, PASSAGE_CANDIDATES, passageCandidates, passageCodesOf } from "../app/.server/catalog/tracks/passage-index.ts";
+import { reorderBySegments } from "../app/.server/catalog/tracks/passage-reorder.ts";
 import { realMixPassages } from "./lib/bench-reference.ts";
 import type { RealData } from "./lib/bench-real.ts";
 import { cacheDir, realCandidates, realCorpus } from "./lib/real-music.ts";
@@ -17,10 +18,13 @@ import { cacheDir, realCandidates, realCorpus } from "./lib/real-music.ts";
  * site's budget), and after an exact re-rank (segments.ts segmentDistance, the site's second
  * stage, and the variants below) of the first K by the codes. Measures; asserts nothing.
  */
-const { values: args } = parseArgs({ options: { albums: { type: "string", default: "25000" }, ks: { type: "string", default: "480,1200,4800" }, variants: { type: "string", default: "site,L2,between" } } });
+const { values: args } = parseArgs({ options: { albums: { type: "string", default: "25000" }, ks: { type: "string", default: "480,1200,4800" }, variants: { type: "string", default: "site,L2,between" }, stage: { type: "string", default: "0" }, reorder: { type: "string", default: "" } } });
 const albums = Number(args.albums);
 const ks = args.ks.split(",").map(Number);
 const maxK = Math.max(...ks);
+/** the first stage's limit (ADR 0137: how many the codes hold further down, and an in-memory re-order of them) */
+const stageK = Math.max(maxK, Number(args.stage));
+const reorders = args.reorder ? args.reorder.split(",") : [];
 
 // the real corpus as the bench cached it (only the tracks with both analyses: ADR 0130's 256), in the corpus's order
 const cache = JSON.parse(fs.readFileSync(path.join(cacheDir(), "analysis-v8-f1-s1.json"), "utf8")) as Record<string, { seconds?: number; full?: RealData["full"][number]; excerpt?: RealData["excerpt"][number] }>;
@@ -66,7 +70,14 @@ realWindows.forEach((w, i) => {
 });
 const index = buildPassageIndex(codes, used, n);
 console.error(`${n.toLocaleString("en-US")} tracks (${data.full.length} real), ${index.postings.length.toLocaleString("en-US")} passages`);
-const windowsOf = (t: number): Uint8Array | null => (t >= distractors ? realWindows[t - distractors] : segmentWindows(passages(keys[t])));
+const synthesised = new Map<number, Uint8Array | null>();
+/** a track's windows (a distractor's made from its key, kept for the current excerpt: the variants ask the same ones) */
+const windowsOf = (t: number): Uint8Array | null => {
+  if (t >= distractors) return realWindows[t - distractors];
+  let w = synthesised.get(t);
+  if (w === undefined) synthesised.set(t, (w = segmentWindows(passages(keys[t]))));
+  return w;
+};
 
 /** Re-rank variants: the distance of a reference (one or more windows) to a track's windows. */
 type Variant = { name: string; distance: (ref: Uint8Array, track: Uint8Array, scales: Float64Array) => number };
@@ -106,11 +117,53 @@ const between = (steps: number) => (ref: Uint8Array, track: Uint8Array, scales: 
   }
   return total / count;
 };
+/**
+ * ADR 0137: the blend of two consecutive windows as a mixture of their frames (a 20 s excerpt
+ * at a offset a × 10 s past window k holds (1 − a)/2 of block k, block k + 1 and a/2 of block
+ * k + 2: the mixture (1 − a) W_k + a W_k+1 exactly). The band means relative to the window's
+ * level blend linearly; the spreads by their second moments: var = (1 − a) s_k² + a s_k+1² +
+ * a (1 − a) (m_k − m_k+1)² (the levels' difference unknown: the relative means' used).
+ * Bytes: means (v / 255 × 80 − 40 dB), spreads (v / 255 × 30 dB).
+ */
+const moments = (steps: number) => (ref: Uint8Array, track: Uint8Array, scales: Float64Array) => {
+  let total = 0;
+  let count = 0;
+  const nw = track.length / WINDOW_BYTES;
+  const B = WINDOW_BYTES / 2;
+  for (let r = 0; r < ref.length; r += WINDOW_BYTES, count++) {
+    let best = Infinity;
+    for (let k = 0; k < nw; k++) {
+      for (let sIx = 0; sIx <= (k + 1 < nw ? steps - 1 : 0); sIx++) {
+        const a = sIx / steps;
+        let s = 0;
+        const p = k * WINDOW_BYTES;
+        const q = (k + 1) * WINDOW_BYTES;
+        for (let i = 0; i < WINDOW_BYTES && s < best; i++) {
+          let v: number;
+          if (a === 0) v = track[p + i];
+          else if (i < B) v = (1 - a) * track[p + i] + a * track[q + i];
+          else {
+            const sk = (track[p + i] / 255) * 30;
+            const sn = (track[q + i] / 255) * 30;
+            const dm = ((track[p + i - B] - track[q + i - B]) / 255) * 80;
+            v = (Math.sqrt((1 - a) * sk * sk + a * sn * sn + a * (1 - a) * dm * dm) / 30) * 255;
+          }
+          s += Math.abs(ref[r + i] - v) * scales[i];
+        }
+        best = Math.min(best, s);
+      }
+    }
+    total += best;
+  }
+  return total / count;
+};
 const allVariants: (Variant & { id: string })[] = [
   { id: "site", name: "site before (L1, candidates' scales)", distance: segmentDistance },
   { id: "L2", name: "L2", distance: l2 },
   { id: "between", name: "L1 between windows (α/4)", distance: between(4) },
   { id: "between8", name: "L1 between windows (α/8)", distance: between(8) },
+  { id: "moments", name: "L1 between windows by moments (α/4)", distance: moments(4) },
+  { id: "moments8", name: "L1 between windows by moments (α/8)", distance: moments(8) },
 ];
 const variants = allVariants.filter((v) => args.variants.split(",").includes(v.id));
 
@@ -131,6 +184,73 @@ const decodedDistance = (ref: Uint8Array, t: number, l1: boolean) => {
   return best;
 };
 const reordered: Record<string, number[]> = { "decoded L2": [], "decoded L1": [] };
+/**
+ * ADR 0137: the squared distance of `x` to the nearest of `m` points laid out one after the other
+ * in `points` (a track's windows, window order), or, with `segment`, to the nearest point of the
+ * segments between consecutive ones (the blend of two windows).
+ */
+const nearestL2 = (x: Float64Array, points: Float64Array, m: number, segment: boolean) => {
+  let best = Infinity;
+  for (let i = 0; i < m; i++) {
+    const a = i * WINDOW_BYTES;
+    let s = 0;
+    for (let j = 0; j < WINDOW_BYTES; j++) s += (x[j] - points[a + j]) ** 2;
+    best = Math.min(best, s);
+    if (!segment || i + 1 === m) continue;
+    const b = a + WINDOW_BYTES;
+    let num = 0;
+    let den = 0;
+    for (let j = 0; j < WINDOW_BYTES; j++) {
+      const d = points[b + j] - points[a + j];
+      num += (x[j] - points[a + j]) * d;
+      den += d * d;
+    }
+    const f = den > 0 ? Math.min(1, Math.max(0, num / den)) : 0;
+    s = 0;
+    for (let j = 0; j < WINDOW_BYTES; j++) s += (x[j] - points[a + j] - f * (points[b + j] - points[a + j])) ** 2;
+    best = Math.min(best, s);
+  }
+  return best;
+};
+/** A reference's distance to a track's points: nearestL2 summed over the reference's windows. */
+const summedL2 = (ref: Uint8Array, points: Float64Array, m: number, segment: boolean) => {
+  let total = 0;
+  for (let r = 0; r < ref.length; r += WINDOW_BYTES) {
+    scaled(book, ref, r, xq);
+    total += nearestL2(xq, points, m, segment);
+  }
+  return total;
+};
+/**
+ * ADR 0137: a track's place by its codes decoded (to the codes themselves, or the segments
+ * between consecutive ones): the first stage's order with the blend of two windows.
+ */
+const dec = new Float64Array(MAX_TRACK_PASSAGES * WINDOW_BYTES);
+const segmentDecoded = (ref: Uint8Array, t: number, segment: boolean) => {
+  const m = used[t];
+  for (let i = 0; i < m; i++) {
+    const c = codes[t * MAX_TRACK_PASSAGES + i];
+    decodeWindow(book, c >>> 16, c & 0xffff, decoded);
+    dec.set(decoded, i * WINDOW_BYTES);
+  }
+  return summedL2(ref, dec, m, segment);
+};
+/** ADR 0137: an exact re-order (the windows themselves, what a code without error would give), L2 to the points or the segments. */
+const exactOrder = (ref: Uint8Array, w: Uint8Array | null, segment: boolean) => {
+  if (!w) return Infinity;
+  const nw = w.length / WINDOW_BYTES;
+  const points = new Float64Array(w.length);
+  const y = new Float64Array(WINDOW_BYTES);
+  for (let i = 0; i < nw; i++) {
+    scaled(book, w, i * WINDOW_BYTES, y);
+    points.set(y, i * WINDOW_BYTES);
+  }
+  return summedL2(ref, points, nw, segment);
+};
+const reorderedStage: Record<string, number[]> = Object.fromEntries(reorders.map((r) => [r, [] as number[]]));
+const windowCounts = new Map<number, number>();
+const reorderTimes: number[] = [];
+const sitePlaces: number[] = [];
 
 const excerpts = data.excerpt.map((e) => segmentWindows(referenceAnchors(e.segments)));
 const byCode: number[] = [];
@@ -144,11 +264,31 @@ for (let q = 0; q < excerpts.length; q++) {
     byCode.push(-1);
     continue;
   }
+  synthesised.clear();
+  if (q % 32 === 0) console.error(`excerpt ${q} of ${excerpts.length}, ${((performance.now() - started) / 1000).toFixed(0)} s`);
   const t0 = performance.now();
-  const found = passageCandidates(index, ref, () => true, { limit: maxK });
+  const all = passageCandidates(index, ref, () => true, { limit: stageK, reorder: false });
   times.push(performance.now() - t0);
-  const place = found.tracks.indexOf(source);
-  byCode.push(place);
+  windowCounts.set(ref.length / WINDOW_BYTES, (windowCounts.get(ref.length / WINDOW_BYTES) ?? 0) + 1);
+  const stagePlace = all.tracks.indexOf(source);
+  byCode.push(stagePlace);
+  const t1 = performance.now();
+  // the site's re-order (ADR 0137: reorderBySegments, the Gram tables) of the stage's list, timed
+  const site = reorderBySegments(index, ref, all.tracks, PASSAGE_CANDIDATES);
+  reorderTimes.push(performance.now() - t1);
+  sitePlaces.push(site.indexOf(source));
+  for (const r of reorders) {
+    if (stagePlace < 0) {
+      reorderedStage[r].push(-1);
+      continue;
+    }
+    const d = [...all.tracks].map((t) => (r === "decoded-seg" ? segmentDecoded(ref, t, true) : r === "decoded-pt" ? segmentDecoded(ref, t, false) : exactOrder(ref, windowsOf(t), r === "exact-seg")));
+    let before = 0;
+    for (let i = 0; i < d.length; i++) if (d[i] < d[stagePlace] || (d[i] === d[stagePlace] && i < stagePlace)) before++;
+    reorderedStage[r].push(before);
+  }
+  const found = { tracks: all.tracks.subarray(0, maxK) };
+  const place = stagePlace < maxK ? stagePlace : -1;
   for (const l1 of [false, true]) {
     if (place < 0) {
       reordered[l1 ? "decoded L1" : "decoded L2"].push(-1);
@@ -179,7 +319,12 @@ for (let q = 0; q < excerpts.length; q++) {
 const m = excerpts.length;
 const share = (xs: number[], under: number) => `${xs.filter((x) => x >= 0 && x < under).length}`;
 console.log(`${albums} albums: ${n.toLocaleString("en-US")} tracks, ${m} excerpts; ${((performance.now() - started) / 1000).toFixed(0)} s; stage p50 ${times.sort((a, b) => a - b)[times.length >> 1].toFixed(1)} ms`);
-console.log(`by the codes: source in the first 1 / 10 / 120 / ${ks.join(" / ")}: ${share(byCode, 1)} / ${share(byCode, 10)} / ${share(byCode, 120)} / ${ks.map((k) => share(byCode, k)).join(" / ")} of ${m}`);
+console.log(`reference windows an excerpt: ${[...windowCounts].map(([w, c]) => `${w}: ${c}`).join(", ")}`);
+const stageKs = [...new Set([...ks, 2400, 4800, 10000, 20000, stageK])].filter((k) => k <= stageK).sort((a, b) => a - b);
+console.log(`by the codes: source in the first 1 / 10 / 120 / ${stageKs.join(" / ")}: ${share(byCode, 1)} / ${share(byCode, 10)} / ${share(byCode, 120)} / ${stageKs.map((k) => share(byCode, k)).join(" / ")} of ${m}`);
+const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))].toFixed(1);
+console.log(`the site's re-order (reorderBySegments) of the first ${stageK}: ${pct(reorderTimes, 0.5)} / ${pct(reorderTimes, 0.95)} ms p50 / p95; source in its first 1 / 10 / 120 / 480 / 1200 / 2400: ${[1, 10, 120, 480, 1200, 2400].map((k) => share(sitePlaces, k)).join(" / ")}`);
+for (const [name, xs] of Object.entries(reorderedStage)) console.log(`the first ${stageK} by the codes re-ordered by ${name}: source in the first 1 / 10 / 120 / 480 / 1200 / 2400 / 4800: ${[1, 10, 120, 480, 1200, 2400, 4800].map((k) => share(xs, k)).join(" / ")}`);
 for (const [name, xs] of Object.entries(reordered)) console.log(`the first ${maxK} by the codes re-ordered by their ${name} distance (every code of the track): source in the first 1 / 10 / 120 / ${ks.join(" / ")}: ${share(xs, 1)} / ${share(xs, 10)} / ${share(xs, 120)} / ${ks.map((k) => share(xs, k)).join(" / ")}`);
 for (const [vi, v] of variants.entries()) {
   for (const [ki, k] of ks.entries()) console.log(`exact re-rank of the first ${k} by codes, ${v.name}: first ${share(exact[vi][ki], 1)}, first 10 ${share(exact[vi][ki], 10)}, first 120 ${share(exact[vi][ki], 120)}`);

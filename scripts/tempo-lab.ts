@@ -17,6 +17,7 @@ import { onsetStrength } from "../app/.server/analysis/onset.ts";
 import { measureEnvelope, type TempoMeasures } from "../app/.server/analysis/tempo.ts";
 import { measureEnvelope as v8Envelope } from "./lib/legacy/tempo-v8.ts";
 import { realSet } from "./lib/real-set.ts";
+import { acc1, acc2, errorKind } from "./lib/tempo-scoring.ts";
 import { evaluationSet } from "./lib/tempo-set.ts";
 
 const { values: flags } = parseArgs({
@@ -93,21 +94,6 @@ const envelopes = items.map((i) => onsetStrength(i.pcm, i.rate));
 // the frozen version 8 (bench:tempo's "before" column) beside the rest: "v8" is its figures
 const frozen = envelopes.map((e) => v8Envelope(e));
 
-const within = (bpm: number, truth: number) => Math.abs(bpm - truth) <= 0.04 * truth;
-const acc1 = (bpm: number | null, t: number) => bpm !== null && within(bpm, t);
-const acc2 = (bpm: number | null, t: number) => bpm !== null && [1, 2, 0.5, 3, 1 / 3].some((f) => within(bpm, t * f));
-function kind(bpm: number, t: number): string {
-  const kinds: [string, number[]][] = [
-    ["half", [0.5]],
-    ["double", [2]],
-    ["2:3", [2 / 3]],
-    ["3:2", [1.5]],
-    ["third", [1 / 3, 3]],
-    ["4:3/5:4", [4 / 3, 3 / 4, 5 / 4, 4 / 5]],
-  ];
-  for (const [n, rs] of kinds) if (rs.some((f) => within(bpm, t * f))) return n;
-  return "other";
-}
 
 // The variants measured for ADR 0126 ran through options of measureEnvelope at commit 67765b2
 // (`--variant NAME={...}`), ADR 0127's at commit 1fd7a7a, ADR 0132's at commit 77daac8
@@ -133,7 +119,7 @@ for (const vname of ["v8", "current"]) {
     const a2 = beat.filter((r) => acc2(r.m.bpm, r.it.bpm!)).length;
     const wrong = answered.filter((r) => !acc2(r.m.bpm, r.it.bpm!)).length;
     const errs = new Map<string, number>();
-    for (const r of answered) if (!acc1(r.m.bpm, r.it.bpm!)) errs.set(kind(r.m.bpm!, r.it.bpm!), (errs.get(kind(r.m.bpm!, r.it.bpm!)) ?? 0) + 1);
+    for (const r of answered) if (!acc1(r.m.bpm, r.it.bpm!)) errs.set(errorKind(r.m.bpm!, r.it.bpm!), (errs.get(errorKind(r.m.bpm!, r.it.bpm!)) ?? 0) + 1);
     const pct = (n: number, d: number) => `${d ? Math.round((100 * n) / d) : 0}%`;
     console.log(
       `${vname.padEnd(14)} ${label.padEnd(9)} ${flags.part.padEnd(8)} answered ${pct(answered.length, beat.length)} (${answered.length}/${beat.length}) acc1 ${pct(a1, beat.length)} acc2 ${pct(a2, beat.length)} wrong ${pct(wrong, answered.length)} (${wrong}) beatless ${beatless.filter((r) => r.m.bpm === null).length}/${beatless.length}  [${[...errs].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(", ")}]`,
@@ -141,7 +127,7 @@ for (const vname of ["v8", "current"]) {
     if (flags.verbose)
       for (const r of subset) {
         const t = r.it.bpm;
-        const mark = t === null ? (r.m.bpm === null ? "ok" : "FALSE") : acc1(r.m.bpm, t) ? "ok" : acc2(r.m.bpm, t) ? "octave" : r.m.bpm === null ? "MISSED" : `WRONG ${kind(r.m.bpm, t)}`;
+        const mark = t === null ? (r.m.bpm === null ? "ok" : "FALSE") : acc1(r.m.bpm, t) ? "ok" : acc2(r.m.bpm, t) ? "octave" : r.m.bpm === null ? "MISSED" : `WRONG ${errorKind(r.m.bpm, t)}`;
         console.log(
           `   ${r.it.name.padEnd(58)} ${r.it.style.padEnd(14)} truth ${String(t ?? "-").padEnd(6)} got ${String(r.m.bpm ?? "—").padEnd(6)} cand ${String(r.m.candidateBpm).padEnd(6)} c ${r.m.confidence.toFixed(2)} ${r.m.persistence === undefined ? "" : `persists ${r.m.persistence.toFixed(2)}`}${r.m.disputed ? ` disputed by ${r.m.secondOpinion}` : ""} ${mark.padEnd(12)} ${r.m.phase === undefined ? "" : `phase ${r.m.phase.toFixed(2)}`} ${(r.m.levels ?? []).map((l) => `${l.bpm}:${l.score.toFixed(2)}×${l.support.toFixed(2)}`).join(" ")}`,
         );

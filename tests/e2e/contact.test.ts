@@ -184,7 +184,7 @@ describe("/contact", () => {
       // the hover leaves it, so only what the press itself moves is counted (a loaded CI machine
       // once finished that transition between the two measurements: "expected 1 to be less than 1")
       await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"), null, {
-        timeout: 5000,
+        timeout: 15_000,
       });
       const before = (await submit.boundingBox())!;
       await page.mouse.down();
@@ -194,7 +194,7 @@ describe("/contact", () => {
       await page.mouse.up();
       // (the defect was 28 px: a message appearing above the button on the field's blur)
       expect(Math.abs(pressed.y - before.y)).toBeLessThan(1);
-      for (const message of c.messages) await page.getByText(message, { exact: true }).waitFor({ timeout: 5000 });
+      for (const message of c.messages) await page.getByText(message, { exact: true }).waitFor({ timeout: 15_000 });
       await expect(page.evaluate(() => document.activeElement?.getAttribute("name"))).resolves.toBe("name");
       await page.context().close();
     });

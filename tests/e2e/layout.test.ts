@@ -391,7 +391,7 @@ describe("notifications and tooltips", () => {
       await expectNoAxeViolations(page);
 
       await page.context().setOffline(false);
-      await expect.poll(() => toast.count(), { timeout: 5000 }).toBe(0);
+      await expect.poll(() => toast.count(), { timeout: 15_000 }).toBe(0);
       await page.context().close();
     });
 
@@ -420,7 +420,7 @@ describe("notifications and tooltips", () => {
     await trigger.hover();
     await page.waitForTimeout(350);
     expect(await tooltip.count()).toBe(0);
-    await tooltip.waitFor({ timeout: 3000 });
+    await tooltip.waitFor({ timeout: 15_000 });
     const content = tooltip;
     const [t, c] = [await trigger.boundingBox(), await content.boundingBox()];
     const gap = Math.min(Math.abs(c!.y - (t!.y + t!.height)), Math.abs(t!.y - (c!.y + c!.height)));

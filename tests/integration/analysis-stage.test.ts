@@ -141,9 +141,8 @@ describe("the analysis stage", () => {
     expect(pool.inputs).toHaveLength(2);
     expect((await analysis.lookup(["t.wav"])).get("t.wav")).toMatchObject({ durationSeconds: 7 });
 
-    void analysis.version;
-    await new Promise((r) => setTimeout(r, 20));
-    expect(analysis.version).toBeGreaterThan(before);
+    // each read of `version` looks at the store again (refreshMs 0): wait for the new marker
+    await expect.poll(() => analysis.version).toBeGreaterThan(before);
 
     // the same size, a new mtime (a file rewritten in place) is other audio too
     fs.utimesSync(file, new Date(clock), new Date(clock + 9_000));

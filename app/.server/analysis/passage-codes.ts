@@ -195,9 +195,10 @@ export function encodePassageCodes(windows: Uint8Array | null, book: PassageCode
 
 /**
  * Whether stored codes are of this layout and were made by this codebook, from their first
- * eight characters only (the header: nothing else is decoded). The index build asks the store
- * for a track's anchors only when this is false (ADR 0134): with this codebook's codes stored,
- * the anchors (~1 KB a track) are never read.
+ * eight characters only (the header: nothing else is decoded); decodePassageCodes' first check.
+ * The index build decides whether to read a track's anchors by the decode itself
+ * (passage-index.ts storedTrackCodes, ADR 0134): with this codebook's codes stored, the anchors
+ * (~1 KB a track) are never read.
  */
 export function storedCodesMatch(stored: string | null | undefined, book: PassageCodebook = passageCodebook()): boolean {
   if (!stored || stored.length < 8 || stored.length > 4 * Math.ceil((STORED_HEADER + 4 * MAX_WINDOWS) / 3)) return false;

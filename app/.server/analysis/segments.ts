@@ -64,35 +64,43 @@ function melBank(rate: number): { from: number; w: Float64Array }[] {
  * (the analysis's feature library) took 115 µs a frame here, which would double the analysis
  * of a track (43 frames a second); this one takes a tenth of it.
  */
-class PowerSpectrum {
-  private readonly re = new Float64Array(FRAME);
-  private readonly im = new Float64Array(FRAME);
-  private readonly cos = new Float64Array(FRAME / 2);
-  private readonly sin = new Float64Array(FRAME / 2);
-  private readonly rev = new Uint32Array(FRAME);
-  constructor() {
-    const bits = Math.log2(FRAME);
-    for (let i = 0; i < FRAME; i++) {
+export class PowerSpectrum {
+  private readonly size: number;
+  private readonly re: Float64Array;
+  private readonly im: Float64Array;
+  private readonly cos: Float64Array;
+  private readonly sin: Float64Array;
+  private readonly rev: Uint32Array;
+  /** `size`: a power of two (FRAME here; scripts/lib/meter-accents.ts uses 256) */
+  constructor(size: number = FRAME) {
+    this.size = size;
+    this.re = new Float64Array(size);
+    this.im = new Float64Array(size);
+    this.cos = new Float64Array(size / 2);
+    this.sin = new Float64Array(size / 2);
+    this.rev = new Uint32Array(size);
+    const bits = Math.log2(size);
+    for (let i = 0; i < size; i++) {
       let r = 0;
       for (let b = 0; b < bits; b++) r |= ((i >> b) & 1) << (bits - 1 - b);
       this.rev[i] = r;
     }
-    for (let i = 0; i < FRAME / 2; i++) {
-      this.cos[i] = Math.cos((-2 * Math.PI * i) / FRAME);
-      this.sin[i] = Math.sin((-2 * Math.PI * i) / FRAME);
+    for (let i = 0; i < size / 2; i++) {
+      this.cos[i] = Math.cos((-2 * Math.PI * i) / size);
+      this.sin[i] = Math.sin((-2 * Math.PI * i) / size);
     }
   }
-  /** `out[k]` = |X[k]|² for k = 0..FRAME/2 */
+  /** `out[k]` = |X[k]|² for k = 0..size/2 */
   of(input: Float64Array, out: Float64Array): void {
-    const { re, im, cos, sin, rev } = this;
-    for (let i = 0; i < FRAME; i++) {
+    const { re, im, cos, sin, rev, size: n } = this;
+    for (let i = 0; i < n; i++) {
       re[rev[i]] = input[i];
       im[i] = 0;
     }
-    for (let size = 2; size <= FRAME; size *= 2) {
+    for (let size = 2; size <= n; size *= 2) {
       const half = size / 2;
-      const step = FRAME / size;
-      for (let start = 0; start < FRAME; start += size) {
+      const step = n / size;
+      for (let start = 0; start < n; start += size) {
         for (let k = 0; k < half; k++) {
           const c = cos[k * step];
           const s = sin[k * step];
@@ -107,7 +115,7 @@ class PowerSpectrum {
         }
       }
     }
-    for (let i = 0; i <= FRAME / 2; i++) out[i] = re[i] * re[i] + im[i] * im[i];
+    for (let i = 0; i <= n / 2; i++) out[i] = re[i] * re[i] + im[i] * im[i];
   }
 }
 

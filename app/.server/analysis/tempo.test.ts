@@ -125,34 +125,36 @@ describe("audio without a steady beat gets no tempo", () => {
   });
 });
 
+/** Click pulses (noise bursts decaying over 20 ms, each `period` s at `level`) over `seconds`, at CLICK_RATE: two metrical levels a listener could tap. */
+const CLICK_RATE = 11_025;
+function clicks(pulses: { seconds: number; level: number }[], seconds = 30): Float32Array {
+  const out = new Float32Array(seconds * CLICK_RATE);
+  let seed = 7;
+  const noise = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+  for (const { seconds: period, level } of pulses) {
+    for (let t = 0.1; t < seconds - 0.2; t += period) {
+      const at = Math.round(t * CLICK_RATE);
+      for (let i = 0; i < 0.08 * CLICK_RATE; i++) out[at + i] += level * noise() * Math.exp(-i / (0.02 * CLICK_RATE));
+    }
+  }
+  return out;
+}
+
 // Issue #28 (ADR 0117): a wrong tempo is worse than none. Two pulses at 5:4 (clicks every 0.5 s
 // and every 0.625 s: 120 against 96 BPM) are two levels a listener could tap; version 3 named 120
 // (confidence 0.50) when the slower was the louder. Since ADR 0117's second round both levels
 // are weighed by the metre's support: their joint cycle (2.5 s) is four beats at 96, five at
 // 120, so the louder slower pulse is named, and when both are as loud neither is.
 describe("metrical levels at 4:5", () => {
-  const RATE = 11_025;
-  const clicks = (pulses: { seconds: number; level: number }[], seconds = 30) => {
-    const out = new Float32Array(seconds * RATE);
-    let seed = 7;
-    const noise = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
-    for (const { seconds: period, level } of pulses) {
-      for (let t = 0.1; t < seconds - 0.2; t += period) {
-        const at = Math.round(t * RATE);
-        for (let i = 0; i < 0.08 * RATE; i++) out[at + i] += level * noise() * Math.exp(-i / (0.02 * RATE));
-      }
-    }
-    return out;
-  };
 
   it("names the louder pulse's tempo, 96, when the slower is the louder", () => {
-    const r = measureTempo(clicks([{ seconds: 0.5, level: 0.3 }, { seconds: 0.625, level: 0.6 }]), RATE);
+    const r = measureTempo(clicks([{ seconds: 0.5, level: 0.3 }, { seconds: 0.625, level: 0.6 }]), CLICK_RATE);
     expect(r.bpm).not.toBeNull();
     expect(Math.abs(r.bpm! - 96)).toBeLessThanOrEqual(96 * 0.04);
   });
 
   it("names no tempo when both pulses are as loud", () => {
-    const r = measureTempo(clicks([{ seconds: 0.5, level: 0.3 }, { seconds: 0.625, level: 0.3 }]), RATE);
+    const r = measureTempo(clicks([{ seconds: 0.5, level: 0.3 }, { seconds: 0.625, level: 0.3 }]), CLICK_RATE);
     expect(r.ambiguous).toBe(true);
     expect(r.bpm).toBeNull();
   });
@@ -287,22 +289,9 @@ describe("a slow beat with a faint stroke half-way", () => {
 // level weighed against it: a committee that disagrees names no tempo. Two pulses at 2:3 where
 // the faster is the louder (150 against 100): both methods name 150.
 describe("a second opinion on two pulses at 3:2", () => {
-  const RATE = 11_025;
-  const clicks = (pulses: { seconds: number; level: number }[], seconds = 30) => {
-    const out = new Float32Array(seconds * RATE);
-    let seed = 7;
-    const noise = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
-    for (const { seconds: period, level } of pulses) {
-      for (let t = 0.1; t < seconds - 0.2; t += period) {
-        const at = Math.round(t * RATE);
-        for (let i = 0; i < 0.08 * RATE; i++) out[at + i] += level * noise() * Math.exp(-i / (0.02 * RATE));
-      }
-    }
-    return out;
-  };
 
   it("names no tempo when the second method hears a level the first did not weigh (200 against a louder 133)", () => {
-    const r = measureTempo(clicks([{ seconds: 0.3, level: 0.3 }, { seconds: 0.45, level: 0.45 }]), RATE);
+    const r = measureTempo(clicks([{ seconds: 0.3, level: 0.3 }, { seconds: 0.45, level: 0.45 }]), CLICK_RATE);
     expect(Math.abs(r.candidateBpm! - 133.3)).toBeLessThanOrEqual(133.3 * 0.04);
     expect(Math.abs(r.secondOpinion! - 200)).toBeLessThanOrEqual(200 * 0.04);
     expect(r.disputed).toBe(true);
@@ -310,7 +299,7 @@ describe("a second opinion on two pulses at 3:2", () => {
   });
 
   it("names 150 when both methods agree (150 louder than 100)", () => {
-    const r = measureTempo(clicks([{ seconds: 0.4, level: 0.3 }, { seconds: 0.6, level: 0.2 }]), RATE);
+    const r = measureTempo(clicks([{ seconds: 0.4, level: 0.3 }, { seconds: 0.6, level: 0.2 }]), CLICK_RATE);
     expect(r.disputed).toBe(false);
     expect(Math.abs(r.bpm! - 150)).toBeLessThanOrEqual(150 * 0.04);
   });

@@ -1,29 +1,57 @@
+import { createHash } from "node:crypto";
 import pg from "pg";
 
 /**
- * A pg pool for one of the site's PostgreSQL stores (the lead outbox, the analysis results),
- * with its schema created first. Processes that start together (several servers, an analyzer,
- * a worker) create it one at a time under a transaction-scoped advisory lock, so `CREATE … IF
- * NOT EXISTS` never races. An idle client that loses its connection must not crash the process.
+ * The schemas already applied to this database, each by a hash of its text. A process whose
+ * schema is there runs no DDL at all: `CREATE INDEX IF NOT EXISTS` takes a SHARE lock on its
+ * table and `ALTER TABLE … ADD COLUMN IF NOT EXISTS` an ACCESS EXCLUSIVE one even when there is
+ * nothing to do, and a process starting beside one that is storing leads deadlocked with it
+ * (ADR 0140). A new schema text (a new column) is applied once, by the first process to start.
+ */
+const APPLIED_TABLE = "site_schema_applied";
+/** Any fixed number: every store takes it before its own, so the bookkeeping table is created once. */
+const APPLIED_LOCK = 4_000_001;
+
+/**
+ * A pg pool for one of the site's PostgreSQL stores (the lead outbox, the analysis results,
+ * the shared rate limit), with its schema created first. Processes that start together
+ * (several servers, an analyzer, a worker) create it one at a time under transaction-scoped
+ * advisory locks, so `CREATE … IF NOT EXISTS` never races, and only when this schema text has
+ * not been applied before (above). An idle client that loses its connection must not crash
+ * the process.
  */
 export async function openPostgresPool(opts: {
   connectionString: string;
   max: number;
-  /** the store's own fixed number: stores migrate independently */
+  /**
+   * the store's own fixed number. Behind APPLIED_LOCK it orders nothing among processes of this
+   * release; it is kept because a process of an earlier release, started beside this one during
+   * a roll-out, takes only it before the same store's DDL.
+   */
   migrationLock: number;
   schema: string;
+  /** how long to wait for a connection (default 10 s; the rate limit waits less, it fails open) */
+  connectionTimeoutMillis?: number;
 }): Promise<pg.Pool> {
-  const pool = new pg.Pool({ connectionString: opts.connectionString, max: opts.max, connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({ connectionString: opts.connectionString, max: opts.max, connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 10_000 });
   pool.on("error", () => {});
-  const client = await pool.connect();
+  const hash = createHash("sha256").update(opts.schema).digest("hex");
+  let client: pg.PoolClient | undefined;
   try {
+    client = await pool.connect();
     await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock($1)", [APPLIED_LOCK]);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${APPLIED_TABLE} (hash TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
     await client.query("SELECT pg_advisory_xact_lock($1)", [opts.migrationLock]);
-    await client.query(opts.schema);
+    const applied = await client.query(`SELECT 1 FROM ${APPLIED_TABLE} WHERE hash = $1`, [hash]);
+    if (applied.rowCount === 0) {
+      await client.query(opts.schema);
+      await client.query(`INSERT INTO ${APPLIED_TABLE} (hash) VALUES ($1)`, [hash]);
+    }
     await client.query("COMMIT");
   } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    client.release();
+    await client?.query("ROLLBACK").catch(() => {});
+    client?.release();
     await pool.end();
     throw error;
   }

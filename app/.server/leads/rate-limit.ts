@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import ipaddr from "ipaddr.js";
-import pg from "pg";
+import type pg from "pg";
 import {
   RateLimiterCluster,
   RateLimiterMemory,
@@ -9,6 +9,7 @@ import {
   type RateLimiterAbstract,
 } from "rate-limiter-flexible";
 import type { Logger } from "../logger.ts";
+import { openPostgresPool } from "../db/postgres-pool.ts";
 
 /**
  * The client a submission is counted against (issue #7 "Rate limit"): an IPv4 address as
@@ -73,6 +74,14 @@ export interface RateLimiterOptions {
 
 /** The table rate-limiter-flexible keeps its counters in, next to the outbox. */
 export const RATE_LIMIT_TABLE = "leads_rate_limit";
+/** rate-limiter-flexible's own table (its `_getCreateTableStmt`), created here instead (ADR 0140). */
+const RATE_LIMIT_SCHEMA = `CREATE TABLE IF NOT EXISTS ${RATE_LIMIT_TABLE} (
+  key varchar(255) PRIMARY KEY,
+  points integer NOT NULL DEFAULT 0,
+  expire bigint
+);`;
+/** Any fixed number (the outbox and the analysis store use others). */
+const MIGRATION_LOCK = 4_004_005;
 const RETRY_STORE_MS = 15_000;
 /** The cluster primary answers over IPC in well under a millisecond; this only guards a hung one. */
 const CLUSTER_TIMEOUT_MS = 3_000;
@@ -97,38 +106,36 @@ export function createSubmissionRateLimiter(opts: RateLimiterOptions): Submissio
   const shared = opts.cluster
     ? new RateLimiterCluster({ points: limit, duration: windowSeconds, keyPrefix: opts.keyPrefix ?? "leads", timeoutMs: CLUSTER_TIMEOUT_MS })
     : undefined;
-  const pool = databaseUrl
-    ? new pg.Pool({ connectionString: databaseUrl, max: 3, connectionTimeoutMillis: 3_000 })
-    : undefined;
-  // An idle client that loses its connection must not crash the process.
-  pool?.on("error", () => {});
-
-  // rate-limiter-flexible creates its table when constructed and, should that fail, never
-  // tries again: build it anew on a later submission instead.
-  // While PostgreSQL is unreachable, do not make every submission wait for a connection
-  // timeout: try it again after a pause.
+  // rate-limiter-flexible would create its table itself when constructed, racing the other
+  // processes that start with this one (PostgreSQL answers a concurrent CREATE TABLE IF NOT
+  // EXISTS with an error now and then, which made one process count alone: ADR 0140). The table
+  // is created the way the site's other stores create theirs, under an advisory lock.
+  // Should that fail, it is tried again on a later submission, after a pause: while PostgreSQL
+  // is unreachable, submissions must not each wait for a connection timeout.
+  let pool: pg.Pool | undefined;
   let ready: Promise<RateLimiterAbstract> | undefined;
   let retryAt = 0;
-  const postgres = () =>
+  const postgres = (url: string) =>
     Date.now() < retryAt
       ? Promise.reject(new Error("PostgreSQL rate-limit store unreachable (retrying shortly)"))
-      : (ready ??= new Promise<RateLimiterAbstract>((resolve, reject) => {
-      const limiter: RateLimiterPostgres = new RateLimiterPostgres(
-        {
-          storeClient: pool,
-          storeType: "pool",
-          tableName: RATE_LIMIT_TABLE,
-          keyPrefix: opts.keyPrefix ?? "leads",
-          points: limit,
-          duration: windowSeconds,
-        },
-        (error?: Error) => (error ? reject(error) : resolve(limiter)),
-      );
-    }).catch((error: unknown) => {
-      ready = undefined;
-      retryAt = Date.now() + RETRY_STORE_MS;
-      throw error;
-    }));
+      : (ready ??= openPostgresPool({ connectionString: url, max: 3, connectionTimeoutMillis: 3_000, migrationLock: MIGRATION_LOCK, schema: RATE_LIMIT_SCHEMA })
+          .then((opened) => {
+            pool = opened;
+            return new RateLimiterPostgres({
+              storeClient: opened,
+              storeType: "pool",
+              tableName: RATE_LIMIT_TABLE,
+              tableCreated: true,
+              keyPrefix: opts.keyPrefix ?? "leads",
+              points: limit,
+              duration: windowSeconds,
+            });
+          })
+          .catch((error: unknown) => {
+            ready = undefined;
+            retryAt = Date.now() + RETRY_STORE_MS;
+            throw error;
+          }));
 
   const slot = (limiter: RateLimiterAbstract, key: string) => ({
     ok: true as const,
@@ -145,9 +152,9 @@ export function createSubmissionRateLimiter(opts: RateLimiterOptions): Submissio
 
   async function take(ip: string): Promise<RateSlot> {
     const key = rateLimitKey(ip, ipv6Prefix);
-    if (pool) {
+    if (databaseUrl) {
       try {
-        const limiter = await postgres();
+        const limiter = await postgres(databaseUrl);
         await limiter.consume(key, 1);
         return slot(limiter, key);
       } catch (error) {
@@ -175,9 +182,10 @@ export function createSubmissionRateLimiter(opts: RateLimiterOptions): Submissio
   }
 
   return {
-    store: pool ? "postgres" : shared ? "cluster" : "memory",
+    store: databaseUrl ? "postgres" : shared ? "cluster" : "memory",
     take,
     close: async () => {
+      await ready?.catch(() => undefined);
       await pool?.end().catch(() => {});
     },
   };

@@ -1,5 +1,5 @@
 import { ANALYZER_VERSION, type TrackAnalysis } from "../analyze.ts";
-import type { AnalysisFigures, FiguresCursor } from "./types.ts";
+import { chunks, num, StoredResults } from "./store-reads.ts";
 import type { SqlDatabase } from "../../db/sql.ts";
 
 /**
@@ -103,13 +103,6 @@ export interface Claim {
   attempts: number;
 }
 
-export interface StoredResult {
-  key: string;
-  analysis: TrackAnalysis;
-  /** the stored JSON's length, for the lookup cache's byte bound */
-  bytes: number;
-}
-
 /** A result made elsewhere, for the audio `identity` names (AnalysisStore.seed). */
 export interface SeededResult {
   key: string;
@@ -144,24 +137,17 @@ interface Row {
   attempts: number | string;
 }
 
-/** The lookups a page makes and the changes a walk sends are cut into statements of this many keys. */
-const KEYS_PER_STATEMENT = 500;
+export type { StoredResult } from "./store-reads.ts";
 
-function chunks<T>(items: readonly T[], size = KEYS_PER_STATEMENT): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-/** PostgreSQL returns BIGINT and COUNT as strings; SQLite as numbers (or bigints). */
-const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
-
-export class AnalysisStore {
-  readonly db: SqlDatabase;
+/**
+ * The analysis queue (reconcile, claims and their leases, results stored, failures, release)
+ * over the reads pages and the index make of it (StoredResults, store-reads.ts).
+ */
+export class AnalysisStore extends StoredResults {
   private lastResultAt = 0;
 
   constructor(db: SqlDatabase) {
-    this.db = db;
+    super(db);
   }
 
   get kind() {
@@ -309,65 +295,6 @@ export class AnalysisStore {
         [owner, now, JSON.stringify(keys)],
       ],
     ]);
-  }
-
-  /** The stored results for these keys (done, or requeued for a newer analyzer and not redone yet). */
-  async results(keys: readonly string[]): Promise<StoredResult[]> {
-    const out: StoredResult[] = [];
-    for (const part of chunks(keys)) {
-      const rows = await this.db.query<{ key: string; analysis: string }>(
-        `SELECT key, analysis FROM track_analysis WHERE analysis IS NOT NULL AND ${this.db.inJsonArray("key", 1)}`,
-        [JSON.stringify(part)],
-      );
-      for (const r of rows) out.push({ key: r.key, analysis: JSON.parse(r.analysis) as TrackAnalysis, bytes: r.analysis.length });
-    }
-    return out;
-  }
-
-  /**
-   * The figures of the results stored or withdrawn after `cursor`, in result order (issue #10:
-   * the track index reads them all at start, then what changed). Read in SQL from the stored
-   * JSON, so the peaks (most of each result's bytes) never reach the process. A withdrawn
-   * result (other audio under the key) has no analysis and comes back with `seconds` null.
-   */
-  async figuresAfter(cursor: FiguresCursor | null, limit: number): Promise<{ rows: AnalysisFigures[]; next: FiguresCursor | null }> {
-    const field = (name: string) => this.db.jsonField("analysis", name);
-    // the passages themselves (~1 KB a track) are not read here: with codes stored by this
-    // codebook the build never needs them; segmentsOf reads the few it does (ADR 0134)
-    const rows = await this.db.query<{ key: string; at: unknown; seconds: unknown; bpm: unknown; musical_key: string | null; fingerprint: string | null; has_segments: unknown; passage_codes: string | null }>(
-      `SELECT key, result_at AS at, ${field("durationSeconds")} AS seconds, ${field("bpm")} AS bpm, ${field("key")} AS musical_key,
-              ${field("fingerprint")} AS fingerprint, CASE WHEN ${field("segments")} IS NULL THEN 0 ELSE 1 END AS has_segments,
-              ${field("passageCodes")} AS passage_codes
-         FROM track_analysis
-        WHERE result_at >= $1 AND (result_at > $1 OR key > $2)
-        ORDER BY result_at, key
-        LIMIT $3`,
-      [cursor?.at ?? -1, cursor?.key ?? "", Math.max(1, limit)],
-    );
-    const value = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-    const last = rows.at(-1);
-    return {
-      rows: rows.map((r) => ({ key: r.key, seconds: value(r.seconds), bpm: value(r.bpm), musicalKey: r.musical_key ?? null, ...(r.fingerprint ? { fingerprint: r.fingerprint } : {}), ...(num(r.has_segments) ? { hasSegments: true } : {}), ...(r.passage_codes ? { passageCodes: r.passage_codes } : {}) })),
-      next: last ? { at: num(last.at), key: last.key } : null,
-    };
-  }
-
-  /**
-   * The stored passages (segments.ts, base64) of these keys' results, for an index build's
-   * tracks whose stored codes it cannot use (ADR 0134): a keyed read, KEYS_PER_STATEMENT keys a
-   * statement. Keys without a result or without passages are absent.
-   */
-  async segmentsOf(keys: readonly string[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    for (const part of chunks(keys)) {
-      const rows = await this.db.query<{ key: string; segments: string | null }>(
-        `SELECT key, ${this.db.jsonField("analysis", "segments")} AS segments FROM track_analysis
-          WHERE analysis IS NOT NULL AND ${this.db.inJsonArray("key", 1)}`,
-        [JSON.stringify(part)],
-      );
-      for (const r of rows) if (r.segments) out.set(r.key, r.segments);
-    }
-    return out;
   }
 
   /** Changes whenever a shown result is stored or withdrawn, in any process (the lookup's version). */

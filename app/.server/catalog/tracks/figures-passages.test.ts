@@ -7,7 +7,8 @@ import { openSqliteDatabase } from "../../analysis/stage/store-sqlite.ts";
 import type { SqlDatabase } from "../../db/sql.ts";
 import { createPrng } from "../sample/prng.ts";
 import { buildTrackColumns } from "./table.ts";
-import { FiguresBuilder, readFigures } from "./figures.ts";
+import { FiguresBuilder } from "./figures-builder.ts";
+import { readFigures } from "./figures-read.ts";
 import { MAX_TRACK_PASSAGES, passageCodesOf } from "./passage-index.ts";
 import { NO_YIELD } from "./yielding.ts";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { countInRanges, FiguresBuilder, NO_BPM, NO_KEY, NO_SECONDS, TrackFigures } from "./figures.ts";
+import { countInRanges, NO_BPM, NO_KEY, NO_SECONDS, TrackFigures } from "./figures.ts";
+import { FiguresBuilder } from "./figures-builder.ts";
 import { NO_YIELD } from "./yielding.ts";
 
 /** Figures of `n` made-up tracks (some without a tempo, a length or a key), as the index lays them out. */

@@ -1,19 +1,13 @@
-import type { AnalysisFigures, AnalysisLookup, FiguresCursor } from "../../analysis/stage/types.ts";
 import { KEY_NAMES } from "../../../lib/catalog/track-query.ts";
-import { hash64 } from "./columns.ts";
-import { countingOrder, tracksOfHash, type TrackColumns } from "./table.ts";
-import { fingerprintBytes } from "../../analysis/fingerprint.ts";
-import { GROUPS, layPrints, PRINT_BYTES, restoreTrackOrder } from "./print-layout.ts";
+import { countingOrder } from "./table.ts";
+import { GROUPS, layPrints } from "./print-layout.ts";
 import { catalogScales, createModel, type SimilarityModel } from "../../analysis/similarity.ts";
 import { buildCells, QUANTISE_FROM } from "./print-cells.ts";
-import { storedCodesMatch } from "../../analysis/passage-codes.ts";
-import { buildPassageIndex, MAX_TRACK_PASSAGES, restorePassageCodes, trackPassageCodes } from "./passage-index.ts";
+import { buildPassageIndex } from "./passage-index.ts";
+import type { FiguresBuilder } from "./figures-builder.ts";
+import type { Yielder } from "./yielding.ts";
 
 export { PRINT_BYTES } from "./print-layout.ts";
-
-/** What the figures read of the table: the per-track columns (the build worker has only these). */
-type FiguresTable = Pick<TrackColumns, "count" | "audioSorted" | "byAudio" | "titleOrder">;
-import type { Yielder } from "./yielding.ts";
 
 /** No analysis: the track matches no tempo, length or key filter (issue #10). */
 export const NO_SECONDS = 0xffff;
@@ -21,7 +15,7 @@ export const NO_SECONDS = 0xffff;
 export const NO_BPM = 0;
 export const NO_KEY = 255;
 /** Whole numbers kept per figure: seconds and BPM up to 65,534 (the analysis stops at 20 minutes). */
-const MAX_FIGURE = 0xfffe;
+export const MAX_FIGURE = 0xfffe;
 
 export type FigureSort = "bpm" | "-bpm" | "duration" | "-duration";
 
@@ -46,7 +40,8 @@ export function keyIndex(name: string): number {
 }
 
 /**
- * The analysis figures of every track (issue #10, ADR 0100): whole seconds, whole BPM and
+ * The analysis figures of every track (issue #10, ADR 0100; built by figures-builder.ts from the
+ * store's reads, figures-read.ts): whole seconds, whole BPM and
  * the key, five bytes a track, and the track orders by tempo and by length that depend on
  * them. An object is never changed once built: a refresh builds the next one (copying the
  * arrays, 12 MB at 2.5 million tracks) while queries read this one, then takes its place.
@@ -111,6 +106,9 @@ export class TrackFigures {
   readonly passageStarts: Int32Array;
   readonly passagePostings: Uint32Array;
   readonly passageResiduals: Uint16Array;
+  /** the same passages by track, in window order (ADR 0137: the stage's in-memory re-order): 4 bytes a passage and 4 a track */
+  readonly passageTrackStarts: Int32Array;
+  readonly passageTrackCodes: Uint32Array;
   /** how many tracks have a fingerprint */
   readonly fingerprinted: number;
   private similarityModel: SimilarityModel | undefined;
@@ -141,6 +139,8 @@ export class TrackFigures {
     this.passageStarts = a.passageStarts;
     this.passagePostings = a.passagePostings;
     this.passageResiduals = a.passageResiduals;
+    this.passageTrackStarts = a.passageTrackStarts;
+    this.passageTrackCodes = a.passageTrackCodes;
     let analysed = 0;
     for (let t = 0; t < a.seconds.length; t++) if (a.seconds[t] !== NO_SECONDS) analysed++;
     this.analysed = analysed;
@@ -170,6 +170,8 @@ export class TrackFigures {
       passageStarts: this.passageStarts,
       passagePostings: this.passagePostings,
       passageResiduals: this.passageResiduals,
+      passageTrackStarts: this.passageTrackStarts,
+      passageTrackCodes: this.passageTrackCodes,
     };
   }
 
@@ -223,19 +225,19 @@ export class TrackFigures {
     const cells = await buildCells(layout.prints, layout.printStarts, layout.printTracks.length, createModel(scales), yielder, quantiseFrom);
     await yielder.yield();
     const passages = buildPassageIndex(builder.passageCodes, builder.passageCount, n);
-    return new TrackFigures({ seconds, bpm, key, orders, packed, ...layout, scales, groupStarts, groupSeconds, ...cells, passageStarts: passages.starts, passagePostings: passages.postings, passageResiduals: passages.residuals });
+    return new TrackFigures({ seconds, bpm, key, orders, packed, ...layout, scales, groupStarts, groupSeconds, ...cells, passageStarts: passages.starts, passagePostings: passages.postings, passageResiduals: passages.residuals, passageTrackStarts: passages.trackStarts, passageTrackCodes: passages.codes });
   }
 }
 
 /** The arrays of a TrackFigures, as the build worker hands them over. */
 export type FiguresArrays = Pick<
   TrackFigures,
-  "seconds" | "bpm" | "key" | "orders" | "packed" | "prints" | "printRow" | "printTracks" | "printStarts" | "printSeconds" | "scales" | "groupStarts" | "groupSeconds" | "cellStarts" | "cellRows" | "cellGroups" | "centroids" | "passageStarts" | "passagePostings" | "passageResiduals"
+  "seconds" | "bpm" | "key" | "orders" | "packed" | "prints" | "printRow" | "printTracks" | "printStarts" | "printSeconds" | "scales" | "groupStarts" | "groupSeconds" | "cellStarts" | "cellRows" | "cellGroups" | "centroids" | "passageStarts" | "passagePostings" | "passageResiduals" | "passageTrackStarts" | "passageTrackCodes"
 >;
 
 /** Every typed array of a TrackFigures' arrays: the transfer list of the build worker, and the index's byte count. */
 export function figureArrays(f: FiguresArrays): ArrayBufferView[] {
-  return [f.seconds, f.bpm, f.key, f.prints, f.printRow, f.printTracks, f.printStarts, f.printSeconds, f.scales, f.groupStarts, f.groupSeconds, f.cellStarts, f.cellRows, f.cellGroups, f.centroids, f.passageStarts, f.passagePostings, f.passageResiduals, ...Object.values(f.orders), ...Object.values(f.packed)];
+  return [f.seconds, f.bpm, f.key, f.prints, f.printRow, f.printTracks, f.printStarts, f.printSeconds, f.scales, f.groupStarts, f.groupSeconds, f.cellStarts, f.cellRows, f.cellGroups, f.centroids, f.passageStarts, f.passagePostings, f.passageResiduals, f.passageTrackStarts, f.passageTrackCodes, ...Object.values(f.orders), ...Object.values(f.packed)];
 }
 
 /** A packed word's group (print-layout.ts GROUPS): as figureGroup of its tempo and key. */
@@ -299,130 +301,4 @@ export function countInRanges(figures: Pick<TrackFigures, "groupStarts" | "group
   for (let k = 0; k < 32; k++) all += counts[k];
   counts[32] = all;
   return counts;
-}
-
-/**
- * Applies results to a copy of the previous figures (or to none), page by page as the store
- * returns them, so a full read at 2.5 million results never holds more than one page of rows.
- */
-export class FiguresBuilder {
-  readonly table: FiguresTable;
-  readonly seconds: Uint16Array;
-  readonly bpm: Uint16Array;
-  readonly key: Uint8Array;
-  readonly prints: Uint8Array;
-  readonly printed: Uint8Array;
-  /** each track's passage codes (passage-index.ts), MAX_TRACK_PASSAGES slots a track, `passageCount` of them set */
-  readonly passageCodes: Uint32Array;
-  readonly passageCount: Uint8Array;
-  private readonly h = new Uint32Array(2);
-
-  private constructor(table: FiguresTable, previous: TrackFigures | null) {
-    this.table = table;
-    const n = table.count;
-    this.seconds = previous ? previous.seconds.slice() : new Uint16Array(n).fill(NO_SECONDS);
-    this.bpm = previous ? previous.bpm.slice() : new Uint16Array(n);
-    this.key = previous ? previous.key.slice() : new Uint8Array(n).fill(NO_KEY);
-    this.prints = previous ? previous.prints.slice() : new Uint8Array(n * PRINT_BYTES);
-    this.printed = new Uint8Array(n);
-    this.passageCodes = new Uint32Array(n * MAX_TRACK_PASSAGES);
-    this.passageCount = new Uint8Array(n);
-    if (previous) restorePassageCodes({ starts: previous.passageStarts, postings: previous.passagePostings, residuals: previous.passageResiduals }, this.passageCodes, this.passageCount);
-  }
-
-  /**
-   * A builder over `table`, from nothing or from the previous figures of the same table (a
-   * refresh applies what changed since): their fingerprints copied and moved back to track
-   * order (TrackFigures.prints is laid out for the scan).
-   */
-  static async create(table: FiguresTable, previous: TrackFigures | null, yielder: Yielder): Promise<FiguresBuilder> {
-    const builder = new FiguresBuilder(table, previous);
-    if (previous) await restoreTrackOrder(builder, previous, yielder);
-    return builder;
-  }
-
-  /** Whether a track of the table has this audio key. */
-  holds(key: string): boolean {
-    hash64(key, this.h, 0);
-    const [from, to] = tracksOfHash(this.table, this.h[0], this.h[1]);
-    return from < to;
-  }
-
-  /**
-   * Sets every track that shares a row's audio key; a row without seconds withdraws the result.
-   * A row's passage codes are its stored ones when this codebook made them, else coded from its
-   * passages: the row's own, or `segments` (read for such rows only, ADR 0134).
-   */
-  apply(rows: Iterable<AnalysisFigures>, segments?: ReadonlyMap<string, string>): void {
-    const { table, h } = this;
-    for (const row of rows) {
-      hash64(row.key, h, 0);
-      const [from, to] = tracksOfHash(table, h[0], h[1]);
-      if (from === to) continue;
-      const has = row.seconds !== null && Number.isFinite(row.seconds);
-      const s = has ? Math.min(MAX_FIGURE, Math.max(0, Math.round(row.seconds!))) : NO_SECONDS;
-      const b = has && row.bpm !== null && Number.isFinite(row.bpm) ? Math.min(MAX_FIGURE, Math.max(1, Math.round(row.bpm))) : NO_BPM;
-      const k = has && row.musicalKey ? keyIndex(row.musicalKey) : -1;
-      const print = has ? fingerprintBytes(row.fingerprint) : null;
-      const codes = has ? trackPassageCodes(row.segments ?? segments?.get(row.key), row.passageCodes) : null;
-      for (let i = from; i < to; i++) {
-        const t = table.byAudio[i];
-        this.seconds[t] = s;
-        this.bpm[t] = b;
-        this.key[t] = k < 0 ? NO_KEY : k;
-        this.printed[t] = print ? 1 : 0;
-        if (print) this.prints.set(print, t * PRINT_BYTES);
-        this.passageCount[t] = codes ? codes.length : 0;
-        if (codes) this.passageCodes.set(codes, t * MAX_TRACK_PASSAGES);
-      }
-    }
-  }
-}
-
-/**
- * Reads the stored figures after `cursor` (all of them from null) into `builder`, page by page
- * (AnalysisStore.figuresAfter; ADR 0100), each page applied as it comes. Resolves to the
- * cursor of the last result read (`cursor` when none was). Used by the index's refreshes and
- * by the build worker's first full read.
- */
-export async function readFigures(
-  source: Pick<AnalysisLookup, "figuresAfter" | "segmentsOf">,
-  builder: FiguresBuilder,
-  cursor: FiguresCursor | null,
-  after: FiguresCursor | null,
-  pageSize: number,
-  yielder: Yielder,
-): Promise<FiguresCursor | null> {
-  for (;;) {
-    const page = await source.figuresAfter(after, pageSize);
-    builder.apply(page.rows, await passagesToCode(source, page.rows, builder));
-    if (page.next && (!cursor || page.next.at >= cursor.at)) cursor = page.next;
-    if (page.rows.length < pageSize || !page.next) return cursor;
-    after = page.next;
-    await yielder.yield();
-  }
-}
-
-/** Keys a keyed read of passages asks at most (~1 KB each: ≤ ~1 MB of JSON a read; ADR 0134). */
-export const SEGMENTS_BATCH = 1_000;
-
-/**
- * The passages of the rows whose stored codes this codebook did not make (an analysis before
- * version 8, or a refitted codebook; ADR 0130's fallback) and of a track of the table, read by key in batches of
- * SEGMENTS_BATCH; nothing is read for a row whose codes can be used (ADR 0134: at 2.5 million
- * tracks the passages are ~2.5 GB). A result stored again between the two reads comes back in
- * a later page of figuresAfter (its result time is newer), which sets the track again.
- */
-async function passagesToCode(source: Pick<AnalysisLookup, "segmentsOf">, rows: readonly AnalysisFigures[], builder: FiguresBuilder): Promise<ReadonlyMap<string, string> | undefined> {
-  if (!source.segmentsOf) return undefined;
-  const keys: string[] = [];
-  for (const row of rows) {
-    if (row.seconds !== null && row.hasSegments && row.segments === undefined && !storedCodesMatch(row.passageCodes) && builder.holds(row.key)) keys.push(row.key);
-  }
-  if (keys.length === 0) return undefined;
-  const out = new Map<string, string>();
-  for (let i = 0; i < keys.length; i += SEGMENTS_BATCH) {
-    for (const [key, segments] of await source.segmentsOf(keys.slice(i, i + SEGMENTS_BATCH))) out.set(key, segments);
-  }
-  return out;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { scanDistance, seedTables, type Sounding } from "../../analysis/similarity.ts";
-import { FiguresBuilder, NO_BPM, NO_KEY, NO_SECONDS, PRINT_BYTES, TrackFigures } from "./figures.ts";
+import { NO_BPM, NO_KEY, NO_SECONDS, PRINT_BYTES, TrackFigures } from "./figures.ts";
+import { FiguresBuilder } from "./figures-builder.ts";
 import { APPROXIMATE_FROM, nearestTracks, spreadAlbums } from "./like.ts";
 import { CELLS, QUANTISE_FROM } from "./print-cells.ts";
 import { soundingOf } from "./track-rows.ts";

@@ -7,6 +7,7 @@ import { lowerBound, NO_BPM, NO_KEY, NO_SECONDS, PRINT_BYTES, type TrackFigures 
 import { GROUPS } from "./print-layout.ts";
 import { cellOrder, searchVector } from "./print-cells.ts";
 import type { TrackTable } from "./table.ts";
+import { NearestHeap } from "./select-lowest.ts";
 
 /**
  * The neighbours of a `like=` view (issue #19, ADR 0104, docs/product-rules.md "More like
@@ -47,67 +48,6 @@ export interface LikeSeedSound {
   passages?: Uint8Array;
 }
 
-/**
- * A bounded max-heap of (distance, track): the `size` nearest seen, a tie going to the track
- * first in title order, so the tracks kept do not depend on the order they were seen in.
- */
-class NearestHeap {
-  readonly d: Float64Array;
-  readonly t: Int32Array;
-  readonly size: number;
-  private readonly rank: Int32Array;
-  length = 0;
-  constructor(size: number, titleRank: Int32Array) {
-    this.size = size;
-    this.rank = titleRank;
-    this.d = new Float64Array(size);
-    this.t = new Int32Array(size);
-  }
-  /** the largest distance kept, or Infinity while not full */
-  get bound(): number {
-    return this.length < this.size ? Infinity : this.d[0];
-  }
-  /** whether (da, ta) ranks after (db, tb) */
-  private after(da: number, ta: number, db: number, tb: number): boolean {
-    return da > db || (da === db && this.rank[ta] > this.rank[tb]);
-  }
-  push(distance: number, track: number): void {
-    const { d, t } = this;
-    if (this.length < this.size) {
-      let i = this.length++;
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if (!this.after(distance, track, d[p], t[p])) break;
-        d[i] = d[p];
-        t[i] = t[p];
-        i = p;
-      }
-      d[i] = distance;
-      t[i] = track;
-      return;
-    }
-    if (!this.after(d[0], t[0], distance, track)) return;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= this.length) break;
-      const r = l + 1;
-      const c = r < this.length && this.after(d[r], t[r], d[l], t[l]) ? r : l;
-      if (!this.after(d[c], t[c], distance, track)) break;
-      d[i] = d[c];
-      t[i] = t[c];
-      i = c;
-    }
-    d[i] = distance;
-    t[i] = track;
-  }
-  /** the tracks kept, nearest first (ties in title order) */
-  sorted(): Int32Array {
-    const idx = Array.from({ length: this.length }, (_, i) => i);
-    idx.sort((a, b) => this.d[a] - this.d[b] || this.rank[this.t[a]] - this.rank[this.t[b]]);
-    return Int32Array.from(idx, (i) => this.t[i]);
-  }
-}
 
 export interface LikeScanInput {
   table: TrackTable;

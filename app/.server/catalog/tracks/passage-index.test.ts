@@ -6,13 +6,14 @@ import type { TrackAnalysis } from "../../analysis/analyze.ts";
 import type { AnalysisFigures, AnalysisLookup } from "../../analysis/stage/types.ts";
 import { encodeFingerprint, FIELDS, fingerprintBytes } from "../../analysis/fingerprint.ts";
 import { encodeSegments, segmentWindows, WINDOW_BYTES } from "../../analysis/segments.ts";
-import { codebookId, decodePassageCodes, encodePassageCodes, passageCodebook, type PassageCodebook } from "../../analysis/passage-codes.ts";
+import { codebookId, decodePassageCodes, decodeWindow, encodePassageCodes, passageCodebook, scaled, type PassageCodebook } from "../../analysis/passage-codes.ts";
 import type { CatalogSource } from "../index.ts";
 import type { CatalogSnapshot } from "../service.ts";
 import { createCatalogIndexes } from "../indexes.ts";
 import { createPrng } from "../sample/prng.ts";
 import { NO_YIELD } from "./yielding.ts";
-import { buildPassageIndex, MAX_CELLS_PER_WINDOW, MAX_TRACK_PASSAGES, passageCandidates, passageCodesOf, trackPassageCodes } from "./passage-index.ts";
+import { buildPassageIndex, MAX_CELLS_PER_WINDOW, MAX_TRACK_PASSAGES, passageCandidates, passageCodesOf, restorePassageCodes, trackPassageCodes } from "./passage-index.ts";
+import { reorderBySegments } from "./passage-reorder.ts";
 import type { ReferenceSeed } from "./track-rows.ts";
 
 // A reference file's first stage over passages (issue #29, ADR 0129): a 20-second excerpt finds
@@ -165,6 +166,72 @@ describe("a reference file's first stage over passages", () => {
     // malformed or of another layout: not used
     expect(decodePassageCodes("AAAA")).toBeNull();
     expect(decodePassageCodes(Buffer.from([9, 0, 0, 0, 0, 1, 0, 1, 0]).toString("base64"))).toBeNull();
+  });
+
+  it("places the stage's tracks by the nearest point between two consecutive windows: an excerpt halfway between two stored windows moves its source up (ADR 0137)", () => {
+    // eight excerpts, each halfway between its source's windows A and B (it starts 5 s after A
+    // does), among 200 other tracks that each hold a window about as near the excerpt as A or B
+    const own = createPrng(137);
+    const near = (around?: Uint8Array, noise = 3) => Uint8Array.from({ length: WINDOW_BYTES }, (_, i) => (around ? Math.min(255, Math.max(0, around[i] + Math.round((own.next() - 0.5) * 2 * noise))) : 40 + Math.floor(own.next() * 170)));
+    const book = passageCodebook();
+    let byCodes = 0;
+    let placedAgain = 0;
+    for (let trial = 0; trial < 8; trial++) {
+      const a = near();
+      const b = near();
+      const excerpt = Uint8Array.from(a, (v, i) => Math.round((v + b[i]) / 2));
+      const gap = a.reduce((s, v, i) => s + Math.abs(v - b[i]), 0) / WINDOW_BYTES;
+      const count = 201;
+      const codes = new Uint32Array(count * MAX_TRACK_PASSAGES);
+      const used = new Uint8Array(count);
+      const put = (t: number, w: Uint8Array) => {
+        const c = passageCodesOf(w);
+        codes.set(c, t * MAX_TRACK_PASSAGES);
+        used[t] = c.length;
+      };
+      put(0, windows([a, b, near()]));
+      for (let t = 1; t < count; t++) put(t, windows([near(), near(excerpt, gap), near()]));
+      const index = buildPassageIndex(codes, used, count);
+      byCodes += [...passageCandidates(index, excerpt, () => true, { limit: count, reorder: false }).tracks].indexOf(0);
+      const again = [...passageCandidates(index, excerpt, () => true, { limit: count }).tracks].indexOf(0);
+      expect(again).toBeGreaterThanOrEqual(0);
+      placedAgain += again;
+      if (trial > 0) continue;
+      // the table reads give what decoding every code and measuring in 48 values gives
+      const x = new Float64Array(WINDOW_BYTES);
+      scaled(book, excerpt, 0, x);
+      const decoded = (code: number) => decodeWindow(book, code >>> 16, code & 0xffff, new Float64Array(WINDOW_BYTES));
+      const brute = (t: number) => {
+        const ws = [...index.codes.subarray(index.trackStarts[t], index.trackStarts[t + 1])].map(decoded);
+        let best = Infinity;
+        ws.forEach((u, k) => {
+          const v = ws[k + 1];
+          for (let f = 0; f <= (v ? 1 : 0); f += 1 / 256) best = Math.min(best, u.reduce((s, ui, i) => s + (x[i] - ui - f * ((v ? v[i] : ui) - ui)) ** 2, 0));
+        });
+        return best;
+      };
+      const all = Int32Array.from({ length: count }, (_, t) => t);
+      expect([...reorderBySegments(index, excerpt, all, 10)]).toEqual([...all].sort((s, t) => brute(s) - brute(t) || s - t).slice(0, 10));
+    }
+    // by the codes alone (ADR 0130's order) the sources lie far down; placed again, well up
+    expect(byCodes / 8).toBeGreaterThan(20);
+    expect(placedAgain).toBeLessThan(byCodes / 2);
+  });
+
+  it("gives a refresh each track's codes back in window order (the segments join consecutive windows)", () => {
+    const count = 50;
+    const codes = new Uint32Array(count * MAX_TRACK_PASSAGES);
+    const used = new Uint8Array(count);
+    for (let t = 0; t < count; t++) {
+      const c = passageCodesOf(windows(Array.from({ length: 1 + (t % 20) }, () => window())));
+      codes.set(c, t * MAX_TRACK_PASSAGES);
+      used[t] = c.length;
+    }
+    const again = new Uint32Array(count * MAX_TRACK_PASSAGES);
+    const usedAgain = new Uint8Array(count);
+    restorePassageCodes(buildPassageIndex(codes, used, count), again, usedAgain);
+    expect([...usedAgain]).toEqual([...used]);
+    expect([...again]).toEqual([...codes]);
   });
 
   it("keeps at most MAX_TRACK_PASSAGES codes of a long track, distinct", () => {

@@ -1,5 +1,7 @@
 import { CELLS, decodePassageCodes, distancesTo, encodeWindow, HALF, HALF_CODES, passageCodebook, RESIDUAL_BITS, RESIDUAL_CODES, RESIDUAL_PART, RESIDUAL_PARTS, residualOf, scaled, type PassageCodebook } from "../../analysis/passage-codes.ts";
 import { segmentWindows, WINDOW_BYTES } from "../../analysis/segments.ts";
+import { reorderBySegments } from "./passage-reorder.ts";
+import { lowestFirst } from "./select-lowest.ts";
 
 /**
  * A reference file's first stage over the catalog's passages (issue #29, ADR 0129): an
@@ -36,22 +38,49 @@ export const MAX_CELLS_PER_WINDOW = 8_192;
  * excerpts, among 2,400 for 95 %.
  */
 export const PASSAGE_CANDIDATES = 2_400;
+/**
+ * The first stage's tracks placed a second time, in memory, before PASSAGE_CANDIDATES of them
+ * are kept (ADR 0137, reorderBySegments): 20,000 for a one-window reference (a 20 s excerpt),
+ * REORDER_WORK ÷ its windows for a longer one (≥ PASSAGE_CANDIDATES). At 1 million tracks the
+ * codes hold the source among their first 20,000 where their own order does not put it among
+ * 2,400.
+ */
+export const REORDER_WORK = 20_000;
 
 /** A track's code of one passage: its cell × 2^16 + its residual code (passage-codes.ts), as stored (ADR 0130). */
 const CELL_SHIFT = 16;
 const RESIDUAL_MASK = (1 << CELL_SHIFT) - 1;
 
+/** What `storedTrackCodes` says of a result whose stored codes cannot be used: its codes must be made from its passages. */
+export const PASSAGES_NEEDED = "passages needed";
+
+/**
+ * The one decision of whether a result's stored codes serve the index (ADR 0130, 0134): its
+ * distinct codes (cell × 2^16 + residual, at most MAX_TRACK_PASSAGES) when this codebook made
+ * them and they decode (analyser 8 and later), else PASSAGES_NEEDED (an analysis before
+ * version 8, a refitted codebook, a malformed value: the passages are coded instead). The index
+ * build reads a track's passages from the store only when this says so (figures-read.ts), and
+ * trackPassageCodes codes them.
+ */
+export function storedTrackCodes(storedCodes: string | null | undefined, book: PassageCodebook = passageCodebook()): Uint32Array | typeof PASSAGES_NEEDED {
+  const kept = decodePassageCodes(storedCodes, book);
+  return kept ? distinctCodes(kept) : PASSAGES_NEEDED;
+}
+
+/** A track's codes made from its passages (segments.ts, base64), or null without passages. */
+export function codesFromPassages(stored: string | null | undefined, book: PassageCodebook = passageCodebook()): Uint32Array | null {
+  const w = segmentWindows(stored);
+  return w ? passageCodesOf(w, book) : null;
+}
+
 /**
  * A track's passage codes (cell × 2^16 + residual), at most MAX_TRACK_PASSAGES, distinct; null
- * without passages. The codes its analysis stored (analyser 8, ADR 0130) when they were made by
- * this codebook; otherwise its anchors are coded here (an analysis before version 8, or a refit).
+ * without passages. The codes its analysis stored when they serve (storedTrackCodes); otherwise
+ * its anchors are coded here (an analysis before version 8, or a refit).
  */
 export function trackPassageCodes(stored: string | null | undefined, storedCodes?: string | null, book: PassageCodebook = passageCodebook()): Uint32Array | null {
-  const kept = decodePassageCodes(storedCodes, book);
-  if (kept) return distinctCodes(kept);
-  const w = segmentWindows(stored);
-  if (!w) return null;
-  return passageCodesOf(w, book);
+  const kept = storedTrackCodes(storedCodes, book);
+  return kept === PASSAGES_NEEDED ? codesFromPassages(stored, book) : kept;
 }
 
 /** Every window's code, then its distinct ones (distinctCodes). */
@@ -85,10 +114,18 @@ export interface PassageIndex {
   postings: Uint32Array;
   /** each passage's residual code */
   residuals: Uint16Array;
+  /**
+   * The same passages by track (ADR 0137): track t's codes (cell × 2^16 + residual, in window
+   * order) from trackStarts[t] to trackStarts[t + 1] in `codes`, so the stage can place its
+   * first REORDER_WORK ÷ windows by the segments between a track's consecutive windows
+   * (reorderBySegments). 4 bytes a passage and 4 a track.
+   */
+  trackStarts: Int32Array;
+  codes: Uint32Array;
 }
 
 /** No index (fresh arrays each time: the build worker transfers the figures' buffers). */
-const noPassageIndex = (): PassageIndex => ({ starts: new Int32Array(0), postings: new Uint32Array(0), residuals: new Uint16Array(0) });
+const noPassageIndex = (): PassageIndex => ({ starts: new Int32Array(0), postings: new Uint32Array(0), residuals: new Uint16Array(0), trackStarts: new Int32Array(0), codes: new Uint32Array(0) });
 
 /** The index of `count` tracks' codes (MAX_TRACK_PASSAGES slots a track in `codes`, `used[t]` of them set). */
 export function buildPassageIndex(codes: Uint32Array, used: Uint8Array, count: number): PassageIndex {
@@ -104,27 +141,31 @@ export function buildPassageIndex(codes: Uint32Array, used: Uint8Array, count: n
   const next = starts.slice(0, CELLS);
   const postings = new Uint32Array(total);
   const residuals = new Uint16Array(total);
+  const trackStarts = new Int32Array(count + 1);
+  const byTrack = new Uint32Array(total);
+  let k = 0;
   for (let t = 0; t < count; t++) {
+    trackStarts[t] = k;
     for (let i = 0; i < used[t]; i++) {
       const code = codes[t * MAX_TRACK_PASSAGES + i];
       const at = next[code >>> CELL_SHIFT]++;
       postings[at] = t;
       residuals[at] = code & RESIDUAL_MASK;
+      byTrack[k++] = code;
     }
   }
-  return { starts, postings, residuals };
+  trackStarts[count] = k;
+  return { starts, postings, residuals, trackStarts, codes: byTrack };
 }
 
-/** A built index's codes back into per-track slots (a refresh starts from the previous figures). */
-export function restorePassageCodes(index: PassageIndex, codes: Uint32Array, used: Uint8Array): void {
-  const { starts, postings, residuals } = index;
-  if (starts.length === 0) return;
-  for (let c = 0; c < CELLS; c++) {
-    for (let j = starts[c]; j < starts[c + 1]; j++) {
-      const t = postings[j];
-      if (used[t] >= MAX_TRACK_PASSAGES) continue;
-      codes[t * MAX_TRACK_PASSAGES + used[t]++] = (c * (1 << CELL_SHIFT) + residuals[j]) >>> 0;
-    }
+/** A built index's codes back into per-track slots, in window order (a refresh starts from the previous figures). */
+export function restorePassageCodes(index: Pick<PassageIndex, "trackStarts" | "codes">, codes: Uint32Array, used: Uint8Array): void {
+  const { trackStarts, codes: byTrack } = index;
+  const count = Math.min(used.length, trackStarts.length - 1);
+  for (let t = 0; t < count; t++) {
+    const n = Math.min(MAX_TRACK_PASSAGES, trackStarts[t + 1] - trackStarts[t]);
+    codes.set(byTrack.subarray(trackStarts[t], trackStarts[t] + n), t * MAX_TRACK_PASSAGES);
+    used[t] = n;
   }
 }
 
@@ -203,37 +244,6 @@ function scratchOf(index: PassageIndex): Scratch {
   return sc;
 }
 
-/** The `k` items of `items` with the lowest `score` (ties by item), in no order: a bounded max-heap. */
-function selectLowest(items: Int32Array, score: (t: number) => number, k: number): Int32Array {
-  const heap = new Int32Array(k);
-  let size = 0;
-  const after = (a: number, b: number) => score(a) > score(b) || (score(a) === score(b) && a > b);
-  for (const t of items) {
-    if (size < k) {
-      let i = size++;
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if (!after(t, heap[p])) break;
-        heap[i] = heap[p];
-        i = p;
-      }
-      heap[i] = t;
-    } else if (after(heap[0], t)) {
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= size) break;
-        const c = l + 1 < size && after(heap[l + 1], heap[l]) ? l + 1 : l;
-        if (!after(heap[c], t)) break;
-        heap[i] = heap[c];
-        i = c;
-      }
-      heap[i] = t;
-    }
-  }
-  return heap;
-}
-
 export interface PassageCandidates {
   /** nearest first by the passage codes (ties by track position) */
   tracks: Int32Array;
@@ -247,8 +257,11 @@ export interface PassageCandidates {
  * `accept` applies the view's filters. For each window, a track's place is its nearest passage's
  * coded distance; a track not reached for a window takes that window's farthest distance read.
  */
-export function passageCandidates(index: PassageIndex, windows: Uint8Array, accept: (t: number) => boolean, opts: { limit?: number; budget?: number; book?: PassageCodebook } = {}): PassageCandidates {
-  const limit = opts.limit ?? PASSAGE_CANDIDATES;
+export function passageCandidates(index: PassageIndex, windows: Uint8Array, accept: (t: number) => boolean, opts: { limit?: number; budget?: number; book?: PassageCodebook; reorder?: boolean } = {}): PassageCandidates {
+  const wanted = opts.limit ?? PASSAGE_CANDIDATES;
+  // ADR 0137: the codes' first REORDER_WORK ÷ windows, placed again by reorderBySegments
+  const reorder = opts.reorder !== false && index.trackStarts.length > 0;
+  const limit = reorder ? Math.max(wanted, Math.floor(REORDER_WORK / Math.max(1, Math.floor(windows.length / WINDOW_BYTES)))) : wanted;
   const book = opts.book ?? passageCodebook();
   const { starts, postings, residuals } = index;
   const count = Math.floor(windows.length / WINDOW_BYTES);
@@ -351,7 +364,6 @@ export function passageCandidates(index: PassageIndex, windows: Uint8Array, acce
   // the `limit` lowest scores (ties by track), without sorting every track reached
   const order = Int32Array.from(reached);
   const score = (t: number) => sc.score[t];
-  const kept = order.length <= limit ? order : selectLowest(order, score, limit);
-  const tracks = Int32Array.from(kept).sort((a, b) => score(a) - score(b) || a - b);
-  return { tracks, postings: read, cells: cellsVisited };
+  const tracks = lowestFirst(order, score, limit);
+  return { tracks: reorder ? reorderBySegments(index, windows, tracks, wanted, book) : tracks, postings: read, cells: cellsVisited };
 }
