@@ -67,7 +67,8 @@ async function expectNoWcag22Violations(page: Page) {
 
 describe("axe on every route (what the statement says we test)", () => {
   for (const width of [390, 1280]) {
-    it(`every page of the site at ${width} px`, { timeout: 240_000 }, async () => {
+    // every page and state in one browser page: 112-151 s on a slow day here (vitest.config.ts)
+    it(`every page of the site at ${width} px`, { timeout: 600_000 }, async () => {
       const page = await newPage(browser, { viewport: { width, height: width === 390 ? 844 : 900 } });
       try {
         // every page, and the contact page's second tab (the licensing form, with its checkboxes)
