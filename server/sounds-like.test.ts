@@ -4,6 +4,8 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
+import { once } from "node:events";
+import { Worker } from "node:worker_threads";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../app/.server/config.ts";
@@ -25,22 +27,27 @@ let service: SoundsLikeService;
 let server: http.Server;
 let base: string;
 
-beforeAll(async () => {
-  service = createSoundsLike(config, logger);
+/** The upload route on a real Express app on loopback, as server/app.ts mounts it. */
+async function serve(of: SoundsLikeService): Promise<{ server: http.Server; base: string }> {
   const app = express();
   app.set("trust proxy", "loopback");
   app.use(requestGuard({ bodyLimitBytes: 64 * 1024, drainLimitBytes: 1024 * 1024, urlLimitBytes: 4096, queryParamsLimit: 64 }, { streamed: isSoundsLikeUpload }));
   app.use((req, _res, next) => ((req as unknown as { log: unknown }).log = logger, next()));
-  app.use(soundsLikeUpload({ service: () => service }));
+  app.use(soundsLikeUpload({ service: () => of }));
   // stands in for the page: what the route's loader would render, with its status
   app.get("/catalog/sounds-like", (_req, res) => {
     const error = res.locals.uploadError as { status: number; message: string } | undefined;
     res.status(error?.status ?? 200).json({ error: error?.message ?? null });
   });
   app.post("/contact", (req, res) => res.json({ bytes: (req.body as Buffer).length }));
-  server = app.listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => listening.once("listening", resolve));
+  return { server: listening, base: `http://127.0.0.1:${(listening.address() as AddressInfo).port}` };
+}
+
+beforeAll(async () => {
+  service = createSoundsLike(config, logger);
+  ({ server, base } = await serve(service));
 });
 
 afterAll(async () => {
@@ -52,11 +59,11 @@ afterAll(async () => {
 
 const uploadDirs = () => fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith("sounds-like-") && !d.startsWith("sounds-like-data-"));
 
-async function upload(file: { name: string; bytes: Uint8Array; type?: string } | null, fields: Record<string, string> = {}) {
+async function upload(file: { name: string; bytes: Uint8Array; type?: string } | null, fields: Record<string, string> = {}, to = base) {
   const form = new FormData();
   if (file) form.append("audio", new Blob([Buffer.from(file.bytes)], { type: file.type ?? "audio/mpeg" }), file.name);
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  const res = await fetch(`${base}/catalog/sounds-like`, { method: "POST", body: form, redirect: "manual" });
+  const res = await fetch(`${to}/catalog/sounds-like`, { method: "POST", body: form, redirect: "manual" });
   const body = res.headers.get("content-type")?.includes("json") ? ((await res.json()) as { error: string | null }) : null;
   return { status: res.status, location: res.headers.get("location"), error: body?.error ?? null, retryAfter: res.headers.get("retry-after") };
 }
@@ -136,3 +143,43 @@ describe("POST /catalog/sounds-like", () => {
     expect(answer).toMatch(/^HTTP\/1.1 (413|429)/);
   });
 });
+
+describe("a machine too busy to analyse in time (ADR 0141)", () => {
+  // REFERENCE_ANALYSIS_TIMEOUT_SECONDS=1: one second of the analysis thread's own CPU time, two
+  // on the clock. Busy threads at normal priority on every core (and one more) leave the
+  // analysis thread, at the lowest priority (issue #9), a few milliseconds a second: it cannot
+  // finish in two seconds, whatever the file.
+  const busyConfig = parseConfig({ DATA_DIR: dataDir, UPLOAD_LIMIT_BYTES: String(2 * 1024 * 1024), REFERENCE_ANALYSIS_TIMEOUT_SECONDS: "1", LOG_LEVEL: "silent" });
+
+  it("answers 503 with Retry-After, not the visitor's file at fault (400), and keeps nothing", { timeout: 60_000 }, async (ctx) => {
+    if (!(await threadsCanLowerTheirPriority())) {
+      console.log("skipped: a thread cannot lower its priority here (os.setPriority), so the analysis is not starved");
+      ctx.skip();
+    }
+    const mp3 = encodeWithFfmpeg(encodeWav([drumPattern({ bpm: 120, seconds: 20 })]), "mp3");
+    const busyService = createSoundsLike(busyConfig, logger);
+    const { server: busyServer, base: busyBase } = await serve(busyService);
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    const hogs = Array.from({ length: os.availableParallelism() + 1 }, () => new Worker("const s = new Int32Array(require('node:worker_threads').workerData); while (Atomics.load(s, 0) === 0) {}", { eval: true, workerData: stop.buffer }));
+    try {
+      const before = uploadDirs();
+      const r = await upload({ name: "busy.mp3", bytes: mp3 }, {}, busyBase);
+      expect([r.status, r.error, r.retryAfter]).toEqual([503, "Every analysis slot is busy right now. Please send the file again in a few seconds.", "10"]);
+      expect(uploadDirs().filter((d) => !before.includes(d))).toEqual([]);
+    } finally {
+      Atomics.store(stop, 0, 1);
+      await Promise.all(hogs.map((w) => new Promise((resolve) => w.once("exit", resolve))));
+      busyServer.closeAllConnections();
+      busyServer.close();
+      await busyService.close();
+    }
+  });
+});
+
+/** Whether a worker thread may raise its own nice value (the analysis worker's os.setPriority). */
+async function threadsCanLowerTheirPriority(): Promise<boolean> {
+  const probe = new Worker("const os = require('node:os'); try { os.setPriority(0, 19); require('node:worker_threads').parentPort.postMessage(os.getPriority(0) === 19); } catch { require('node:worker_threads').parentPort.postMessage(false); }", { eval: true });
+  const [ok] = (await once(probe, "message")) as [boolean];
+  await probe.terminate();
+  return ok;
+}

@@ -17,7 +17,8 @@ import { closeGentlyAfterResponse } from "./request-guard.ts";
  * multipart/form-data (field `audio`, optional `start` and `end` in seconds), streamed by
  * busboy to a temporary file — counted on the bytes received, at most UPLOAD_LIMIT_BYTES,
  * this route only (the request gate leaves its body unread: request-guard.ts `streamed`) —
- * analysed in the references' worker pool under REFERENCE_ANALYSIS_TIMEOUT_SECONDS, then
+ * analysed in the references' worker pool within REFERENCE_ANALYSIS_TIMEOUT_SECONDS of its own CPU time
+ * and twice that on the clock (ADR 0141: the first is the file's cost, the second the machine's), then
  * removed whatever happened. Only the fingerprint and the passages' anchors are stored (REFERENCE_TTL_DAYS); the answer
  * is a 303 to the `like=` view of it.
  *
@@ -25,7 +26,8 @@ import { closeGentlyAfterResponse } from "./request-guard.ts";
  * with the reason and the status (res.locals.uploadError, read by the route's loader): 400 for
  * an empty, truncated or unreadable upload or bad start/end, 413 over the limit, 415 for a
  * file that is not audio, 429 past the rate limit; 503 with Retry-After when the analysis
- * slots are taken (the server's state, not the visitor's file).
+ * slots are taken, or the machine too busy to give the analysis its CPU time in time (the
+ * server's state, not the visitor's file).
  */
 
 export const SOUNDS_LIKE_PATH = "/catalog/sounds-like";
@@ -73,9 +75,7 @@ export function soundsLikeUpload(opts: { service: () => SoundsLikeService }) {
         headers: { "Retry-After": String(slot.retryAfterSeconds) },
       });
     }
-    if (service.pool.pending >= 2) {
-      return refuse(503, "Every analysis slot is busy right now. Please send the file again in a few seconds.", { unread: true, headers: { "Retry-After": "10" } });
-    }
+    if (service.pool.pending >= 2) return refuse(busy[0], busy[1], { ...busy[2], unread: true });
 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sounds-like-"));
     const file = path.join(dir, crypto.randomBytes(8).toString("hex"));
@@ -89,14 +89,15 @@ export function soundsLikeUpload(opts: { service: () => SoundsLikeService }) {
       if (typeof section === "string") return refuse(400, section);
 
       let analysis;
+      const budgetMs = config.REFERENCE_ANALYSIS_TIMEOUT_SECONDS * 1000;
       try {
-        analysis = await service.pool.analyze(file, { section, signal: AbortSignal.timeout(config.REFERENCE_ANALYSIS_TIMEOUT_SECONDS * 1000) });
+        // ADR 0141: the file's cost is the analysis thread's own CPU time (a 400 past it: the
+        // visitor can choose a shorter section); the clock only says the machine was too busy
+        // to give it that time (the thread runs at the lowest priority, issue #9): a 503.
+        analysis = await service.pool.analyze(file, { section, cpuBudgetMs: budgetMs, signal: AbortSignal.timeout(2 * budgetMs) });
       } catch (error) {
-        if (error instanceof QueueFullError) return refuse(503, "Every analysis slot is busy right now. Please send the file again in a few seconds.", { headers: { "Retry-After": "10" } });
-        if (error instanceof AnalysisAbortedError) {
-          return refuse(400, `The file could not be analysed within ${config.REFERENCE_ANALYSIS_TIMEOUT_SECONDS} seconds. Choose a shorter section with start and end.`);
-        }
-        if (error instanceof AnalysisError) return refuse(...analysisRefusal(error));
+        if (error instanceof QueueFullError || error instanceof AnalysisAbortedError) return refuse(...busy);
+        if (error instanceof AnalysisError) return refuse(...analysisRefusal(error, config.REFERENCE_ANALYSIS_TIMEOUT_SECONDS));
         req.log.error({ err: error }, "reference analysis failed");
         return refuse(400, "The file could not be analysed. Try another file, or an MP3 of it.");
       }
@@ -130,8 +131,17 @@ export function soundsLikeUpload(opts: { service: () => SoundsLikeService }) {
 }
 
 /** The status and message for a file the analysis could not read. */
-function analysisRefusal(error: AnalysisError): [number, string] {
+/** The analysis slots are taken, or the machine is too busy to analyse in time (the server's state, not the file). */
+const busy: [number, string, { headers: Record<string, string> }] = [
+  503,
+  "Every analysis slot is busy right now. Please send the file again in a few seconds.",
+  { headers: { "Retry-After": "10" } },
+];
+
+function analysisRefusal(error: AnalysisError, budgetSeconds: number): [number, string] {
   switch (error.reason) {
+    case "too-slow":
+      return [400, `The file could not be analysed within ${budgetSeconds} seconds. Choose a shorter section with start and end.`];
     case "unreadable":
     case "unsupported":
       return [415, "This file is not audio we can read. Upload an MP3, WAV, FLAC, OGG/Opus or M4A file."];

@@ -122,7 +122,7 @@ export const configSchema = z
     UPLOAD_LIMIT_BYTES: positiveInt.default(20 * 1024 * 1024),
     /** Days a reference's fingerprint is kept (its audio never is); its URL then says it has expired. */
     REFERENCE_TTL_DAYS: positiveInt.default(30),
-    /** A reference file's decoding and analysis stop after this long (a worker thread's time). */
+    /** CPU seconds a reference file's decoding and analysis may use (400 past it); twice this on the clock, the machine is too busy (503, ADR 0141). */
     REFERENCE_ANALYSIS_TIMEOUT_SECONDS: positiveInt.default(20),
     /** Reference uploads accepted per client per window (the store the form rate limit uses). */
     REFERENCE_RATE_LIMIT: positiveInt.default(10),

@@ -119,4 +119,12 @@ describe("files that cannot be analysed", () => {
     expect((await failure(analyzeAudio(wav, { maxBytes: 10_000 }))).reason).toBe("too-large");
     expect((await failure(analyzeAudio(wav, { maxSeconds: 10 }))).reason).toBe("too-large");
   });
+
+  it("over its CPU budget: too-slow; within it, the same analysis as without one (ADR 0141)", async () => {
+    const mp3 = encodeWithFfmpeg(wav, "mp3");
+    const slow = await failure(analyzeAudio(mp3, { cpuBudgetMs: 1 }));
+    expect(slow.reason).toBe("too-slow");
+    expect(slow.message).toMatch(/ms of CPU, over its 1 ms budget/);
+    expect(await analyzeAudio(mp3, { cpuBudgetMs: 60_000 })).toEqual(await analyzeAudio(mp3));
+  });
 });

@@ -67,7 +67,8 @@ export interface TrackAnalysis {
  */
 export const ANALYZER_VERSION = 9;
 
-export type AnalysisFailure = "unreadable" | "unsupported" | "too-large" | "decode-failed";
+/** "too-slow": the analysis used its CPU budget (`cpuBudgetMs`), the file's own cost, not a busy machine's (ADR 0141). */
+export type AnalysisFailure = "unreadable" | "unsupported" | "too-large" | "decode-failed" | "too-slow";
 
 export class AnalysisError extends Error {
   readonly reason: AnalysisFailure;
@@ -87,6 +88,12 @@ export interface AnalyzeOptions {
   onExcerpt?: (pcm: Float32Array, sampleRate: number) => void;
   /** Only this part of the audio, in seconds (a reference file's chosen section, issue #19); the whole file when absent. */
   section?: { fromSeconds: number; toSeconds: number };
+  /**
+   * The CPU time this analysis may use, in ms: its own thread's (process.threadCpuUsage), so time
+   * the thread waited for a core does not count (ADR 0141). Checked at each decoded chunk and
+   * before the tempo and key; over it, AnalysisError("too-slow"). No bound when absent.
+   */
+  cpuBudgetMs?: number;
 }
 
 export const DEFAULT_MAX_SECONDS = 20 * 60;
@@ -112,7 +119,9 @@ export async function analyzeAudio(bytes: Uint8Array, opts: AnalyzeOptions = {})
     throw new AnalysisError("too-large", `the header gives ${Math.round(header.seconds)} s, over the ${maxSeconds} s bound`);
   }
 
-  const pcm = await decodeInto(bytes, header, maxSeconds, opts.section);
+  const overBudget = cpuBudget(opts.cpuBudgetMs);
+  const pcm = await decodeInto(bytes, header, maxSeconds, opts.section, overBudget);
+  overBudget();
   const durationSeconds = pcm.frames / pcm.sampleRate;
   // A file cut short in transfer still decodes, to its break: its header knows better. The
   // margin allows for headers that only estimate (an MP3 without a frame count).
@@ -194,7 +203,27 @@ interface Decoded {
 }
 
 /** Streams the file through the decoder, feeding each block of PCM to the measurements. */
-async function decodeInto(bytes: Uint8Array, header: Header, maxSeconds: number, section?: AnalyzeOptions["section"]): Promise<Decoded> {
+/**
+ * A check that throws AnalysisError("too-slow") once the calling thread has used `budgetMs` of
+ * CPU since it was made (user and system time; the decoder and the meters run on this thread).
+ */
+function cpuBudget(budgetMs: number | undefined): () => void {
+  if (budgetMs === undefined) return () => undefined;
+  const start = process.threadCpuUsage();
+  return () => {
+    const used = process.threadCpuUsage(start);
+    const ms = (used.user + used.system) / 1000;
+    if (ms > budgetMs) throw new AnalysisError("too-slow", `the analysis used ${Math.round(ms)} ms of CPU, over its ${budgetMs} ms budget`);
+  };
+}
+
+async function decodeInto(
+  bytes: Uint8Array,
+  header: Header,
+  maxSeconds: number,
+  section: AnalyzeOptions["section"] | undefined,
+  overBudget: () => void,
+): Promise<Decoded> {
   let decoder;
   try {
     decoder = await decode[header.format]();
@@ -208,6 +237,7 @@ async function decodeInto(bytes: Uint8Array, header: Header, maxSeconds: number,
   let acc = 0;
   let accCount = 0;
   const consume = (block: { channelData: Float32Array[]; sampleRate: number }) => {
+    overBudget();
     const channels = block.channelData;
     if (channels.length === 0 || channels[0].length === 0) return;
     if (!out) {

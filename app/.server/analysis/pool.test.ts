@@ -53,6 +53,9 @@ describe("analysis pool", () => {
       expect((cut as AnalysisError).reason).toBe("decode-failed");
       const long = await pool.analyze(encodeWav([new Float32Array(44_100 * 61)])).catch((e: unknown) => e);
       expect((long as AnalysisError).reason).toBe("too-large");
+      // the worker thread's own CPU time, over the call's budget (ADR 0141)
+      const slow = await pool.analyze(wav, { cpuBudgetMs: 1 }).catch((e: unknown) => e);
+      expect((slow as AnalysisError).reason).toBe("too-slow");
       expect((await pool.analyze(wav)).durationSeconds).toBe(12);
     } finally {
       await pool.close();

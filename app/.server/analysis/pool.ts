@@ -36,6 +36,8 @@ export interface AnalysisPool {
 /** One call's own options: its part of the audio, and an end to wait for (a reference file, issue #19). */
 export interface AnalyzeCallOptions {
   section?: AnalyzeOptions["section"];
+  /** the task's own CPU time, in ms (AnalyzeOptions.cpuBudgetMs): over it, AnalysisError("too-slow") */
+  cpuBudgetMs?: number;
   /** ends the task; a running one ends with its worker thread (piscina), and the call rejects with AnalysisAbortedError */
   signal?: AbortSignal;
 }
@@ -84,7 +86,9 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
     },
     async analyze(input, call = {}) {
       if (piscina.queueSize >= maxQueue && pending >= concurrency) throw new QueueFullError(maxQueue);
-      const base: AnalysisTask = call.section ? { ...analyzeOptions, section: call.section } : { ...analyzeOptions };
+      const base: AnalysisTask = { ...analyzeOptions };
+      if (call.section) base.section = call.section;
+      if (call.cpuBudgetMs !== undefined) base.cpuBudgetMs = call.cpuBudgetMs;
       const task: AnalysisTask = typeof input === "string" ? { ...base, filePath: input } : { ...base, bytes: input };
       pending++;
       let outcome: AnalysisOutcome;
