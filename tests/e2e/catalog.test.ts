@@ -617,15 +617,19 @@ describe("channels (enabled by CATALOG_CHANNELS_ENABLED) and an album without tr
     expect(await firstCard.innerText()).toMatch(/\d+(\.\d)?[KM]?\s+subscribers/);
     expect(await firstCard.innerText()).toMatch(/Updated \S+/);
 
-    const countries = page.getByRole("group", { name: "Countries" });
-    await countries.getByRole("link", { name: "USA" }).click();
-    await page.waitForURL(/country=USA/);
-    await page.getByRole("group", { name: "Countries" }).getByRole("link", { name: "UK" }).click();
-    await page.waitForURL(/country=USA&country=UK/);
-    await page.getByRole("group", { name: "Countries" }).getByRole("link", { name: "USA" }).click();
-    await page.waitForURL((u) => u.searchParams.getAll("country").join() === "UK");
-    await page.getByRole("group", { name: "Subscriber Range" }).getByRole("link", { name: "1M-10M" }).click();
-    await page.waitForURL(/subs=1M-10M/);
+    // A toggle's link is built from the filters shown: React Router changes the URL before it
+    // renders the new page (a transition), so the next toggle is clicked only once this one
+    // shows as chosen (CI once clicked UK's old link, the one without USA, in that gap).
+    const toggle = async (group: string, name: string, url: RegExp | ((u: URL) => boolean), chosen: boolean) => {
+      const link = page.getByRole("group", { name: group }).getByRole("link", { name, exact: true });
+      await link.click();
+      await page.waitForURL(url);
+      await expect.poll(() => link.getAttribute("aria-current")).toBe(chosen ? "true" : null);
+    };
+    await toggle("Countries", "USA", /country=USA/, true);
+    await toggle("Countries", "UK", /country=USA&country=UK/, true);
+    await toggle("Countries", "USA", (u) => u.searchParams.getAll("country").join() === "UK", false);
+    await toggle("Subscriber Range", "1M-10M", /subs=1M-10M/, true);
     const expected = channels.filter((c) => c.country.toLowerCase().includes("uk") && c.subscriberCount >= 1e6 && c.subscriberCount < 1e7).length;
     await expectStatus(page, expected ? `Showing ${expected} channels` : "Showing 0 channels");
     // a category resets the other filters
