@@ -130,7 +130,6 @@ export function soundsLikeUpload(opts: { service: () => SoundsLikeService }) {
   };
 }
 
-/** The status and message for a file the analysis could not read. */
 /** The analysis slots are taken, or the machine is too busy to analyse in time (the server's state, not the file). */
 const busy: [number, string, { headers: Record<string, string> }] = [
   503,
@@ -138,6 +137,7 @@ const busy: [number, string, { headers: Record<string, string> }] = [
   { headers: { "Retry-After": "10" } },
 ];
 
+/** The status and message for a file the analysis could not read, or that cost more than its budget. */
 function analysisRefusal(error: AnalysisError, budgetSeconds: number): [number, string] {
   switch (error.reason) {
     case "too-slow":

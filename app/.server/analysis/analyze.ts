@@ -202,7 +202,6 @@ interface Decoded {
   segments: SegmentMeter;
 }
 
-/** Streams the file through the decoder, feeding each block of PCM to the measurements. */
 /**
  * A check that throws AnalysisError("too-slow") once the calling thread has used `budgetMs` of
  * CPU since it was made (user and system time; the decoder and the meters run on this thread).
@@ -217,6 +216,7 @@ function cpuBudget(budgetMs: number | undefined): () => void {
   };
 }
 
+/** Streams the file through the decoder, feeding each block of PCM to the measurements. */
 async function decodeInto(
   bytes: Uint8Array,
   header: Header,
