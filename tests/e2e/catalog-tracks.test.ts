@@ -74,12 +74,12 @@ const bpmNear = (bpm: number | null, lo: number, hi: number) => bpm !== null && 
 
 async function expectSettled(page: Page, query: RegExp) {
   await page.waitForURL((u) => query.test(u.search));
-  await expect.poll(() => page.locator("[aria-busy=true]").count(), { timeout: 10_000 }).toBe(0);
+  await expect.poll(() => page.locator("[aria-busy=true]").count(), { timeout: 30_000 }).toBe(0);
   // the URL moves before React commits the new view: wait until the results show it
   await page.waitForFunction(
     ([source, flags]) => new RegExp(source, flags).test(document.querySelector("section[data-shown]")?.getAttribute("data-shown") ?? "\u0000"),
     [query.source, query.flags] as const,
-    { timeout: 10_000 },
+    { timeout: 30_000 },
   );
 }
 
