@@ -1,4 +1,4 @@
-// `npm run bench:catalog [-- --sizes 25000,250000 --requests 300 --dump DIR]`
+// `npm run bench:catalog [-- --sizes 25000,250000 --requests 300 --dump DIR --in-process]`
 //
 // Builds sample catalogs of 25,000 and 250,000 albums (about 10 tracks each) with the
 // catalog-sync generator and, for each, measures in one run:
@@ -23,7 +23,9 @@
 //   album pages above are measured: it waits for the track index's build), track views
 //   and searches (.data, each URL once, so no page cache hit), the server's RSS after them.
 // `--dump DIR` also saves the HTML of 20 catalog URLs (nonces blanked), so two builds can be
-// compared byte for byte. Nothing here asserts a time: it prints what it measured.
+// compared byte for byte. `--in-process` stops after the in-process part (the track index and
+// the searches: issue #41's before/after of the search, ADR 0142) and prints its figures.
+// Nothing here asserts a time: it prints what it measured.
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -48,6 +50,7 @@ const { values } = parseArgs({
     requests: { type: "string", default: "300" },
     keep: { type: "boolean", default: false },
     dump: { type: "string" },
+    "in-process": { type: "boolean", default: false },
   },
 });
 const sizes = values.sizes.split(",").map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0);
@@ -218,7 +221,7 @@ async function coldWarm(items: string[], rounds: number, run: (item: string) => 
   return { cold: stats(cold), warm: stats(warm) };
 }
 
-async function benchSize(albums: number): Promise<Row> {
+async function benchSize(albums: number): Promise<Row | null> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-catalog-${albums}-`));
   const dataDir = path.join(dir, "data");
   const sourceDir = path.join(dir, "sources");
@@ -302,6 +305,14 @@ async function benchSize(albums: number): Promise<Row> {
   const albumAfter = await coldWarm(ALBUM_SEARCHES, 5, (q) => (albumHitsAfter += index.query(searchQuery(q)).total));
   const { searchBytes } = trackIndex.stats()!;
   await services.close();
+  if (values["in-process"]) {
+    const p = (x: ReturnType<typeof stats>) => `${ms(x.p50)} / ${ms(x.p95)}`;
+    console.log(`track view p50 / p95 first hits ${p(view.cold)}, repeated ${p(view.warm)}`);
+    console.log(`track search p50 / p95 first hits ${p(searches.cold)}, repeated ${p(searches.warm)}`);
+    console.log(`album search p50 / p95 first hits ${p(albumAfter.cold)}, ${(albumHitsAfter / (ALBUM_SEARCHES.length * 6)).toFixed(0)} albums a search; search ${(searchBytes / 1e6).toFixed(1)} MB`);
+    if (!values.keep) fs.rmSync(dir, { recursive: true, force: true });
+    return null;
+  }
 
   // ---- over HTTP: a started server reading the same merged.json, re-syncing it every 2 s
   // (a stat while it is unchanged), so that the re-sync below runs the server's own sync path
@@ -460,7 +471,11 @@ async function benchSize(albums: number): Promise<Row> {
 }
 
 const rows: Row[] = [];
-for (const n of sizes) rows.push(await benchSize(n));
+for (const n of sizes) {
+  const row = await benchSize(n);
+  if (row) rows.push(row);
+}
+if (!rows.length) process.exit(0);
 
 const table: [string, ...string[]][] = [
   ["albums", ...rows.map((r) => r.albums.toLocaleString("en-US"))],

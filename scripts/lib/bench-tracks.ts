@@ -121,6 +121,9 @@ export const TRACK_SEARCHES = [
   "crimson tide",
   "sacred",
   "lucky",
+  // two neighbouring letters swapped (issue #41: one edit, ADR 0142)
+  "nihgt",
+  "gloden rivers",
 ];
 
 /** The album view's searches, before (substring) and after (the catalog search). */

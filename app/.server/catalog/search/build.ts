@@ -1,7 +1,7 @@
 import SearchableMap from "minisearch/SearchableMap";
 import { Int32Column } from "../tracks/columns.ts";
 import type { TableTextSink } from "../tracks/table.ts";
-import { groupByWord, stretched, titleCollector, Vocabulary } from "./postings.ts";
+import { EMPTY_HEAD, groupByWord, headOf, headsFor, stretched, titleCollector, Vocabulary } from "./postings.ts";
 import { ARTIST, GENRE, NAME, searchOver } from "./scoring.ts";
 import type { TitlePostings, TrackSearchBuilder } from "./types.ts";
 
@@ -16,6 +16,8 @@ export function createTrackSearch(titles?: TitlePostings): TrackSearchBuilder {
   const albumDoc = new Int32Column(1 << 16);
   const albumBits: number[] = [];
   const perAlbum = new Map<number, number>();
+  // each album name's head (first word, word count): the album view's exact and prefix tiers (ADR 0142)
+  const nameHeads = new Int32Column(1 << 12);
 
   const sink: TableTextSink = {
     track(t, title) {
@@ -24,6 +26,8 @@ export function createTrackSearch(titles?: TitlePostings): TrackSearchBuilder {
     },
     album(a, name, artist, genre) {
       perAlbum.clear();
+      while (nameHeads.length < a) nameHeads.push(EMPTY_HEAD);
+      if (nameHeads.length === a) nameHeads.push(headOf(vocab.idsOf(name)));
       for (const [text, bit] of [
         [name, NAME],
         [artist, ARTIST],
@@ -45,7 +49,9 @@ export function createTrackSearch(titles?: TitlePostings): TrackSearchBuilder {
       vocab.release();
       const list = vocab.words;
       const V = list.length;
-      const tracks = titles ? stretched(titles, V) : collector!.finish(V);
+      const collected = titles ? null : collector!.finish(V);
+      const tracks = titles ? stretched(titles, V) : collected!;
+      const heads = { titles: headsFor(titles ? titles.heads : collected!.heads, table.count), names: headsFor(nameHeads.finish(), table.albums.length) };
       await yielder.yield();
       const albums = groupByWord(V, albumWord.finish(), albumDoc.finish(), Uint8Array.from(albumBits));
       albumBits.length = 0;
@@ -58,7 +64,7 @@ export function createTrackSearch(titles?: TitlePostings): TrackSearchBuilder {
       // ~ what the radix tree keeps per word (measured: 263 bytes at 300,000 words, ADR 0099), for bytes()
       const vocabBytes = V * 270;
       list.length = 0;
-      return searchOver(table, vocabulary, V, tracks, albums as { offsets: Int32Array; docs: Int32Array; bits: Uint8Array }, vocabBytes);
+      return searchOver(table, vocabulary, V, tracks, albums as { offsets: Int32Array; docs: Int32Array; bits: Uint8Array }, heads, vocabBytes);
     },
   };
 }

@@ -65,20 +65,50 @@ export class Vocabulary {
   }
 }
 
+/** Bits of a head (below) that hold the word id; the 5 above hold the count. */
+const HEAD_ID_BITS = 27;
+const HEAD_NO_WORD = (1 << HEAD_ID_BITS) - 1;
+/** A text without words. */
+export const EMPTY_HEAD = HEAD_NO_WORD;
+
+/**
+ * A text's head: its first word's id and how many distinct words it has (at most 31 counted),
+ * in one int32, for the ranking's exact and prefix tiers (issue #41, ADR 0142: "Night" is the
+ * title "night", "Night Drive" starts with it). 4 bytes a track.
+ */
+export function headOf(ids: readonly number[]): number {
+  if (!ids.length || ids[0] >= HEAD_NO_WORD) return EMPTY_HEAD;
+  return (Math.min(ids.length, 31) << HEAD_ID_BITS) | ids[0];
+}
+export const headWord = (head: number) => head & HEAD_NO_WORD;
+export const headCount = (head: number) => head >>> HEAD_ID_BITS;
+
+/** `heads` at exactly `n` entries (a text never given has none). */
+export function headsFor(heads: Int32Array, n: number): Int32Array {
+  if (heads.length === n) return heads;
+  const out = new Int32Array(n).fill(EMPTY_HEAD);
+  out.set(heads.subarray(0, n));
+  return out;
+}
+
 export function titleCollector(vocab: Vocabulary) {
   const trackWord = new Int32Column(1 << 16);
   const trackDoc = new Int32Column(1 << 16);
+  const heads = new Int32Column(1 << 16);
   return {
     track(t: number, title: string) {
-      for (const id of vocab.idsOf(title)) {
+      const ids = vocab.idsOf(title);
+      for (const id of ids) {
         trackWord.push(id);
         trackDoc.push(t);
       }
+      while (heads.length < t) heads.push(EMPTY_HEAD);
+      if (heads.length === t) heads.push(headOf(ids));
     },
-    /** The postings over a vocabulary of `V` words (album words may follow the titles' ones). */
-    finish(V: number): Postings {
+    /** The postings over a vocabulary of `V` words (album words may follow the titles' ones), and each track's title head. */
+    finish(V: number): Postings & { heads: Int32Array } {
       const { offsets, docs } = groupByWord(V, trackWord.finish(), trackDoc.finish());
-      return { offsets, docs };
+      return { offsets, docs, heads: heads.finish() };
     },
   };
 }
@@ -98,7 +128,7 @@ export function createTitleIndexer(): { track(t: number, title: string): void; f
 }
 
 /** Title postings over Vt words, stretched to V words (the album words that follow have no titles). */
-export function stretched(titles: TitlePostings, V: number): Postings {
+export function stretched(titles: Pick<TitlePostings, "offsets" | "docs">, V: number): Postings {
   if (titles.offsets.length === V + 1) return { offsets: titles.offsets, docs: titles.docs };
   const offsets = new Int32Array(V + 1);
   offsets.set(titles.offsets);

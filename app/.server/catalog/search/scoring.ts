@@ -1,7 +1,10 @@
 import type SearchableMap from "minisearch/SearchableMap";
 import { Int32Column } from "../tracks/columns.ts";
 import type { TrackTable } from "../tracks/table.ts";
-import { queryWords } from "./words.ts";
+import { MAX_SEARCH_WORD_LENGTH } from "../../../lib/catalog/matching.ts";
+import { fuzzyWords } from "./osa.ts";
+import { headCount, headWord } from "./postings.ts";
+import { queryWords, words } from "./words.ts";
 import type { AlbumHits, CatalogSearch, Postings, SearchHits } from "./types.ts";
 
 /**
@@ -10,14 +13,24 @@ import type { AlbumHits, CatalogSearch, Postings, SearchHits } from "./types.ts"
  * distinct *words* of track titles, album names, artists and genre paths (a few hundred in the
  * sample catalog, some hundred thousand in a large real one), not the 2.5 million tracks: one
  * MiniSearch document per track measured 520 bytes a track, 1.3 GB at 2.5 million (ADR 0099).
- * A query word is looked up in that vocabulary with the tree's prefix walk and its fuzzy
- * (Levenshtein) search — "ocen" → ocean, "bosa" → bossa, "heal" → healing — and each word
+ * A query word is looked up in that vocabulary with the tree's prefix walk and a fuzzy walk
+ * (edits: a letter added, dropped or changed, or two neighbours swapped, osa.ts, ADR 0142) —
+ * "ocen" → ocean, "bosa" → bossa, "nihgt" → night, "heal" → healing — and each word
  * found is scored as MiniSearch scores its term matches (exact 1; a prefix completion
  * 0.375 × len / (len + 0.3 × extra letters); a fuzzy one 0.45 × len / (len + edits)).
  * Compact postings (CSR: one Int32Array of positions, one of offsets per word) then map each
  * word to the tracks whose title has it, and to the albums whose name, artist or genre has it
  * (a bit per field). A track or album must match every query word (AND); its score is the sum
  * over the query words of the best (word score × field weight) among its fields.
+ *
+ * "Best match" ranks by tier first (issue #41, ADR 0142), then by that score, then title
+ * (tracks) or catalog (albums) order: 0 the title (album view: the album name) is the query's
+ * words, each exact; 1 it starts with the first word typed and holds the others, exact or as
+ * completions; 2 it holds every word so; 3 every word matches exactly or as a completion, some
+ * through another field (album, artist, genre; album view: artist, genre, a track title);
+ * 4 some word matches only with an edit. The tier is carried in the score: TIER_STEP × (4 −
+ * tier) + score, so every consumer of the scores (the track view's pageOf, rankedAlbums) orders
+ * by it unchanged.
  */
 
 /** Field bits of the album postings. */
@@ -31,6 +44,27 @@ const ALBUM_WEIGHTS = { album: 1, artist: 0.8, genre: 0.5, title: 0.4 };
 
 /** Vocabulary words taken per query word (the best scored): a one-letter prefix must not expand to thousands. */
 const MAX_EXPANSIONS = 64;
+/** How a vocabulary word matched a query word (0: not at all); the better the higher. */
+const FUZZY = 1;
+const PREFIX = 2;
+const EXACT = 3;
+/** Above any score of up to 16 words (each ≤ 1): a tier's place in the score (ADR 0142). */
+export const TIER_STEP = 32;
+/** Tiers (ADR 0142): exact title, title prefix, title, other fields, with an edit. */
+export const TIER_FUZZY = 4;
+
+/** A track's (album's) tier from its flags over the query words (see the comment at the top). */
+const ALL_EXACT = 1;
+const ALL_IN_MAIN = 2;
+const SOME_FUZZY = 4;
+const tierOf = (flags: number, startsWithFirst: boolean, count: number, words: number) =>
+  flags & SOME_FUZZY ? TIER_FUZZY : !(flags & ALL_IN_MAIN) ? 3 : flags & ALL_EXACT && count === words ? 0 : startsWithFirst ? 1 : 2;
+
+interface Expansion {
+  id: number;
+  score: number;
+  kind: number;
+}
 /** MiniSearch's default weights of prefix and fuzzy matches (its `searchOptions.weights`). */
 const PREFIX_WEIGHT = 0.375;
 const FUZZY_WEIGHT = 0.45;
@@ -81,25 +115,29 @@ function createScoring(ix: SearchParts) {
   const trackStamp = new Uint32Array(T);
   const albumScore = new Float32Array(A);
   const albumStamp = new Uint32Array(A);
+  // how the stamped word matched: a track's title; an album's fields (any) and its name
+  const trackKind = new Uint8Array(T);
+  const albumKind = new Uint8Array(A);
+  const nameKind = new Uint8Array(A);
   let stamp = 0;
 
   /** The vocabulary words a query word stands for, with a score for each (best first, at most MAX_EXPANSIONS). */
-  const expand = (word: string): { id: number; score: number }[] => {
-    const found = new Map<number, number>();
+  const expand = (word: string): Expansion[] => {
+    const found = new Map<number, Expansion>();
     const exact = vocabularyMap.get(word);
-    if (exact !== undefined) found.set(exact, 1);
+    if (exact !== undefined) found.set(exact, { id: exact, score: 1, kind: EXACT });
     for (const [term, id] of vocabularyMap.atPrefix(word)) {
       const extra = term.length - word.length;
-      if (extra > 0) found.set(id, (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * extra));
+      if (extra > 0) found.set(id, { id, score: (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * extra), kind: PREFIX });
     }
     const edits = maxEdits(word);
     if (edits) {
-      for (const [term, [id, distance]] of vocabularyMap.fuzzyGet(word, edits)) {
+      for (const [id, { distance, length }] of fuzzyWords(vocabularyMap, word, edits).found) {
         // a prefix completion keeps its prefix score (as in MiniSearch)
-        if (distance > 0 && !found.has(id)) found.set(id, (FUZZY_WEIGHT * term.length) / (term.length + distance));
+        if (distance > 0 && !found.has(id)) found.set(id, { id, score: (FUZZY_WEIGHT * length) / (length + distance), kind: FUZZY });
       }
     }
-    const list = [...found].map(([id, score]) => ({ id, score }));
+    const list = [...found.values()];
     list.sort((x, y) => y.score - x.score || x.id - y.id);
     return list.slice(0, MAX_EXPANSIONS);
   };
@@ -107,17 +145,28 @@ function createScoring(ix: SearchParts) {
   const albumFieldWeight = (bits: number, w: { album: number; artist: number; genre: number }) =>
     Math.max(bits & NAME ? w.album : 0, bits & ARTIST ? w.artist : 0, bits & GENRE ? w.genre : 0);
 
-  /** Sets this word's album scores (album fields, and for the album view its tracks' titles); returns the albums set. */
-  const scoreAlbums = (expansions: { id: number; score: number }[], weights: typeof ALBUM_WEIGHTS | typeof TRACK_WEIGHTS, withTitles: boolean, out: Int32Column | null) => {
-    for (const { id, score } of expansions) {
+  /**
+   * Sets this word's album scores (album fields, and for the album view its tracks' titles) and
+   * how it matched them (albumKind: any field; nameKind: the album name); returns the albums set.
+   */
+  const scoreAlbums = (expansions: Expansion[], weights: typeof ALBUM_WEIGHTS | typeof TRACK_WEIGHTS, withTitles: boolean, out: Int32Column | null) => {
+    for (const { id, score, kind } of expansions) {
       for (let i = albumPostings.offsets[id]; i < albumPostings.offsets[id + 1]; i++) {
         const a = albumPostings.docs[i];
-        const s = score * albumFieldWeight(albumPostings.bits[i], weights);
+        const bits = albumPostings.bits[i];
+        const s = score * albumFieldWeight(bits, weights);
+        const byName = bits & NAME ? kind : 0;
         if (albumStamp[a] !== stamp) {
           albumStamp[a] = stamp;
           albumScore[a] = s;
+          albumKind[a] = kind;
+          nameKind[a] = byName;
           out?.push(a);
-        } else if (s > albumScore[a]) albumScore[a] = s;
+        } else {
+          if (s > albumScore[a]) albumScore[a] = s;
+          if (kind > albumKind[a]) albumKind[a] = kind;
+          if (byName > nameKind[a]) nameKind[a] = byName;
+        }
       }
       if (!withTitles) continue;
       for (let i = trackPostings.offsets[id]; i < trackPostings.offsets[id + 1]; i++) {
@@ -126,23 +175,32 @@ function createScoring(ix: SearchParts) {
         if (albumStamp[a] !== stamp) {
           albumStamp[a] = stamp;
           albumScore[a] = s;
+          albumKind[a] = kind;
+          nameKind[a] = 0;
           out?.push(a);
-        } else if (s > albumScore[a]) albumScore[a] = s;
+        } else {
+          if (s > albumScore[a]) albumScore[a] = s;
+          if (kind > albumKind[a]) albumKind[a] = kind;
+        }
       }
     }
   };
 
-  /** Sets this word's title scores; returns the tracks set. */
-  const scoreTitles = (expansions: { id: number; score: number }[], out: Int32Column | null) => {
-    for (const { id, score } of expansions) {
+  /** Sets this word's title scores and how it matched each title (trackKind); returns the tracks set. */
+  const scoreTitles = (expansions: Expansion[], out: Int32Column | null) => {
+    for (const { id, score, kind } of expansions) {
       const s = score * TRACK_WEIGHTS.title;
       for (let i = trackPostings.offsets[id]; i < trackPostings.offsets[id + 1]; i++) {
         const t = trackPostings.docs[i];
         if (trackStamp[t] !== stamp) {
           trackStamp[t] = stamp;
           trackScore[t] = s;
+          trackKind[t] = kind;
           out?.push(t);
-        } else if (s > trackScore[t]) trackScore[t] = s;
+        } else {
+          if (s > trackScore[t]) trackScore[t] = s;
+          if (kind > trackKind[t]) trackKind[t] = kind;
+        }
       }
     }
   };
@@ -172,8 +230,26 @@ function createScoring(ix: SearchParts) {
     return stamp;
   };
 
-  const scratchBytes = trackScore.byteLength + trackStamp.byteLength + albumScore.byteLength + albumStamp.byteLength + trackBits.byteLength + albumBits.byteLength;
-  return { T, A, trackScore, trackStamp, albumScore, albumStamp, trackBits, albumBits, expand, scoreAlbums, scoreTitles, reach, nextStamp, scratchBytes };
+  /**
+   * A word's match flags (ALL_EXACT, ALL_IN_MAIN, SOME_FUZZY, as tierOf reads them) from how it
+   * matched the main field (the title; album view: the name) and any field: AND-ed over the
+   * words for the first two, OR-ed for the third.
+   */
+  const flagsOf = (main: number, any: number) => (main === EXACT ? ALL_EXACT : 0) | (main >= PREFIX ? ALL_IN_MAIN : 0) | (any === FUZZY ? SOME_FUZZY : 0);
+  const combine = (flags: number, word: number) => (flags & word & (ALL_EXACT | ALL_IN_MAIN)) | ((flags | word) & SOME_FUZZY);
+
+  /** The ids the first word typed stands for, exactly or as a completion (a title starting with it: tier 1). */
+  const firstWordIds = (q: string, qw: string[], expanded: Expansion[][]) => {
+    const first = words(q)[0]?.slice(0, MAX_SEARCH_WORD_LENGTH);
+    const ids = new Set<number>();
+    const at = first === undefined ? -1 : qw.indexOf(first);
+    if (at >= 0) for (const e of expanded[at]) if (e.kind >= PREFIX) ids.add(e.id);
+    return ids;
+  };
+
+  const scratchBytes =
+    trackScore.byteLength + trackStamp.byteLength + albumScore.byteLength + albumStamp.byteLength + trackBits.byteLength + albumBits.byteLength + trackKind.byteLength + albumKind.byteLength + nameKind.byteLength;
+  return { T, A, trackScore, trackStamp, trackKind, albumScore, albumStamp, albumKind, nameKind, trackBits, albumBits, expand, scoreAlbums, scoreTitles, reach, nextStamp, flagsOf, combine, firstWordIds, scratchBytes };
 }
 
 export function searchOver(
@@ -182,10 +258,22 @@ export function searchOver(
   vocabulary: number,
   trackPostings: Postings,
   albumPostings: Postings & { bits: Uint8Array },
+  heads: { titles: Int32Array; names: Int32Array },
   vocabBytes: number,
 ): CatalogSearch {
   const ix = { table, vocabularyMap, trackPostings, albumPostings };
-  const { T, A, trackScore, trackStamp, albumScore, albumStamp, trackBits, albumBits, expand, scoreAlbums, scoreTitles, reach, nextStamp, scratchBytes } = createScoring(ix);
+  const sc = createScoring(ix);
+  const { T, A, trackScore, trackStamp, trackKind, albumScore, albumStamp, albumKind, nameKind, trackBits, albumBits, expand, scoreAlbums, scoreTitles, reach, nextStamp, flagsOf, combine } = sc;
+
+  /** The scores with each one's tier put in front (TIER_STEP × (4 − tier) + score). */
+  const tiered = (positions: Int32Array, scores: Float32Array, flags: Uint8Array, headOf: Int32Array, firstIds: Set<number>, words: number) => {
+    for (let j = 0; j < positions.length; j++) {
+      const head = headOf[positions[j]];
+      const tier = tierOf(flags[j], firstIds.has(headWord(head)), headCount(head), words);
+      scores[j] += TIER_STEP * (TIER_FUZZY - tier);
+    }
+    return scores;
+  };
 
   const tracks = (q: string): SearchHits | null => {
     let stamp: number;
@@ -194,6 +282,7 @@ export function searchOver(
     const perAlbum = A ? T / A : 0;
     const expanded = qw.map(expand);
     if (expanded.some((e) => e.length === 0)) return { tracks: new Int32Array(0), scores: new Float32Array(0) };
+    const firstIds = sc.firstWordIds(q, qw, expanded);
     expanded.sort((x, y) => reach(x, perAlbum) - reach(y, perAlbum));
 
     // the first word: every track it reaches, by title or through its album
@@ -210,13 +299,21 @@ export function searchOver(
         if (trackStamp[t] !== stamp) {
           trackStamp[t] = stamp;
           trackScore[t] = s;
+          trackKind[t] = 0;
           hit.push(t);
         } else if (s > trackScore[t]) trackScore[t] = s;
       }
     }
     let candidates = ascending(hit.finish(), trackBits);
     let scores = new Float32Array(candidates.length);
-    for (let j = 0; j < candidates.length; j++) scores[j] = trackScore[candidates[j]];
+    let flags = new Uint8Array(candidates.length);
+    for (let j = 0; j < candidates.length; j++) {
+      const t = candidates[j];
+      const a = table.trackAlbum[t];
+      const byAlbum = albumStamp[a] === stamp ? albumKind[a] : 0;
+      scores[j] = trackScore[t];
+      flags[j] = flagsOf(trackKind[t], Math.max(trackKind[t], byAlbum));
+    }
 
     // every further word: keep the candidates it reaches too, adding its best field score
     for (let w = 1; w < expanded.length && candidates.length; w++) {
@@ -227,18 +324,21 @@ export function searchOver(
       for (let j = 0; j < candidates.length; j++) {
         const t = candidates[j];
         const a = table.trackAlbum[t];
-        const byTitle = trackStamp[t] === stamp ? trackScore[t] : 0;
-        const byAlbum = albumStamp[a] === stamp ? albumScore[a] : 0;
-        const s = Math.max(byTitle, byAlbum);
-        if (s > 0) {
-          candidates[kept] = t;
-          scores[kept++] = scores[j] + s;
-        }
+        const inTitle = trackStamp[t] === stamp;
+        const inAlbum = albumStamp[a] === stamp;
+        if (!inTitle && !inAlbum) continue;
+        const byTitle = inTitle ? trackScore[t] : 0;
+        const titleKind = inTitle ? trackKind[t] : 0;
+        const byAlbum = inAlbum ? albumScore[a] : 0;
+        candidates[kept] = t;
+        flags[kept] = combine(flags[j], flagsOf(titleKind, Math.max(titleKind, inAlbum ? albumKind[a] : 0)));
+        scores[kept++] = scores[j] + Math.max(byTitle, byAlbum);
       }
       candidates = candidates.slice(0, kept);
       scores = scores.slice(0, kept);
+      flags = flags.subarray(0, kept);
     }
-    return { tracks: candidates, scores };
+    return { tracks: candidates, scores: tiered(candidates, scores, flags, heads.titles, firstIds, qw.length) };
   };
 
   const albums = (q: string): AlbumHits | null => {
@@ -247,13 +347,19 @@ export function searchOver(
     if (!qw.length) return null;
     const expanded = qw.map(expand);
     if (expanded.some((e) => e.length === 0)) return { albums: new Int32Array(0), scores: new Float32Array(0) };
+    const firstIds = sc.firstWordIds(q, qw, expanded);
     expanded.sort((x, y) => reach(x, 1) - reach(y, 1));
-    nextStamp();
+    stamp = nextStamp();
     const hit = new Int32Column(256);
     scoreAlbums(expanded[0], ALBUM_WEIGHTS, true, hit);
     let candidates = ascending(hit.finish(), albumBits);
     let scores = new Float32Array(candidates.length);
-    for (let j = 0; j < candidates.length; j++) scores[j] = albumScore[candidates[j]];
+    let flags = new Uint8Array(candidates.length);
+    for (let j = 0; j < candidates.length; j++) {
+      const a = candidates[j];
+      scores[j] = albumScore[a];
+      flags[j] = flagsOf(nameKind[a], albumKind[a]);
+    }
     for (let w = 1; w < expanded.length && candidates.length; w++) {
       stamp = nextStamp();
       scoreAlbums(expanded[w], ALBUM_WEIGHTS, true, null);
@@ -262,16 +368,19 @@ export function searchOver(
         const a = candidates[j];
         if (albumStamp[a] === stamp) {
           candidates[kept] = a;
+          flags[kept] = combine(flags[j], flagsOf(nameKind[a], albumKind[a]));
           scores[kept++] = scores[j] + albumScore[a];
         }
       }
       candidates = candidates.slice(0, kept);
       scores = scores.slice(0, kept);
+      flags = flags.subarray(0, kept);
     }
-    return { albums: candidates, scores };
+    return { albums: candidates, scores: tiered(candidates, scores, flags, heads.names, firstIds, qw.length) };
   };
 
-  const postingBytes = trackPostings.offsets.byteLength + trackPostings.docs.byteLength + albumPostings.offsets.byteLength + albumPostings.docs.byteLength + albumPostings.bits.byteLength;
+  const postingBytes =
+    trackPostings.offsets.byteLength + trackPostings.docs.byteLength + albumPostings.offsets.byteLength + albumPostings.docs.byteLength + albumPostings.bits.byteLength + heads.titles.byteLength + heads.names.byteLength;
   return {
     id: ++searches,
     albumTable: table.albums,
@@ -279,6 +388,6 @@ export function searchOver(
     normalize: (q) => queryWords(q).join(" "),
     tracks,
     albums,
-    bytes: () => postingBytes + scratchBytes + vocabBytes,
+    bytes: () => postingBytes + sc.scratchBytes + vocabBytes,
   };
 }

@@ -45,6 +45,8 @@ export interface TitlePostings {
   words: string[];
   offsets: Int32Array;
   docs: Int32Array;
+  /** each track's title head (postings.ts headOf: first word id and word count) */
+  heads: Int32Array;
 }
 
 /** A word's documents, CSR: documents of word w are docs[offsets[w]] … docs[offsets[w + 1] - 1]. */

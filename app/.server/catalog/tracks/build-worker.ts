@@ -53,6 +53,6 @@ if (input.figures) {
 releaseFreedPages();
 
 const out: BuildOutput = { columns, titles: postings, figures, figuresError, ms: { columns: columnsMs, figures: performance.now() - started - columnsMs } };
-const arrays: ArrayBufferView[] = [columns.albumStart, columns.trackAlbum, columns.titleOrder, columns.titleRank, columns.audioSorted, columns.byAudio, postings.offsets, postings.docs];
+const arrays: ArrayBufferView[] = [columns.albumStart, columns.trackAlbum, columns.titleOrder, columns.titleRank, columns.audioSorted, columns.byAudio, postings.offsets, postings.docs, postings.heads];
 if (figures) arrays.push(...figureArrays(figures));
 parentPort!.postMessage(out, arrays.map((a) => a.buffer as ArrayBuffer));
