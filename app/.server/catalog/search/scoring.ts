@@ -24,11 +24,12 @@ import type { AlbumHits, CatalogSearch, Postings, SearchHits } from "./types.ts"
  * over the query words of the best (word score × field weight) among its fields.
  *
  * "Best match" ranks by tier first (issue #41, ADR 0142), then by that score, then title
- * (tracks) or catalog (albums) order: 0 the title (album view: the album name) is the query's
- * words, each exact; 1 it starts with the first word typed and holds the others, exact or as
- * completions; 2 it holds every word so; 3 every word matches exactly or as a completion, some
- * through another field (album, artist, genre; album view: artist, genre, a track title);
- * 4 some word matches only with an edit. The tier is carried in the score: TIER_STEP × (4 −
+ * (tracks) or catalog (albums) order. Tiers 0–3 match every word exactly or as a completion:
+ * 0 the title (album view: the album name) is the query's words, each whole; 1 it starts with
+ * the first word typed and holds the others; 2 it holds every word; 3 some word is found only in
+ * another field (album, artist, genre; album view: artist, genre, a track title). Tiers 4–7 are
+ * the same four for a match where some word is found only with an edit ("nihgt": "Night", then
+ * "Night Drive", then "Into the Night"…). The tier is carried in the score, TIER_STEP × (7 −
  * tier) + score, so every consumer of the scores (the track view's pageOf, rankedAlbums) orders
  * by it unchanged.
  */
@@ -50,15 +51,23 @@ const PREFIX = 2;
 const EXACT = 3;
 /** Above any score of up to 16 words (each ≤ 1): a tier's place in the score (ADR 0142). */
 export const TIER_STEP = 32;
-/** Tiers (ADR 0142): exact title, title prefix, title, other fields, with an edit. */
-export const TIER_FUZZY = 4;
+const LAST_TIER = 7;
 
-/** A track's (album's) tier from its flags over the query words (see the comment at the top). */
-const ALL_EXACT = 1;
+/**
+ * Match flags over the query words: every word found whole in the main field (the title; album
+ * view: the name), exactly or (for a word found only with an edit) with it; every word found in
+ * it at all; some word found only with an edit.
+ */
+const ALL_WHOLE = 1;
 const ALL_IN_MAIN = 2;
 const SOME_FUZZY = 4;
-const tierOf = (flags: number, startsWithFirst: boolean, count: number, words: number) =>
-  flags & SOME_FUZZY ? TIER_FUZZY : !(flags & ALL_IN_MAIN) ? 3 : flags & ALL_EXACT && count === words ? 0 : startsWithFirst ? 1 : 2;
+/** A track's (album's) tier (see the comment at the top); `first`: how the first word typed matched its main field's first word. */
+function tierOf(flags: number, first: number, count: number, words: number): number {
+  const fuzzy = flags & SOME_FUZZY ? 4 : 0;
+  if (!(flags & ALL_IN_MAIN)) return fuzzy + 3;
+  if (flags & ALL_WHOLE && count === words) return fuzzy;
+  return fuzzy + (first >= (fuzzy ? FUZZY : PREFIX) ? 1 : 2);
+}
 
 interface Expansion {
   id: number;
@@ -231,25 +240,28 @@ function createScoring(ix: SearchParts) {
   };
 
   /**
-   * A word's match flags (ALL_EXACT, ALL_IN_MAIN, SOME_FUZZY, as tierOf reads them) from how it
-   * matched the main field (the title; album view: the name) and any field: AND-ed over the
-   * words for the first two, OR-ed for the third.
+   * A word's match flags (as tierOf reads them) from how it matched the main field (the title;
+   * album view: the name) and any field; over the words the first two are AND-ed, the third OR-ed.
+   * A word found only with an edit counts as found in the main field when it is found there so.
    */
-  const flagsOf = (main: number, any: number) => (main === EXACT ? ALL_EXACT : 0) | (main >= PREFIX ? ALL_IN_MAIN : 0) | (any === FUZZY ? SOME_FUZZY : 0);
-  const combine = (flags: number, word: number) => (flags & word & (ALL_EXACT | ALL_IN_MAIN)) | ((flags | word) & SOME_FUZZY);
+  const flagsOf = (main: number, any: number) => {
+    if (any === FUZZY) return SOME_FUZZY | (main === FUZZY ? ALL_WHOLE | ALL_IN_MAIN : 0);
+    return (main === EXACT ? ALL_WHOLE : 0) | (main >= PREFIX ? ALL_IN_MAIN : 0);
+  };
+  const combine = (flags: number, word: number) => (flags & word & (ALL_WHOLE | ALL_IN_MAIN)) | ((flags | word) & SOME_FUZZY);
 
-  /** The ids the first word typed stands for, exactly or as a completion (a title starting with it: tier 1). */
-  const firstWordIds = (q: string, qw: string[], expanded: Expansion[][]) => {
+  /** The words the first word typed stands for, and how (tiers 1 and 5: a title starting with it). */
+  const firstWordKinds = (q: string, qw: string[], expanded: Expansion[][]) => {
     const first = words(q)[0]?.slice(0, MAX_SEARCH_WORD_LENGTH);
-    const ids = new Set<number>();
+    const kinds = new Map<number, number>();
     const at = first === undefined ? -1 : qw.indexOf(first);
-    if (at >= 0) for (const e of expanded[at]) if (e.kind >= PREFIX) ids.add(e.id);
-    return ids;
+    if (at >= 0) for (const e of expanded[at]) kinds.set(e.id, e.kind);
+    return kinds;
   };
 
   const scratchBytes =
     trackScore.byteLength + trackStamp.byteLength + albumScore.byteLength + albumStamp.byteLength + trackBits.byteLength + albumBits.byteLength + trackKind.byteLength + albumKind.byteLength + nameKind.byteLength;
-  return { T, A, trackScore, trackStamp, trackKind, albumScore, albumStamp, albumKind, nameKind, trackBits, albumBits, expand, scoreAlbums, scoreTitles, reach, nextStamp, flagsOf, combine, firstWordIds, scratchBytes };
+  return { T, A, trackScore, trackStamp, trackKind, albumScore, albumStamp, albumKind, nameKind, trackBits, albumBits, expand, scoreAlbums, scoreTitles, reach, nextStamp, flagsOf, combine, firstWordKinds, scratchBytes };
 }
 
 export function searchOver(
@@ -265,12 +277,12 @@ export function searchOver(
   const sc = createScoring(ix);
   const { T, A, trackScore, trackStamp, trackKind, albumScore, albumStamp, albumKind, nameKind, trackBits, albumBits, expand, scoreAlbums, scoreTitles, reach, nextStamp, flagsOf, combine } = sc;
 
-  /** The scores with each one's tier put in front (TIER_STEP × (4 − tier) + score). */
-  const tiered = (positions: Int32Array, scores: Float32Array, flags: Uint8Array, headOf: Int32Array, firstIds: Set<number>, words: number) => {
+  /** The scores with each one's tier put in front (TIER_STEP × (7 − tier) + score). */
+  const tiered = (positions: Int32Array, scores: Float32Array, flags: Uint8Array, headOf: Int32Array, firstKinds: Map<number, number>, words: number) => {
     for (let j = 0; j < positions.length; j++) {
       const head = headOf[positions[j]];
-      const tier = tierOf(flags[j], firstIds.has(headWord(head)), headCount(head), words);
-      scores[j] += TIER_STEP * (TIER_FUZZY - tier);
+      const tier = tierOf(flags[j], firstKinds.get(headWord(head)) ?? 0, headCount(head), words);
+      scores[j] += TIER_STEP * (LAST_TIER - tier);
     }
     return scores;
   };
@@ -282,7 +294,7 @@ export function searchOver(
     const perAlbum = A ? T / A : 0;
     const expanded = qw.map(expand);
     if (expanded.some((e) => e.length === 0)) return { tracks: new Int32Array(0), scores: new Float32Array(0) };
-    const firstIds = sc.firstWordIds(q, qw, expanded);
+    const firstKinds = sc.firstWordKinds(q, qw, expanded);
     expanded.sort((x, y) => reach(x, perAlbum) - reach(y, perAlbum));
 
     // the first word: every track it reaches, by title or through its album
@@ -338,7 +350,7 @@ export function searchOver(
       scores = scores.slice(0, kept);
       flags = flags.subarray(0, kept);
     }
-    return { tracks: candidates, scores: tiered(candidates, scores, flags, heads.titles, firstIds, qw.length) };
+    return { tracks: candidates, scores: tiered(candidates, scores, flags, heads.titles, firstKinds, qw.length) };
   };
 
   const albums = (q: string): AlbumHits | null => {
@@ -347,7 +359,7 @@ export function searchOver(
     if (!qw.length) return null;
     const expanded = qw.map(expand);
     if (expanded.some((e) => e.length === 0)) return { albums: new Int32Array(0), scores: new Float32Array(0) };
-    const firstIds = sc.firstWordIds(q, qw, expanded);
+    const firstKinds = sc.firstWordKinds(q, qw, expanded);
     expanded.sort((x, y) => reach(x, 1) - reach(y, 1));
     stamp = nextStamp();
     const hit = new Int32Column(256);
@@ -376,7 +388,7 @@ export function searchOver(
       scores = scores.slice(0, kept);
       flags = flags.subarray(0, kept);
     }
-    return { albums: candidates, scores: tiered(candidates, scores, flags, heads.names, firstIds, qw.length) };
+    return { albums: candidates, scores: tiered(candidates, scores, flags, heads.names, firstKinds, qw.length) };
   };
 
   const postingBytes =
