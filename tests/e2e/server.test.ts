@@ -68,10 +68,17 @@ describe("server foundation", () => {
     expect(await res.text()).not.toMatch(/at \w+ \(/);
   });
 
-  it("redirects /aibrands to /ai-brands with 301", async () => {
-    const res = await fetch(url("/aibrands"), { redirect: "manual" });
-    expect(res.status).toBe(301);
-    expect(res.headers.get("location")).toBe("/ai-brands");
+  it("redirects /aibrands to /ai-brands and /team to /board with 301, storable by a shared cache (DESIGN.md §3, deviation 3)", async () => {
+    for (const [from, to] of [["/aibrands", "/ai-brands"], ["/team", "/board"], ["/team/", "/board"]]) {
+      const res = await fetch(url(from), { redirect: "manual" });
+      expect(res.status, from).toBe(301);
+      expect(res.headers.get("location"), from).toBe(to);
+      expect(res.headers.get("cache-control"), from).toMatch(/public.*s-maxage=\d+/);
+    }
+    // issue #41: the footer's "Our Team" lands on the board page
+    const followed = await fetch(url("/team"));
+    expect(followed.status).toBe(200);
+    expect(new URL(followed.url).pathname).toBe("/board");
   });
 
   it("serves robots.txt and a sitemap listing every page", async () => {

@@ -158,7 +158,8 @@ export async function startLeads(
         idempotencyKey,
         lead: data,
         contentHash: leadContentHash(lead.kind, data),
-        mail: composeLeadMail(lead, { from: config.MAIL_FROM, to: config.CONTACT_TO }),
+        // issue #41: composed once the row's id, the lead's reference, is known
+        mail: (id) => composeLeadMail(lead, { from: config.MAIL_FROM, to: config.CONTACT_TO }, leadReference(id)),
         clientIp: meta.ip || null,
         now: now(),
       });
