@@ -178,8 +178,15 @@ export function createApp(
   });
   app.get("/readyz", readinessHandler(services));
 
-  // DESIGN.md §3, deviation 3: the footer's old hyphen-less path.
-  app.get(["/aibrands", "/aibrands/"], (_req, res) => res.redirect(301, "/ai-brands"));
+  // DESIGN.md §3, deviation 3: the footer's old hyphen-less path, and the spec's "Our Team"
+  // (/team, never a page: the people who lead the company are on /board; issue #41).
+  // A permanent answer a shared cache may keep (ADR 0119), a day, even while the origin is down.
+  const permanentRedirect = (to: string) => (_req: Request, res: Response) => {
+    res.setHeader("Cache-Control", "public, max-age=86400, s-maxage=86400, stale-if-error=604800");
+    res.redirect(301, to);
+  };
+  app.get(["/aibrands", "/aibrands/"], permanentRedirect("/ai-brands"));
+  app.get(["/team", "/team/"], permanentRedirect("/board"));
 
   // Sample media generated into DATA_DIR/media (and any operator-provided files there).
   app.use(

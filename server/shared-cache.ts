@@ -65,6 +65,17 @@ export interface Classified {
   depends: "none" | "catalog" | "analysis" | "tracks";
 }
 
+/**
+ * The page a path is, or the page whose `.data` it is: React Router's single fetch asks
+ * `/mission.data` for `/mission` and `/_.data` for `/`.
+ */
+export function storyPageOf(pathname: string): string | null {
+  if (!pathname.endsWith(".data")) return pathname;
+  if (pathname === "/_.data") return "/";
+  const page = pathname.slice(0, -".data".length);
+  return page.length > 1 && !page.endsWith("/") ? page : null;
+}
+
 /** The kind of a GET, or null for what this module leaves alone (files, forms' answers, health). */
 export function classify(pathname: string, search: URLSearchParams): Classified | null {
   if (pathname === "/robots.txt") return { kind: "sitemap", tags: [TAGS.pages], depends: "none" };
@@ -76,8 +87,15 @@ export function classify(pathname: string, search: URLSearchParams): Classified 
     if (search.has("item")) return { kind: "list", tags: [TAGS.catalog, TAGS.analysis], depends: "analysis" };
     return { kind: "list", tags: [TAGS.catalog], depends: "catalog" };
   }
-  // a story page; /contact with a query may carry what a visitor typed: left alone
-  if (STORY.has(pathname) && (pathname !== "/contact" || search.size === 0)) return { kind: "story", tags: [TAGS.pages], depends: "none" };
+  // A story page, or its `.data` (a client navigation's loader data: issue #42, DESIGN.md §3d
+  // "their .data"), which is stored, validated and purged like its HTML. /contact with a query
+  // may carry what a visitor typed: left alone.
+  const story = storyPageOf(pathname);
+  if (story !== null && STORY.has(story) && (story !== "/contact" || search.size === 0)) {
+    // Home shows the featured albums (product-rules §2): a catalog change purges it too
+    if (story === "/") return { kind: "story", tags: [TAGS.pages, TAGS.catalog], depends: "catalog" };
+    return { kind: "story", tags: [TAGS.pages], depends: "none" };
+  }
   const m = /^\/catalog\/([a-z]+)\/([^/]+?)(?:\/[^/]*?)?(\.data)?$/.exec(pathname);
   const kind = parseItemPageKind(m?.[1]);
   if (m && kind) {

@@ -47,6 +47,12 @@ export const configSchema = z
         .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
         .optional(),
     ),
+    /**
+     * Issue #42, ADR 0149: the most PostgreSQL connections one process's shared pool opens (the
+     * outbox, the analysis results, the reference files and both rate limits share it); the
+     * track index's build worker adds BUILD_WORKER_CONNECTIONS (1) while it reads the figures.
+     */
+    DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(100).default(10),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     /** Express `trust proxy`: "true", "false", a hop count, or a comma-separated list of subnets. */
     TRUST_PROXY: z.string().default("loopback"),

@@ -53,3 +53,12 @@ export function services(context: Readonly<RouterContextProvider>): AppServices 
 export function requestInfo(context: Readonly<RouterContextProvider>): RequestInfo {
   return context.get(requestContext);
 }
+
+/**
+ * product-rules §2 "404 page": the attempted path is logged. At `info`, not `error` (issue #41,
+ * spec-deviations 3): a visitor's mistyped or stale link is not a fault of the site, and one
+ * error line per 404 (bots probe thousands) buried the real errors.
+ */
+export function logNotFound(context: Readonly<RouterContextProvider>, path: string): void {
+  requestInfo(context).log.info({ path }, "404 Error: User attempted to access non-existent route");
+}

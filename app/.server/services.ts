@@ -15,6 +15,7 @@ import { describeAnalysisStore, openAnalysisStore } from "./analysis/stage/open.
 import { sampleMediaReady, samplePaths } from "./catalog/sample/ensure.ts";
 import { seedSampleAnalysis } from "./catalog/sample/sample-analysis.ts";
 import { errorMessage } from "./catalog/errors.ts";
+import { createSharedPostgres, type SharedPostgres } from "./db/postgres-pool.ts";
 
 /**
  * The one composition root (issue #7): the web server and every command (`worker`, `outbox`,
@@ -121,9 +122,12 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const base = opts.logger ?? createLogger(config.LOG_LEVEL);
   const logger = opts.logBindings ? base.child(opts.logBindings) : base;
   const stops: (() => void)[] = [];
+  // Issue #42, ADR 0149: one PostgreSQL pool per process, DATABASE_POOL_MAX connections at most,
+  // shared by every store below; ended last, after them.
+  const postgres = config.DATABASE_URL ? createSharedPostgres(config.DATABASE_URL, config.DATABASE_POOL_MAX) : undefined;
 
   const catalog = roles.catalog ? await startCatalog({ config, logger, follow: roles.followCatalog, ...opts.catalog }) : undefined;
-  const analysis = catalog ? await startAnalysis(opts, logger, catalog) : undefined;
+  const analysis = catalog ? await startAnalysis(opts, logger, catalog, postgres) : undefined;
 
   let indexes: CatalogIndexes | undefined;
   let sitemaps: Sitemaps | undefined;
@@ -142,9 +146,9 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   let leads: LeadsService | undefined;
   if (roles.leads) {
     const worker = roles.worker ?? config.OUTBOX_WORKER;
-    leads = await startLeads({ config: { ...config, OUTBOX_WORKER: worker }, logger }, opts.leads);
+    leads = await startLeads({ config: { ...config, OUTBOX_WORKER: worker }, logger }, { postgres, ...opts.leads });
   }
-  const soundsLike = roles.soundsLike ? createSoundsLike(config, logger, { cluster: opts.cluster }) : undefined;
+  const soundsLike = roles.soundsLike ? createSoundsLike(config, logger, { cluster: opts.cluster, postgres }) : undefined;
 
   let closing: Promise<void> | undefined;
   return {
@@ -171,6 +175,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
           soundsLike?.close(),
         ]);
         await analysis?.service.close();
+        await postgres?.end().catch(() => {});
       })()),
   };
 }
@@ -208,7 +213,7 @@ function warmIndexes(catalog: CatalogService, { catalogIndex, tracks }: CatalogI
  * (sheets show no tempo or key) and tries again every 30 s, as the outbox opens lazily: a
  * start never fails for it.
  */
-async function startAnalysis(opts: ServiceOptions, logger: Logger, catalog: CatalogService) {
+async function startAnalysis(opts: ServiceOptions, logger: Logger, catalog: CatalogService, postgres: SharedPostgres | undefined) {
   const { config, roles } = opts;
   const analyse = roles.analyzer ?? (!roles.followCatalog && config.ANALYSIS_WORKER);
   let analyzer: Analyzer | undefined;
@@ -216,7 +221,7 @@ async function startAnalysis(opts: ServiceOptions, logger: Logger, catalog: Cata
   let retryTimer: NodeJS.Timeout | undefined;
   let closed = false;
   const open = async () => {
-    const store = await openAnalysisStore(config);
+    const store = await openAnalysisStore(config, { postgres });
     const service = await createAnalysisLookup(store, { logger });
     if (!analyse) return { service };
     // the sample's shipped results, before the stage walks (issue #19: figures at once); only

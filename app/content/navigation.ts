@@ -28,7 +28,8 @@ export interface FooterColumn {
 /**
  * product-rules §2 "Footer". "For Creators" points to /ai-brands instead of the spec's /aibrands
  * (DESIGN.md §3, deviation 3; /aibrands itself answers 301 → /ai-brands).
- * "Our Team" keeps /team, which is a 404 until the page exists.
+ * "Our Team" points to /board, the page of the people who lead the company (DESIGN.md §3,
+ * deviation 3, issue #41); /team itself answers 301 → /board.
  */
 export const footerColumns: readonly FooterColumn[] = [
   {
@@ -44,7 +45,7 @@ export const footerColumns: readonly FooterColumn[] = [
     title: "Our Company",
     links: [
       { name: "About Us", href: "/mission" },
-      { name: "Our Team", href: "/team" },
+      { name: "Our Team", href: "/board" },
       { name: "AI Brands", href: "/ai-brands" },
       { name: "Contact", href: "/contact" },
       { name: "Investors", href: "/investors" },

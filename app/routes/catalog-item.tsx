@@ -1,6 +1,6 @@
 import { data, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/catalog-item";
-import { requestInfo, services } from "~/.server/context";
+import { logNotFound, services } from "~/.server/context";
 import { loadItemPage } from "~/.server/catalog/item-page";
 import { JsonLd } from "~/components/seo/json-ld";
 import { NotFoundMessage } from "~/components/layout/not-found-message";
@@ -15,14 +15,14 @@ import { site } from "~/content/site";
  * Item pages (issue #11, DESIGN.md §3b): `/catalog/albums/{id}`, `/catalog/singles/{id}`,
  * `/catalog/films/{film_id}`, each with an optional `/{slug}`. Any slug, right, wrong or
  * missing, answers the page, whose canonical link names the right one (ADR 0096). An unknown
- * id (or kind) answers the 404 page with status 404, logged as product-rules §2 asks.
+ * id (or kind) answers the 404 page with status 404, logged as product-rules §2 asks (at info: issue #41).
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const kind = parseItemPageKind(params.kind);
   const found = kind ? await loadItemPage(services(context), kind, params.id) : null;
   const url = new URL(request.url);
   if (!kind || !found) {
-    requestInfo(context).log.error({ path: url.pathname }, "404 Error: User attempted to access non-existent route");
+    logNotFound(context, url.pathname);
     return data({ found: false as const, path: url.pathname }, { status: 404 });
   }
   const { item } = found;

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { requestInfo } from "~/.server/context";
+import { logNotFound } from "~/.server/context";
 import { notFoundSeo } from "~/lib/seo";
 import { NotFoundMessage } from "~/components/layout/not-found-message";
 import type { Route } from "./+types/not-found";
@@ -10,13 +10,13 @@ export const handle = documentPage;
 export const clientMiddleware = [loadAsDocument];
 
 /**
- * product-rules §2 "404 page" and §8: any path outside the route table (including the footer's
- * /team, DESIGN.md §3; /privacy and /terms are pages since issue #16) shows the 404 page with HTTP status 404, and the
- * attempted path is logged as an error.
+ * product-rules §2 "404 page" and §8: any path outside the route table (/privacy and /terms are
+ * pages since issue #16; /team answers 301 to /board, DESIGN.md §3) shows the 404 page with HTTP
+ * status 404, and the attempted path is logged, at info level (issue #41).
  */
 export function loader({ request, context }: Route.LoaderArgs) {
   const { pathname } = new URL(request.url);
-  requestInfo(context).log.error({ path: pathname }, "404 Error: User attempted to access non-existent route");
+  logNotFound(context, pathname);
   return data({ path: pathname }, { status: 404 });
 }
 

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import PostalMime from "postal-mime";
+import PostalMime, { decodeWords } from "postal-mime";
 import { SMTPServer } from "smtp-server";
 
 /** A parsed e-mail: what a recipient's mail client would show. */
@@ -12,6 +12,8 @@ export interface ReceivedMail {
   text: string | undefined;
   html: string | undefined;
   messageId: string | undefined;
+  /** Every header field by its lower-case name, RFC 2047 words decoded (the last one of a repeated name). */
+  headers: Record<string, string>;
 }
 
 export async function parseEml(raw: string | Buffer): Promise<ReceivedMail> {
@@ -24,6 +26,7 @@ export async function parseEml(raw: string | Buffer): Promise<ReceivedMail> {
     text: email.text,
     html: email.html,
     messageId: email.messageId,
+    headers: Object.fromEntries(email.headers.map((h) => [h.key, decodeWords(h.value)])),
   };
 }
 

@@ -16,6 +16,12 @@ export interface TestPostgres {
   port: number;
   /** A new empty database on this server; returns its URL. */
   createDatabase(name: string): Promise<string>;
+  /**
+   * Stops the server (a fast shutdown: open connections are cut) and keeps its data; `resume`
+   * brings it back on the same port (issue #42: a restart during traffic).
+   */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -94,14 +100,31 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     // Throw-away data: durability off for speed, enough connections for concurrent workers.
     "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200",
   ]);
-  const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  try {
+  let child: ChildProcess;
+  const launch = async () => {
+    child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout!.on("data", (d) => (output += d));
+    child.stderr!.on("data", (d) => (output += d));
     await waitForConnection(port, child, () => output);
+  };
+  const halt = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    // Signal the postmaster itself (runuser does not forward signals): SIGINT = fast shutdown.
+    const postmasterPid = Number(fs.readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+    try {
+      process.kill(postmasterPid, "SIGINT");
+    } catch {
+      child.kill("SIGKILL");
+    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (child.exitCode === null) child.kill("SIGKILL");
+  };
+  try {
+    await launch();
   } catch (error) {
-    child.kill("SIGKILL");
+    child!.kill("SIGKILL");
     fs.rmSync(dir, { recursive: true, force: true });
     throw error;
   }
@@ -118,19 +141,10 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       await client.end();
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
+    pause: halt,
+    resume: launch,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once("exit", r));
-        // Signal the postmaster itself (runuser does not forward signals): SIGINT = fast shutdown.
-        const postmasterPid = Number(fs.readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
-        try {
-          process.kill(postmasterPid, "SIGINT");
-        } catch {
-          child.kill("SIGKILL");
-        }
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-        if (child.exitCode === null) child.kill("SIGKILL");
-      }
+      await halt();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

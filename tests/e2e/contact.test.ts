@@ -260,6 +260,9 @@ describe("/contact", () => {
     expect(mails.text).toContain("Budget: $5,000 - $10,000");
     expect(mails.text).toContain("Timeline: Within 1 month");
     expect(mails.text).toContain("Tracks: Midnight Drive; Golden Hour");
+    // issue #41: the item asked about, after the reference, first in the body and in a header
+    expect(mails.text?.split(/\r?\n/)[0]).toMatch(/^Reference: NB-\d{6} · Tracks: Midnight Drive; Golden Hour$/);
+    expect(mails.headers["x-lead-item"]).toBe("Midnight Drive; Golden Hour");
 
     // switching tabs by keyboard keeps the URL in step
     await page.getByRole("tab", { name: "Sync Licensing" }).focus();
@@ -295,6 +298,10 @@ describe("/contact", () => {
     };
     const lead = await waitFor("the licensing e-mail", async () => (await all()).find((m) => m.text?.includes(`Company: ${company}`)));
     expect(lead.text).toContain("Tracks: N/A\n\nDescription:\nA documentary about early computing.");
+    // issue #41: the company's copy names the toast's reference first, and in a header a filter matches
+    expect(lead.subject).toBe("New Licensing Inquiry");
+    expect(lead.text?.split(/\r?\n/)[0]).toBe(`Reference: ${reference}`);
+    expect(lead.headers["x-lead-reference"]).toBe(reference);
     expect(lead.text?.trimEnd()).toMatch(/\n\nMedia: Cinema & festivals, Streaming \/ VOD\nTerritory: Europe\nTerm: 2 years$/);
 
     const receipt = await waitFor("the receipt", async () => (await all()).find((m) => m.to.includes(visitor)));

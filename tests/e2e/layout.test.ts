@@ -325,7 +325,7 @@ describe("footer", () => {
     ]);
     expect(await column("Our Company")).toEqual([
       ["About Us", "/mission"],
-      ["Our Team", "/team"],
+      ["Our Team", "/board"],
       ["AI Brands", "/ai-brands"],
       ["Contact", "/contact"],
       ["Investors", "/investors"],
@@ -343,14 +343,15 @@ describe("footer", () => {
     await page.context().close();
   });
 
-  it("follows its links: For Creators lands on /ai-brands, Our Team on the 404 page", async () => {
+  it("follows its links: For Creators lands on /ai-brands, Our Team on /board (issue #41, DESIGN.md §3)", async () => {
     const page = await newPage(browser);
     await gotoHydrated(page, "/");
     await page.locator("footer").getByRole("link", { name: "White Labels" }).click();
     await page.waitForURL(url("/ai-brands"));
     await page.locator("footer").getByRole("link", { name: "Our Team" }).click();
-    await page.waitForURL(url("/team"));
-    await page.getByRole("heading", { name: "Oops! Page not found" }).waitFor();
+    await page.waitForURL(url("/board"));
+    await page.getByRole("heading", { level: 1 }).first().waitFor();
+    expect(await page.getByRole("heading", { name: "Oops! Page not found" }).count()).toBe(0);
     await page.context().close();
   });
 });

@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { serverLogLines, url } from "./support/browser.ts";
 import { expectScriptsHashed } from "./support/csp.ts";
+import { STATIC_PAGE_PATHS } from "../../app/lib/static-pages.ts";
 
 describe("server foundation", () => {
   it("runs in production mode when started as npm start does, and says so in its start-up log", () => {
@@ -68,10 +69,43 @@ describe("server foundation", () => {
     expect(await res.text()).not.toMatch(/at \w+ \(/);
   });
 
-  it("redirects /aibrands to /ai-brands with 301", async () => {
-    const res = await fetch(url("/aibrands"), { redirect: "manual" });
-    expect(res.status).toBe(301);
-    expect(res.headers.get("location")).toBe("/ai-brands");
+  it("redirects /aibrands to /ai-brands and /team to /board with 301, storable by a shared cache (DESIGN.md §3, deviation 3)", async () => {
+    for (const [from, to] of [["/aibrands", "/ai-brands"], ["/team", "/board"], ["/team/", "/board"]]) {
+      const res = await fetch(url(from), { redirect: "manual" });
+      expect(res.status, from).toBe(301);
+      expect(res.headers.get("location"), from).toBe(to);
+      expect(res.headers.get("cache-control"), from).toMatch(/public.*s-maxage=\d+/);
+    }
+    // issue #41: the footer's "Our Team" lands on the board page
+    const followed = await fetch(url("/team"));
+    expect(followed.status).toBe(200);
+    expect(new URL(followed.url).pathname).toBe("/board");
+  });
+
+  it("makes each story page's .data storable and validated like its HTML (issue #42, DESIGN.md §3d)", async () => {
+    const dataUrl = (page: string) => (page === "/" ? "/_.data" : `${page}.data`);
+    for (const page of STATIC_PAGE_PATHS) {
+      const html = await fetch(url(page));
+      const data = await fetch(url(dataUrl(page)));
+      expect(data.status, page).toBe(200);
+      expect(data.headers.get("cache-control"), page).toBe(html.headers.get("cache-control"));
+      expect(data.headers.get("cache-control"), page).toMatch(/^public, .*s-maxage=[1-9]/);
+      expect(data.headers.get("surrogate-key"), page).toBe(html.headers.get("surrogate-key"));
+      expect(data.headers.get("set-cookie"), page).toBeNull();
+      const etag = data.headers.get("etag");
+      expect(etag, page).toMatch(/^W\//);
+      expect(etag, page).not.toBe(html.headers.get("etag")); // two answers never share a validator
+      const again = await fetch(url(dataUrl(page)), { headers: { "If-None-Match": etag! } });
+      expect(again.status, page).toBe(304);
+      // a client navigation names the loaders it needs: the same page, its own validator
+      const routes = await fetch(url(`${dataUrl(page)}?_routes=root`));
+      expect(routes.headers.get("cache-control"), page).toBe(html.headers.get("cache-control"));
+      expect((await fetch(url(`${dataUrl(page)}?_routes=root`), { headers: { "If-None-Match": routes.headers.get("etag")! } })).status, page).toBe(304);
+    }
+    // Home shows featured albums: a catalog change purges its HTML and its .data
+    expect((await fetch(url("/_.data"))).headers.get("surrogate-key")).toMatch(/\bcatalog\b/);
+    // the contact form's data holds fresh form keys: never stored
+    expect((await fetch(url("/contact.data"))).headers.get("cache-control")).toMatch(/no-store/);
   });
 
   it("serves robots.txt and a sitemap listing every page", async () => {

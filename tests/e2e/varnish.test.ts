@@ -109,6 +109,8 @@ describe.skipIf(!varnishd)("behind Varnish (deploy/varnish/default.vcl)", () => 
   it("stores public pages with their lifetimes, ETag and tags, and serves the second ask from the cache", async () => {
     for (const [pathname, sMaxage, tag] of [
       ["/mission", 3600, "pages"],
+      // issue #42: a story page's .data (a client navigation) like its HTML
+      ["/board.data", 3600, "pages"],
       ["/catalog", 600, "catalog"],
       ["/catalog?view=tracks", 600, "analysis"],
       ["/sitemap.xml", 3600, "catalog"],
@@ -244,12 +246,21 @@ describe.skipIf(!varnishd)("behind Varnish (deploy/varnish/default.vcl)", () => 
     await waitFor("a fresh copy after the purge", async () => Number((await request("/partners")).headers.age ?? 0) === 0 || undefined, 10_000);
   });
 
-  it("serves stored pages while the origin is down, and a plain 503 for one never asked", async () => {
+  it("serves stored pages and story pages' .data while the origin is down, and a plain 503 for one never asked", async () => {
     await request("/mission");
+    // issue #42: client-side navigation between story pages asks their .data
+    const data = { "/mission.data": await request("/mission.data"), "/_.data": await request("/_.data") };
+    for (const [pathname, answer] of Object.entries(data)) expect(answer.status, pathname).toBe(200);
     await origin.stop();
     await waitFor("the origin seen down", async () => (await request("/never-asked-before-" + Date.now())).status === 503 || undefined, 20_000);
     const stored = await request("/mission");
     expect(stored.status).toBe(200);
     expect(stored.text).toContain("<html");
+    for (const [pathname, before] of Object.entries(data)) {
+      const answer = await request(pathname);
+      expect(answer.status, pathname).toBe(200);
+      expect(answer.text, pathname).toBe(before.text);
+    }
+    expect((await request("/board.data?_routes=never-asked")).status).toBe(503);
   });
 });

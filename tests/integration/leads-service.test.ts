@@ -57,6 +57,18 @@ describe("leads service", () => {
         mail: { to: "sales@example.com", from: "no-reply@example.com", replyTo: "grace@example.org", subject: "New Licensing Inquiry" },
       });
       expect(stored!.mail.text).toContain("Project Type: Film\nBudget: To be discussed\nTimeline: Flexible\nTracks: N/A");
+      // issue #41: the stored e-mail starts with the reference the visitor was given, and carries it in a header
+      const { reference } = first as { reference: string };
+      expect(stored!.mail.text.split("\n")[0]).toBe(`Reference: ${reference}`);
+      expect(stored!.mail.headers).toEqual({ "X-Lead-Reference": reference });
+      // a second lead asking about a track: its own reference, and the track, first
+      const asking = await leads.submit({ ...lead, data: { ...lead.data, tracks: "Night Drive — Anna Vega (Amor Ocean)" } }, { ip: "203.0.113.9", idempotencyKey: crypto.randomUUID() });
+      const other = await repo.get((asking as { id: number }).id);
+      const otherReference = (asking as { reference: string }).reference;
+      expect(otherReference).not.toBe(reference);
+      expect(other!.mail.text.split("\n")[0]).toBe(`Reference: ${otherReference} · Tracks: Night Drive — Anna Vega (Amor Ocean)`);
+      expect(other!.mail.headers).toEqual({ "X-Lead-Reference": otherReference, "X-Lead-Item": "Night Drive — Anna Vega (Amor Ocean)" });
+      expect(other!.mail.subject).toBe("New Licensing Inquiry");
       expect(leads.worker).toBeUndefined(); // OUTBOX_WORKER=false: a separate `npm run worker` delivers
     } finally {
       await leads.close();
@@ -194,7 +206,9 @@ describe("the visitor's receipt (issue #11, ADR 0095)", () => {
       // the lead mails are exactly what they were without receipts
       const leadMail = all.find((m) => m.subject === "New Licensing Inquiry")!;
       expect(leadMail.to).toEqual(["hello@example.com"]);
-      expect(leadMail.text?.trimEnd()).toBe(composeLeadMail(request, { from: config.MAIL_FROM, to: config.CONTACT_TO }).text.trimEnd());
+      expect(leadMail.text?.trimEnd()).toBe(composeLeadMail(request, { from: config.MAIL_FROM, to: config.CONTACT_TO }, reference).text.trimEnd());
+      // issue #41: the company's copy names the reference the receipt tells the visitor to quote
+      expect(leadMail.headers["x-lead-reference"]).toBe(reference);
 
       const [receipt] = receiptsTo(all, "grace@example.org");
       expect(receipt).toMatchObject({ from: "no-reply@example.com", replyTo: ["hello@example.com"] });

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import sesLocal from "aws-ses-v2-local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { composeLeadMail, composeReceiptMail } from "../../app/.server/mail/compose.ts";
+import { composeLeadMail as composeWithReference, composeReceiptMail, oneLineSafe } from "../../app/.server/mail/compose.ts";
 import { cognitoGuestCredentials } from "../../app/.server/mail/cognito-credentials.ts";
 import { FileMailTransport } from "../../app/.server/mail/file-transport.ts";
 import { SesMailTransport, SesRetryStrategy } from "../../app/.server/mail/ses-transport.ts";
@@ -37,12 +37,17 @@ const licensingLead: Lead = {
     tracks: "",
   },
 };
+/** The lead mails of these tests carry the reference of outbox row 42 (issue #41). */
+const composeLeadMail = (lead: Lead, to: typeof addresses, reference = "NB-000042") => composeWithReference(lead, to, reference);
 const context = { outboxId: 42, idempotencyKey: "contact:0f8fad5b-d9cb-469f-a165-70867728950e", createdAt: Date.UTC(2026, 0, 2, 3, 4, 5) };
 
 /** A parsed text part, with CRLF and MIME's final line break normalised away. */
 const bodyOf = (text: string | undefined) => text?.replace(/\r\n/g, "\n").trimEnd();
 
 const CONTACT_TEXT = [
+  // issue #41: the reference first, what an inbox previews (a deviation from product-rules §7's body)
+  "Reference: NB-000042",
+  "",
   "New Contact Form Submission",
   "",
   "Name: Ada <script>alert(1)</script>",
@@ -56,6 +61,8 @@ const CONTACT_TEXT = [
 ].join("\n");
 
 const LICENSING_TEXT = [
+  "Reference: NB-000042",
+  "",
   "New Licensing Request",
   "",
   "Name: Grace Hopper",
@@ -80,8 +87,9 @@ describe("composing the lead e-mails (product-rules §7)", () => {
       replyTo: "ada@example.org",
       subject: "Contact: Release <script>",
       text: CONTACT_TEXT,
+      headers: { "X-Lead-Reference": "NB-000042" },
       html:
-        "<pre>New Contact Form Submission\n\nName: Ada &lt;script&gt;alert(1)&lt;/script&gt;\nEmail: ada@example.org\n" +
+        "<pre>Reference: NB-000042\n\nNew Contact Form Submission\n\nName: Ada &lt;script&gt;alert(1)&lt;/script&gt;\nEmail: ada@example.org\n" +
         "Subject: Release &lt;script&gt;\n\nMessage:\nHello &amp; welcome — I&#39;d like to distribute &quot;Engines&quot;.\nSecond line.\n</pre>",
     });
   });
@@ -107,6 +115,60 @@ describe("licensing e-mail: the license terms (issue #11)", () => {
     expect(some.html).toContain("Territory: Other\n</pre>");
     // none given: the spec's mail, unchanged
     expect(composeLeadMail({ ...licensingLead, data: { ...licensingLead.data, media: [] } }, addresses).text).toBe(LICENSING_TEXT);
+  });
+});
+
+describe("the company's copy: reference and item first, and in headers (issue #41)", () => {
+  const asking = (tracks: string): Lead => ({ ...licensingLead, data: { ...licensingLead.data, tracks } });
+
+  it("starts with the reference and the track asked about, keeps product-rules §7's subject and body after them, and sets X-Lead-Reference and X-Lead-Item", () => {
+    const mail = composeWithReference(asking("Night Drive — Anna Vega (Amor Ocean)"), addresses, "NB-000107");
+    expect(mail.subject).toBe("New Licensing Inquiry");
+    expect(mail.text.split("\n")[0]).toBe("Reference: NB-000107 · Tracks: Night Drive — Anna Vega (Amor Ocean)");
+    expect(mail.text).toBe(`Reference: NB-000107 · Tracks: Night Drive — Anna Vega (Amor Ocean)\n\n${LICENSING_TEXT.split("\n").slice(2).join("\n").replace("Tracks: N/A", "Tracks: Night Drive — Anna Vega (Amor Ocean)")}`);
+    expect(mail.headers).toEqual({ "X-Lead-Reference": "NB-000107", "X-Lead-Item": "Night Drive — Anna Vega (Amor Ocean)" });
+    expect(mail.html.startsWith("<pre>Reference: NB-000107 · Tracks: Night Drive")).toBe(true);
+    // several listed: the first, and how many more; the body keeps the whole list
+    const several = composeWithReference(asking("Engines\nCompiler Blues\n\nNight Shift"), addresses, "NB-000108");
+    expect(several.headers?.["X-Lead-Item"]).toBe("Engines (+2 more)");
+    expect(several.text.split("\n")[0]).toBe("Reference: NB-000108 · Tracks: Engines (+2 more)");
+    expect(several.text).toContain("\nTracks: Engines\nCompiler Blues\n\nNight Shift\n");
+    // none: the reference alone, no item header
+    const none = composeWithReference(asking("  "), addresses, "NB-000109");
+    expect(none.text.split("\n")[0]).toBe("Reference: NB-000109");
+    expect(none.headers).toEqual({ "X-Lead-Reference": "NB-000109" });
+    expect(composeWithReference(contactLead, addresses, "NB-000110").subject).toBe("Contact: Release <script>");
+  });
+
+  it("keeps what a visitor types in the Tracks field to one safe line: no header of theirs, no reordering, nothing before the reference", async () => {
+    const attacks = [
+      "Night Drive\r\nBcc: victim@example.net",
+      "Night Drive\rX-Lead-Reference: NB-999999",
+      "Night Drive\u2028Bcc: victim@example.net",
+      "\u202eevirD thgiN\u202c\u0000\u0007",
+      "=?UTF-8?Q?Night=0D=0ABcc:_victim@example.net?=",
+      "x".repeat(5000),
+    ];
+    for (const tracks of attacks) {
+      const mail = composeWithReference(asking(tracks), addresses, "NB-000111");
+      const item = mail.headers?.["X-Lead-Item"] ?? "";
+      expect(item, tracks).toMatch(/^[^\p{Cc}\p{Cf}\u2028\u2029]*$/u);
+      expect([...item].length, tracks).toBeLessThanOrEqual(132);
+      expect(mail.text.startsWith("Reference: NB-000111"), tracks).toBe(true);
+      // what a mail client reads back: one X-Lead-Reference (ours), no Bcc, the subject unchanged
+      const transport = new FileMailTransport(fs.mkdtempSync(path.join(os.tmpdir(), "mail-attack-")));
+      await transport.send(mail, { ...context, outboxId: 111 });
+      const raw = fs.readFileSync(path.join(transport.dir, FileMailTransport.fileName(context).replace("lead-42", "lead-111")), "utf8");
+      const head = raw.slice(0, raw.indexOf("\r\n\r\n"));
+      expect(head, tracks).not.toMatch(/^Bcc:/im);
+      expect(head.match(/^X-Lead-Reference:/gim), tracks).toHaveLength(1);
+      const parsed = await parseEml(raw);
+      expect(parsed.headers["x-lead-reference"], tracks).toBe("NB-000111");
+      expect(parsed.subject, tracks).toBe("New Licensing Inquiry");
+      fs.rmSync(transport.dir, { recursive: true, force: true });
+    }
+    expect(oneLineSafe("a\r\n\tb\u200f c", 50)).toBe("a b c");
+    expect(oneLineSafe("abcdef", 4)).toBe("abc…");
   });
 });
 
@@ -168,6 +230,8 @@ describe("file transport", () => {
       messageId: "<lead-42-contact0f8fad5b-d9cb-469f-a165-70867728950e@example.com>",
     });
     expect(bodyOf(mail.text)).toBe(CONTACT_TEXT.trimEnd());
+    expect(mail.headers["x-lead-reference"]).toBe("NB-000042");
+    expect(mail.headers["x-lead-item"]).toBeUndefined();
     expect(mail.html).toContain("Name: Ada &lt;script&gt;alert(1)&lt;/script&gt;");
     expect(mail.html).not.toContain("<script");
     await transport.close();
@@ -191,7 +255,8 @@ describe("SMTP transport against smtp-server on loopback", () => {
     const transport = new SmtpMailTransport(smtp.url);
     try {
       const sent = await transport.send(composeLeadMail(contactLead, addresses), context);
-      await transport.send(composeLeadMail(licensingLead, addresses), { ...context, outboxId: 43 });
+      const item = "Night Drive — Anna Vega (Amor Ocean)";
+      await transport.send(composeLeadMail({ ...licensingLead, data: { ...licensingLead.data, tracks: item } }, addresses, "NB-000043"), { ...context, outboxId: 43 });
       expect(sent.messageId).toBe("<lead-42-contact0f8fad5b-d9cb-469f-a165-70867728950e@example.com>");
       expect(smtp.received).toHaveLength(2);
       const [contact, licensing] = smtp.received;
@@ -200,7 +265,11 @@ describe("SMTP transport against smtp-server on loopback", () => {
       expect(contact.html).toContain("&lt;script&gt;");
       expect(contact.html).not.toContain("<script");
       expect(licensing).toMatchObject({ subject: "New Licensing Inquiry", replyTo: ["grace@example.org"] });
-      expect(bodyOf(licensing.text)).toBe(LICENSING_TEXT.trimEnd());
+      // issue #41: what a mail filter matches, and what the inbox previews
+      expect(contact.headers["x-lead-reference"]).toBe("NB-000042");
+      expect(licensing.headers).toMatchObject({ "x-lead-reference": "NB-000043", "x-lead-item": item });
+      expect(licensing.text?.split(/\r?\n/)[0]).toBe(`Reference: NB-000043 · Tracks: ${item}`);
+      expect(bodyOf(licensing.text)).toContain(`\nTracks: ${item}\n`);
     } finally {
       await transport.close();
       await smtp.stop();
@@ -298,7 +367,21 @@ describe("SES transport", () => {
     ]);
     expect(parsed[0]).toMatchObject({ from: "no-reply@example.com", to: ["hello@example.com"], replyTo: ["ada@example.org"], subject: "Contact: Release <script>" });
     expect(bodyOf(parsed[0].text)).toBe(CONTACT_TEXT.trimEnd());
+    expect(parsed[0].headers["x-lead-reference"]).toBe("NB-000042"); // issue #41: SES carries our headers too
     expect(bodyOf(parsed[0].html)).toBe(mail.html); // MIME adds CRLF line ends and a final line break, as SMTP does
+  });
+
+  it("carries X-Lead-Reference and X-Lead-Item in the raw message SES is given (issue #41)", async () => {
+    const ses = await recordingSes();
+    const transport = new SesMailTransport({ region: "us-east-1", endpoint: ses.url, credentials: { accessKeyId: "a", secretAccessKey: "b" } });
+    const item = "Night Drive — Anna Vega (Amor Ocean)";
+    await transport.send(composeLeadMail({ ...licensingLead, data: { ...licensingLead.data, tracks: item } }, addresses, "NB-000044"), { ...context, outboxId: 44 });
+    await transport.close();
+    await ses.stop();
+    const [sent] = await Promise.all(ses.raws.map((raw) => parseEml(raw)));
+    expect(sent.subject).toBe("New Licensing Inquiry");
+    expect(sent.headers).toMatchObject({ "x-lead-reference": "NB-000044", "x-lead-item": item });
+    expect(sent.text?.split(/\r?\n/)[0]).toBe(`Reference: NB-000044 · Tracks: ${item}`);
   });
 
   it("gives up on a hung SES endpoint within its time bound, as a temporary failure", async () => {

@@ -22,6 +22,24 @@ describe.each([sqliteStore(), postgresStore()])("outbox repository on $name", (s
     expect(await repo.counts()).toEqual({ pending: 1, sending: 0, sent: 0, failed: 0 });
   });
 
+  it("composes a lead's e-mail from its row id, the visitor's reference, in the same write (issue #41)", async () => {
+    const { repo } = await store.fresh();
+    await repo.enqueue(newMessage(1));
+    const m = newMessage(2);
+    const base = m.mail;
+    const composed = { ...m, mail: (id: number) => ({ ...base, text: `Reference: #${id}\n\n${base.text}`, headers: { "X-Lead-Reference": `#${id}` } }) };
+    const first = await repo.enqueue(composed);
+    expect(first.created).toBe(true);
+    expect(first.message.mail.headers).toEqual({ "X-Lead-Reference": `#${first.message.id}` });
+    expect((await repo.get(first.message.id))!.mail).toEqual(first.message.mail);
+    expect((await repo.get(first.message.id))!.mail.text.startsWith(`Reference: #${first.message.id}\n`)).toBe(true);
+    // a repeat is the stored message, composed once
+    let calls = 0;
+    const again = await repo.enqueue({ ...composed, mail: (id: number) => (calls++, composed.mail(id)) });
+    expect(again).toEqual({ message: first.message, created: false });
+    expect(calls).toBe(0);
+  });
+
   it("stores other content under a reused key as a new message, once", async () => {
     const { repo } = await store.fresh();
     const first = await repo.enqueue(newMessage(1, { idempotencyKey: "contact:reused" }));

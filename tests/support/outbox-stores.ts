@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { PostgresOutboxRepository } from "../../app/.server/db/postgres-outbox.ts";
 import { SqliteOutboxRepository } from "../../app/.server/db/sqlite-outbox.ts";
-import { leadContentHash, type NewOutboxMessage, type OutboxRepository } from "../../app/.server/db/outbox.ts";
+import { leadContentHash, type NewOutboxMessage, type OutboxRepository, type OutgoingMail } from "../../app/.server/db/outbox.ts";
 import { startTestPostgres, type TestPostgres } from "./postgres.ts";
 
 /**
@@ -69,7 +69,7 @@ export function postgresStore(): OutboxStoreFixture {
 }
 
 /** A message as the leads service would store it; `contentHash` follows `lead` unless given. */
-export function newMessage(i: number, overrides: Partial<NewOutboxMessage> = {}): NewOutboxMessage {
+export function newMessage(i: number, overrides: Partial<NewOutboxMessage> & { mail?: OutgoingMail } = {}): NewOutboxMessage & { mail: OutgoingMail } {
   const lead = overrides.lead ?? { name: `Visitor ${i}`, email: `v${i}@example.org`, subject: `Subject ${i}`, message: "m".repeat(20) };
   return {
     kind: "contact",

@@ -140,14 +140,25 @@ export class OutboxStore implements OutboxRepository {
 
   /** Inserts under `key` unless the key exists; returns the row under `key` and whether it is new. */
   private async insertOrGet(m: NewOutboxMessage, key: string, db: SqlExecutor = this.db) {
+    const composeFor = typeof m.mail === "function" ? m.mail : undefined;
+    const given = typeof m.mail === "function" ? undefined : m.mail;
     const [inserted] = await db.query<OutboxRow>(
       `INSERT INTO outbox (kind, idempotency_key, lead, content_hash, mail, status, attempts, next_attempt_at, client_ip, subject_key, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $7, $8, $6, $6)
        ON CONFLICT (idempotency_key) DO NOTHING
        RETURNING ${OUTBOX_COLUMNS}`,
-      [m.kind, key, JSON.stringify(m.lead), m.contentHash, JSON.stringify(m.mail), m.now, m.clientIp, subjectKeyOf(m.kind, m.lead, m.mail.to)],
+      // a mail composed from the id is written just below, in the same transaction
+      [m.kind, key, JSON.stringify(m.lead), m.contentHash, JSON.stringify(given ?? {}), m.now, m.clientIp, subjectKeyOf(m.kind, m.lead, given?.to ?? "")],
     );
-    if (inserted) return { message: rowToMessage(inserted), created: true };
+    if (inserted) {
+      const message = rowToMessage(inserted);
+      if (composeFor) {
+        // Issue #41: the company's copy carries the lead's reference, which is this row's id.
+        message.mail = composeFor(message.id);
+        await db.run("UPDATE outbox SET mail = $1 WHERE id = $2", [JSON.stringify(message.mail), message.id]);
+      }
+      return { message, created: true };
+    }
     const [existing] = await db.query<OutboxRow>(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE idempotency_key = $1`, [key]);
     return { message: rowToMessage(existing!), created: false };
   }

@@ -15,6 +15,11 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /**
+   * Extra header fields (issue #41: X-Lead-Reference, X-Lead-Item), values already on one line.
+   * Absent on messages stored before they existed.
+   */
+  headers?: Record<string, string>;
 }
 
 /** A stored lead's fields: strings, and a list for a checkbox group (issue #11 `media`). */
@@ -56,7 +61,11 @@ export interface NewOutboxMessage {
   lead: LeadRecord;
   /** leadContentHash(kind, lead): tells a repeat of a form apart from a new message under the same key. */
   contentHash: string;
-  mail: OutgoingMail;
+  /**
+   * The e-mail, or (a lead, issue #41) how to compose it from the row's id, which is the
+   * visitor's reference: called once the row is inserted, in the same transaction.
+   */
+  mail: OutgoingMail | ((id: number) => OutgoingMail);
   clientIp: string | null;
   now: number;
 }

@@ -1,4 +1,5 @@
 import { openPostgres } from "./postgres.ts";
+import type { SharedPostgres } from "./postgres-pool.ts";
 import { OUTBOX_ADDED_COLUMNS, OUTBOX_LATER_INDEXES, OutboxStore, outboxSchema } from "./outbox-store.ts";
 
 const SCHEMA =
@@ -16,8 +17,8 @@ const MIGRATION_LOCK = 4_004_004;
  * its WAL record is flushed.
  */
 export class PostgresOutboxRepository {
-  static async open(connectionString: string, opts: { max?: number } = {}): Promise<OutboxStore> {
-    const db = await openPostgres(connectionString, { schema: SCHEMA, migrationLock: MIGRATION_LOCK, max: opts.max ?? 10 });
+  static async open(connectionString: string, opts: { max?: number; shared?: SharedPostgres } = {}): Promise<OutboxStore> {
+    const db = await openPostgres(connectionString, { schema: SCHEMA, migrationLock: MIGRATION_LOCK, max: opts.max ?? 10, shared: opts.shared });
     return new OutboxStore(db);
   }
 }

@@ -35,6 +35,17 @@ export async function openPostgresPool(opts: {
 }): Promise<pg.Pool> {
   const pool = new pg.Pool({ connectionString: opts.connectionString, max: opts.max, connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 10_000 });
   pool.on("error", () => {});
+  try {
+    await applySchema(pool, opts);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return pool;
+}
+
+/** A store's schema on `pool`, under the advisory locks, unless this text was applied before (above). */
+async function applySchema(pool: pg.Pool, opts: { migrationLock: number; schema: string }): Promise<void> {
   const hash = createHash("sha256").update(opts.schema).digest("hex");
   let client: pg.PoolClient | undefined;
   try {
@@ -51,12 +62,49 @@ export async function openPostgresPool(opts: {
     await client.query("COMMIT");
   } catch (error) {
     await client?.query("ROLLBACK").catch(() => {});
-    client?.release();
-    await pool.end();
     throw error;
+  } finally {
+    client?.release();
   }
-  client.release();
-  return pool;
+}
+
+/**
+ * Issue #42, ADR 0149: the process's one PostgreSQL pool, built by the composition root
+ * (services.ts) and shared by every store of the process (the outbox, the analysis results,
+ * the reference files, both rate limits): at most DATABASE_POOL_MAX connections per process,
+ * however many parts it runs. A store opens on it by applying its schema (once per schema text
+ * per process; a failure is tried again by the next open) and never ends it: the root does.
+ */
+export interface SharedPostgres {
+  readonly pool: pg.Pool;
+  readonly max: number;
+  /** Applies a store's schema (above) unless this process already did. */
+  prepare(opts: { migrationLock: number; schema: string }): Promise<void>;
+  end(): Promise<void>;
+}
+
+export function createSharedPostgres(connectionString: string, max: number): SharedPostgres {
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 10_000 });
+  // an idle client that loses its connection (PostgreSQL restarting) must not crash the process
+  pool.on("error", () => {});
+  const prepared = new Map<string, Promise<void>>();
+  let ended: Promise<void> | undefined;
+  return {
+    pool,
+    max,
+    prepare(opts) {
+      const key = `${opts.migrationLock}:${opts.schema}`;
+      let done = prepared.get(key);
+      if (!done) {
+        done = applySchema(pool, opts);
+        prepared.set(key, done);
+        // only a success is kept: a failed attempt is made again by the next open
+        done.catch(() => prepared.delete(key));
+      }
+      return done;
+    },
+    end: () => (ended ??= pool.end()),
+  };
 }
 
 /** A PostgreSQL URL as logs and operators see it: host, port and database, never the user or password. */

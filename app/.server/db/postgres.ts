@@ -1,4 +1,4 @@
-import { describePostgresUrl, openPostgresPool } from "./postgres-pool.ts";
+import { describePostgresUrl, openPostgresPool, type SharedPostgres } from "./postgres-pool.ts";
 import { batchOver, type SqlDatabase, type SqlExecutor } from "./sql.ts";
 
 /**
@@ -8,9 +8,14 @@ import { batchOver, type SqlDatabase, type SqlExecutor } from "./sql.ts";
  */
 export async function openPostgres(
   connectionString: string,
-  opts: { schema: string; migrationLock: number; max: number },
+  opts: { schema: string; migrationLock: number; max: number; shared?: SharedPostgres },
 ): Promise<SqlDatabase> {
-  const pool = await openPostgresPool({ connectionString, max: opts.max, migrationLock: opts.migrationLock, schema: opts.schema });
+  // Issue #42, ADR 0149: on the process's shared pool when the composition root built one
+  // (closing this store then leaves the pool to its owner); else a pool of `max` of its own
+  // (a command that opens one store, a worker thread).
+  const { shared } = opts;
+  if (shared) await shared.prepare({ migrationLock: opts.migrationLock, schema: opts.schema });
+  const pool = shared ? shared.pool : await openPostgresPool({ connectionString, max: opts.max, migrationLock: opts.migrationLock, schema: opts.schema });
   let ended: Promise<void> | undefined;
   const on = (client: { query: (sql: string, params: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }> }): SqlExecutor => ({
     async query<R>(sql: string, params: readonly unknown[] = []) {
@@ -43,6 +48,6 @@ export async function openPostgres(
     ...on(pool),
     transaction,
     batch: batchOver(transaction),
-    close: () => (ended ??= pool.end()),
+    close: () => (ended ??= shared ? Promise.resolve() : pool.end()),
   };
 }

@@ -9,7 +9,7 @@ import {
   type RateLimiterAbstract,
 } from "rate-limiter-flexible";
 import type { Logger } from "../logger.ts";
-import { openPostgresPool } from "../db/postgres-pool.ts";
+import { openPostgresPool, type SharedPostgres } from "../db/postgres-pool.ts";
 
 /**
  * The client a submission is counted against (issue #7 "Rate limit"): an IPv4 address as
@@ -61,6 +61,11 @@ export interface RateLimiterOptions {
   ipv6Prefix: number;
   /** DATABASE_URL: count in PostgreSQL (its own table), shared by every process. */
   databaseUrl?: string;
+  /**
+   * The process's shared pool (services.ts, issue #42, ADR 0149); without it the limiter opens a
+   * pool of 3 of its own.
+   */
+  postgres?: SharedPostgres;
   /**
    * This process is one of several cluster workers (WEB_CONCURRENCY > 1, server.ts): count in
    * the cluster primary (rate-limiter-flexible's RateLimiterClusterMaster, over the IPC
@@ -118,9 +123,12 @@ export function createSubmissionRateLimiter(opts: RateLimiterOptions): Submissio
   const postgres = (url: string) =>
     Date.now() < retryAt
       ? Promise.reject(new Error("PostgreSQL rate-limit store unreachable (retrying shortly)"))
-      : (ready ??= openPostgresPool({ connectionString: url, max: 3, connectionTimeoutMillis: 3_000, migrationLock: MIGRATION_LOCK, schema: RATE_LIMIT_SCHEMA })
+      : (ready ??= (
+          opts.postgres
+            ? opts.postgres.prepare({ migrationLock: MIGRATION_LOCK, schema: RATE_LIMIT_SCHEMA }).then(() => opts.postgres!.pool)
+            : openPostgresPool({ connectionString: url, max: 3, connectionTimeoutMillis: 3_000, migrationLock: MIGRATION_LOCK, schema: RATE_LIMIT_SCHEMA }).then((own) => (pool = own))
+        )
           .then((opened) => {
-            pool = opened;
             return new RateLimiterPostgres({
               storeClient: opened,
               storeType: "pool",

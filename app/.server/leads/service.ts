@@ -12,6 +12,7 @@ import { FailureLog } from "../failure-log.ts";
 import { RetentionJob, type RetentionOptions } from "./retention.ts";
 import { WriteProbe, type Readiness } from "./readiness.ts";
 import { errorMessage } from "../catalog/errors.ts";
+import type { SharedPostgres } from "../db/postgres-pool.ts";
 
 export type SubmitResult =
   /**
@@ -66,16 +67,18 @@ export interface LeadsOptions {
   clusterRateLimit?: boolean;
   /** Tests shorten the clean-up's schedule. */
   retention?: Pick<RetentionOptions, "intervalMs" | "firstRunMs">;
+  /** The process's one PostgreSQL pool (services.ts, issue #42, ADR 0149), for the outbox and the rate limit. */
+  postgres?: SharedPostgres;
 }
 
 /**
  * Opens the outbox on first use and again after a failure, so that a database that is
  * down at start-up (or goes away) costs the affected submissions, not the whole server.
  */
-function lazyOutbox(config: Config, logger: Logger) {
+function lazyOutbox(config: Config, logger: Logger, postgres: SharedPostgres | undefined) {
   let opening: Promise<OutboxRepository> | undefined;
   return () =>
-    (opening ??= openOutbox(config).catch((error: unknown) => {
+    (opening ??= openOutbox(config, { postgres }).catch((error: unknown) => {
       opening = undefined;
       logger.error({ err: error, outbox: describeOutbox(config) }, "leads: the outbox could not be opened");
       throw error;
@@ -120,12 +123,13 @@ export async function startLeads(
   const { config } = deps;
   const logger = deps.logger.child({ component: "leads" });
   const now = options.now ?? Date.now;
-  const outbox = lazyOutbox(config, logger);
+  const outbox = lazyOutbox(config, logger, options.postgres);
   const limiter = createSubmissionRateLimiter({
     limit: config.LEADS_RATE_LIMIT,
     windowSeconds: config.LEADS_RATE_WINDOW_SECONDS,
     ipv6Prefix: config.LEADS_RATE_IPV6_PREFIX,
     databaseUrl: config.DATABASE_URL,
+    postgres: options.postgres,
     cluster: options.clusterRateLimit,
     logger,
   });
@@ -158,7 +162,8 @@ export async function startLeads(
         idempotencyKey,
         lead: data,
         contentHash: leadContentHash(lead.kind, data),
-        mail: composeLeadMail(lead, { from: config.MAIL_FROM, to: config.CONTACT_TO }),
+        // issue #41: composed once the row's id, the lead's reference, is known
+        mail: (id) => composeLeadMail(lead, { from: config.MAIL_FROM, to: config.CONTACT_TO }, leadReference(id)),
         clientIp: meta.ip || null,
         now: now(),
       });

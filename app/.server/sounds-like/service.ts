@@ -6,11 +6,12 @@ import { ReferenceStore, referenceSounding } from "../analysis/stage/references.
 import { segmentWindows } from "../analysis/segments.ts";
 import { createSubmissionRateLimiter, type SubmissionRateLimiter } from "../leads/rate-limit.ts";
 import type { ReferenceSeed } from "../catalog/tracks/track-index.ts";
+import type { SharedPostgres } from "../db/postgres-pool.ts";
 
 /**
  * Search by a reference file (issue #19, DESIGN.md §3c): what the upload route
  * (server/sounds-like.ts) and the `like=ref-…` view share, one per configuration.
- * - the references' store, in the analysis store's database (its own connection);
+ * - the references' store, in the analysis store's database (on the process's one PostgreSQL pool when there is one);
  * - a worker pool of its own (REFERENCE_SLOTS threads, one waiting at most): a visitor's file
  *   never waits behind the catalog's analysis backlog, and when the slots are taken the upload
  *   answers 503 with Retry-After instead of queueing without bound. Each thread's heap is
@@ -35,7 +36,8 @@ export interface SoundsLikeService {
   close(): Promise<void>;
 }
 
-export function createSoundsLike(config: Config, logger: Logger, opts: { cluster?: boolean } = {}): SoundsLikeService {
+/** `opts.postgres`: the process's one PostgreSQL pool (services.ts, issue #42, ADR 0149). */
+export function createSoundsLike(config: Config, logger: Logger, opts: { cluster?: boolean; postgres?: SharedPostgres } = {}): SoundsLikeService {
   let store: Promise<Awaited<ReturnType<typeof openAnalysisStore>>> | null = null;
   let references: Promise<ReferenceStore> | null = null;
   const pool = createAnalysisPool({
@@ -50,6 +52,7 @@ export function createSoundsLike(config: Config, logger: Logger, opts: { cluster
     windowSeconds: config.REFERENCE_RATE_WINDOW_SECONDS,
     ipv6Prefix: config.LEADS_RATE_IPV6_PREFIX,
     databaseUrl: config.DATABASE_URL,
+    postgres: opts.postgres,
     cluster: opts.cluster,
     logger,
     keyPrefix: "references",
@@ -59,7 +62,7 @@ export function createSoundsLike(config: Config, logger: Logger, opts: { cluster
     pool,
     limiter,
     references() {
-      references ??= (store ??= openAnalysisStore(config)).then((s) => new ReferenceStore(s.db));
+      references ??= (store ??= openAnalysisStore(config, { postgres: opts.postgres })).then((s) => new ReferenceStore(s.db));
       // a store that could not be opened is tried again by the next request
       references.catch(() => ((references = null), (store = null)));
       return references;

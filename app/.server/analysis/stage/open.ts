@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Config } from "../../config.ts";
-import { describePostgresUrl } from "../../db/postgres-pool.ts";
+import { describePostgresUrl, type SharedPostgres } from "../../db/postgres-pool.ts";
 import { AnalysisStore } from "./store.ts";
 import { openPostgresDatabase } from "./store-postgres.ts";
 import { openSqliteDatabase } from "./store-sqlite.ts";
@@ -13,7 +13,14 @@ export function describeAnalysisStore(config: Pick<Config, "DATABASE_URL" | "DAT
 }
 
 /** DESIGN.md §2, as the outbox (app/.server/db/open.ts): PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR/analysis.sqlite. */
-export async function openAnalysisStore(config: Pick<Config, "DATABASE_URL" | "DATA_DIR">): Promise<AnalysisStore> {
-  if (config.DATABASE_URL) return new AnalysisStore(await openPostgresDatabase(config.DATABASE_URL));
+/**
+ * Issue #42, ADR 0149: `postgres`, the process's shared pool (services.ts); without it (a worker
+ * thread, which cannot share a pool) a pool of `max` connections of its own (default 4).
+ */
+export async function openAnalysisStore(
+  config: Pick<Config, "DATABASE_URL" | "DATA_DIR">,
+  opts: { postgres?: SharedPostgres; max?: number } = {},
+): Promise<AnalysisStore> {
+  if (config.DATABASE_URL) return new AnalysisStore(await openPostgresDatabase(config.DATABASE_URL, { shared: opts.postgres, max: opts.max }));
   return new AnalysisStore(openSqliteDatabase(sqliteFile(config)));
 }

@@ -52,21 +52,19 @@ export const newReferenceId = () => `ref-${crypto.randomBytes(16).toString("base
 /** The longest file name kept (for the view's heading). */
 const LABEL_MAX = 80;
 
+/**
+ * Issue #42, ADR 0149: the tables are part of the analysis store's schema (store.ts SCHEMA),
+ * created when the store opens; this class runs no DDL and keeps no state between calls, so a
+ * statement that fails (PostgreSQL restarting) fails that request only.
+ */
 export class ReferenceStore {
   private readonly db: SqlDatabase;
-  private ready: Promise<void> | null = null;
 
   constructor(db: SqlDatabase) {
     this.db = db;
   }
 
-  private schema(): Promise<void> {
-    this.ready ??= this.db.batch(REFERENCES_SCHEMA.map((sql) => [sql, []] as const)).then(() => undefined);
-    return this.ready;
-  }
-
   async put(ref: Omit<StoredReference, "label"> & { label: string }, now: number): Promise<void> {
-    await this.schema();
     // eslint-disable-next-line no-control-regex
     const label = ref.label.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, LABEL_MAX);
     await this.db.batch([
@@ -81,7 +79,6 @@ export class ReferenceStore {
   }
 
   async get(id: string, now: number): Promise<ReferenceLookup> {
-    await this.schema();
     const [row] = await this.db.query<{ id: string; fingerprint: string; bpm: unknown; musical_key: string | null; label: string; expires_at: unknown; segments: string | null }>(
       `SELECT f.id, f.fingerprint, f.bpm, f.musical_key, f.label, f.expires_at, s.segments
          FROM reference_fingerprint f LEFT JOIN reference_segments s ON s.id = f.id

@@ -1,6 +1,7 @@
 import { ANALYZER_VERSION, type TrackAnalysis } from "../analyze.ts";
 import { chunks, num, StoredResults } from "./store-reads.ts";
 import type { SqlDatabase } from "../../db/sql.ts";
+import { REFERENCES_SCHEMA } from "./references.ts";
 
 /**
  * Where track analyses are kept (issue #9 "Results persist", ADR 0091): one row per audio key
@@ -20,7 +21,7 @@ import type { SqlDatabase } from "../../db/sql.ts";
 
 export type AnalysisStatus = "pending" | "done" | "failed";
 
-export const SCHEMA = `
+const TRACK_ANALYSIS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS track_analysis (
   key TEXT PRIMARY KEY,
   identity TEXT NOT NULL,
@@ -40,6 +41,14 @@ CREATE INDEX IF NOT EXISTS track_analysis_due ON track_analysis (status, next_at
 CREATE INDEX IF NOT EXISTS track_analysis_result_at ON track_analysis (result_at);
 CREATE INDEX IF NOT EXISTS track_analysis_finished_at ON track_analysis (finished_at);
 `;
+
+/**
+ * The analysis database's schema: the track analyses and the visitors' reference files
+ * (references.ts), applied when the store opens, once per schema text on PostgreSQL (ADR
+ * 0140). Issue #42, ADR 0149: the references' tables were created by their store on first use,
+ * outside this mechanism, and a failure there was kept until the process restarted.
+ */
+export const SCHEMA = TRACK_ANALYSIS_SCHEMA + REFERENCES_SCHEMA.map((statement) => `${statement};`).join("\n") + "\n";
 
 /** The statements a store runs, over either database (app/.server/db/sql.ts, ADR 0106). */
 export type { SqlDatabase } from "../../db/sql.ts";

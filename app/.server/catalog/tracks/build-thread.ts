@@ -21,6 +21,13 @@ import type { Config } from "../../config.ts";
  *   const { columns, titles } = await buildInWorker(albumTable, { signal });
  */
 
+/**
+ * PostgreSQL connections the build worker opens while it reads the figures (issue #42, ADR
+ * 0149): a worker thread cannot share the process's pool, so this is counted beside
+ * DATABASE_POOL_MAX (README). One: its reads are sequential pages.
+ */
+export const BUILD_WORKER_CONNECTIONS = 1;
+
 export interface BuildInput {
   /** album ids, in table order: each album read from the file is checked against its id */
   ids: string[];

@@ -10,7 +10,7 @@ import { FiguresBuilder } from "./figures-builder.ts";
 import { readFigures } from "./figures-read.ts";
 import { NO_YIELD } from "./yielding.ts";
 import { releaseFreedPages } from "./release-pages.ts";
-import type { BuildInput, BuildOutput } from "./build-thread.ts";
+import { BUILD_WORKER_CONNECTIONS, type BuildInput, type BuildOutput } from "./build-thread.ts";
 
 /**
  * The track index's build worker (build-thread.ts runs it; ADR 0100, amended): reads every
@@ -34,7 +34,10 @@ let figures: (FiguresArrays & { cursor: FiguresCursor | null }) | undefined;
 let figuresError: string | undefined;
 if (input.figures) {
   try {
-    const store = await openAnalysisStore(input.figures.store);
+    // A worker thread cannot share the process's pool: one connection of its own, for the
+    // length of the build (its reads are sequential pages). Issue #42, ADR 0149: the process's
+    // PostgreSQL connections are DATABASE_POOL_MAX + BUILD_WORKER_CONNECTIONS at most.
+    const store = await openAnalysisStore(input.figures.store, { max: BUILD_WORKER_CONNECTIONS });
     try {
       const builder = await FiguresBuilder.create(columns, null, NO_YIELD);
       const cursor = await readFigures(store, builder, null, null, input.figures.pageSize, NO_YIELD);
