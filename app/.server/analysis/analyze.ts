@@ -330,10 +330,11 @@ function sectionCut(section: AnalyzeOptions["section"]): ((block: Block) => Bloc
   const cut = Object.assign(
     (block: Block): Block => {
       const frames = block.channelData[0]?.length ?? 0;
+      // an empty block (the decoder's flush says 0 Hz) moves nothing and ends nothing
+      if (!section || frames === 0) return block;
       const position = cut.position;
       cut.position += frames;
-      if (frames > 0) cut.sampleRate = block.sampleRate;
-      if (!section) return block;
+      cut.sampleRate = block.sampleRate;
       const from = Math.max(0, Math.round(section.fromSeconds * block.sampleRate) - position);
       const to = Math.min(frames, Math.round(section.toSeconds * block.sampleRate) - position);
       if (cut.position >= section.toSeconds * block.sampleRate) cut.done = true;
