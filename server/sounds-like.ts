@@ -23,8 +23,11 @@ import { closeGentlyAfterResponse } from "./request-guard.ts";
  * this route only (the request gate leaves its body unread: request-guard.ts `streamed`) —
  * analysed in the references' worker pool within REFERENCE_ANALYSIS_TIMEOUT_SECONDS of its own CPU time
  * and twice that on the clock (ADR 0141: the first is the file's cost, the second the machine's), then
- * removed whatever happened. Only the fingerprint and the passages' anchors are stored (REFERENCE_TTL_DAYS); the answer
- * is a 303 to the `like=` view of it.
+ * removed whatever happened. Only the fingerprint, the passages' anchors and what was heard (length, tempo, key,
+ * a waveform outline: issue #41) are stored (REFERENCE_TTL_DAYS); the answer is a 303 to the `like=` view of it.
+ * Each upload holds a slot of two per-client budgets until it is settled: files compared and
+ * files refused for what they are (issue #41, ADR 0144: a wrong file does not cost one of the
+ * ten an hour; a flood of them is still stopped, before its bodies are read).
  *
  * A refusal is never a 5xx for anything the visitor sent: the form's page is rendered again
  * with the reason and the status (res.locals.uploadError, read by the route's loader): 400 for
