@@ -214,10 +214,13 @@ describe("the upload budget under a flood (issue #41, ADR 0144)", () => {
     expect(after[0].reason).toMatch(/^40 files sent from your connection within 1 hour could not be used, so uploads from it are paused\. Please try again in \d+ minutes, with an MP3, WAV, FLAC, OGG\/Opus or M4A file\.$/);
     // pages are answered while files are analysed: a page asked after a good file was sent
     // came back before its answer, for most good files whose analysis outlasted a page
-    const slowest = Math.max(...baseline);
-    const long = compared.filter((r) => r.ended - r.started > 3 * slowest);
-    const servedDuring = long.filter((r) => probes.some((p) => p.started >= r.started && p.ended <= r.ended));
-    expect(servedDuring.length).toBeGreaterThanOrEqual(Math.ceil(long.length / 2));
+    // (the uploads that took longer than three of a quiet machine's typical page: a page had time to be served)
+    const typical = [...baseline].sort((x, y) => x - y)[Math.floor(baseline.length / 2)];
+    const analysed = results.filter((r) => r.status !== 429 && r.ended - r.started > 3 * typical);
+    const servedDuring = analysed.filter((r) => probes.some((p) => p.started >= r.started && p.ended <= r.ended));
+    console.log(`pages served inside ${servedDuring.length} of the ${analysed.length} uploads that took over 3 × ${Math.round(typical)} ms`);
+    expect(analysed.length).toBeGreaterThan(0);
+    expect(servedDuring.length).toBeGreaterThanOrEqual(Math.ceil(analysed.length / 2));
     // and the site is still at hand after it
     expect((await fetch(`${site.base}/catalog?type=music&view=tracks&q=after`, { headers: { "x-forwarded-for": "198.51.100.201" } })).status).toBe(200);
   });
