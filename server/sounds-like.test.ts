@@ -21,7 +21,7 @@ import { isSoundsLikeUpload, parseSection, soundsLikeUpload } from "./sounds-lik
 // 64 KB limit stays for every other route; the visitor's audio is never left on disk.
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sounds-like-data-"));
-const config = parseConfig({ DATA_DIR: dataDir, UPLOAD_LIMIT_BYTES: String(2 * 1024 * 1024), REFERENCE_RATE_LIMIT: "8", LOG_LEVEL: "silent" });
+const config = parseConfig({ DATA_DIR: dataDir, UPLOAD_LIMIT_BYTES: String(2 * 1024 * 1024), REFERENCE_RATE_LIMIT: "8", REFERENCE_REFUSED_RATE_LIMIT: "12", LOG_LEVEL: "silent" });
 const logger = createLogger("silent");
 let service: SoundsLikeService;
 let server: http.Server;
@@ -57,13 +57,16 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
+let clients = 0;
 const uploadDirs = () => fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith("sounds-like-") && !d.startsWith("sounds-like-data-"));
 
-async function upload(file: { name: string; bytes: Uint8Array; type?: string } | null, fields: Record<string, string> = {}, to = base) {
+async function upload(file: { name: string; bytes: Uint8Array; type?: string } | null, fields: Record<string, string> = {}, to = base, client?: string) {
   const form = new FormData();
   if (file) form.append("audio", new Blob([Buffer.from(file.bytes)], { type: file.type ?? "audio/mpeg" }), file.name);
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  const res = await fetch(`${to}/catalog/sounds-like`, { method: "POST", body: form, redirect: "manual" });
+  // each case its own client (X-Forwarded-For, trusted from loopback), so the budgets of one do not spill into another
+  const headers = { "x-forwarded-for": client ?? `192.0.2.${(clients = (clients % 250) + 1)}` };
+  const res = await fetch(`${to}/catalog/sounds-like`, { method: "POST", body: form, redirect: "manual", headers });
   const body = res.headers.get("content-type")?.includes("json") ? ((await res.json()) as { error: string | null }) : null;
   return { status: res.status, location: res.headers.get("location"), error: body?.error ?? null, retryAfter: res.headers.get("retry-after") };
 }
@@ -123,11 +126,63 @@ describe("POST /catalog/sounds-like", () => {
     expect(uploadDirs().filter((d) => !before.includes(d))).toEqual([]);
   });
 
-  it("answers 429 with Retry-After once a client has sent REFERENCE_RATE_LIMIT files in the window", async () => {
-    let last = { status: 0, retryAfter: null as string | null };
-    for (let i = 0; i < 10 && last.status !== 429; i++) last = await upload({ name: "e.mp3", bytes: new Uint8Array(0) });
-    expect(last.status).toBe(429);
-    expect(Number(last.retryAfter)).toBeGreaterThan(0);
+  it("answers a start past the end with the file's length, not 'truncated or damaged' (issue #41)", { timeout: 60_000 }, async () => {
+    const wav = encodeWav([drumPattern({ bpm: 100, seconds: 8 })]);
+    const past = await upload({ name: "a.wav", bytes: wav, type: "audio/wav" }, { start: "9" });
+    expect([past.status, past.error]).toEqual([400, "The file is 0:08 long; choose a start before 0:08."]);
+    const mp3 = encodeWithFfmpeg(encodeWav([drumPattern({ bpm: 120, seconds: 30 })]), "mp3");
+    const pastMp3 = await upload({ name: "a.mp3", bytes: mp3 }, { start: "45", end: "60" });
+    expect([pastMp3.status, pastMp3.error]).toEqual([400, "The file is 0:30 long; choose a start before 0:30."]);
+    // a start one second before the end leaves too little to compare, and says so
+    const late = await upload({ name: "a.wav", bytes: wav, type: "audio/wav" }, { start: "7" });
+    expect([late.status, late.error]).toEqual([400, "The part from 0:07 to the end of the file is 0:01 long: choose a start at least 3 seconds before the end."]);
+    const short = await upload({ name: "blip.wav", bytes: encodeWav([drumPattern({ bpm: 120, seconds: 1 })]), type: "audio/wav" });
+    expect([short.status, short.error]).toEqual([400, "The file is 0:01 long: we need at least 3 seconds of it to compare."]);
+  });
+
+  it("keeps what it heard with the reference: the file's length, the part compared, tempo, key and a waveform (issue #41)", { timeout: 60_000 }, async () => {
+    const mp3 = encodeWithFfmpeg(encodeWav([drumPattern({ bpm: 120, seconds: 20 })]), "mp3");
+    const r = await upload({ name: "heard.mp3", bytes: mp3 }, { start: "2", end: "12" });
+    expect(r.status).toBe(303);
+    const seed = await referenceSeed(service, new URL(r.location!, base).searchParams.get("like")!);
+    const heard = seed.heard!;
+    // the file's length from its header (the decoding stopped at the section's end), the part compared as asked
+    expect(Math.round(heard.fileSeconds)).toBe(20);
+    expect([heard.fromSeconds, Math.round(heard.toSeconds)]).toEqual([2, 12]);
+    expect(heard.bpm).toBe(120);
+    expect(heard.peaks).toHaveLength(100);
+    expect(Math.max(...heard.peaks)).toBe(100);
+    // the whole file, without a section: its decoded length
+    const whole = await upload({ name: "whole.wav", bytes: encodeWav([drumPattern({ bpm: 100, seconds: 8 })]), type: "audio/wav" });
+    const wholeSeed = await referenceSeed(service, new URL(whole.location!, base).searchParams.get("like")!);
+    expect([wholeSeed.heard?.fromSeconds, wholeSeed.heard?.fileSeconds, wholeSeed.heard?.toSeconds]).toEqual([0, 8, 8]);
+  });
+
+  it("does not count files refused for what they are against REFERENCE_RATE_LIMIT, but stops them at REFERENCE_REFUSED_RATE_LIMIT (issue #41, ADR 0144)", { timeout: 90_000 }, async () => {
+    const client = "198.51.100.41";
+    const good = { name: "good.wav", bytes: encodeWav([drumPattern({ bpm: 100, seconds: 4 })]), type: "audio/wav" };
+    const png = { name: "cover.mp3", bytes: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(2000).fill(7)]) };
+    const bad = [png, { name: "e.mp3", bytes: new Uint8Array(0) }, { name: "blip.wav", bytes: encodeWav([drumPattern({ bpm: 120, seconds: 1 })]), type: "audio/wav" }];
+    // 11 wrong files (the refused budget is 12), then the eight good ones REFERENCE_RATE_LIMIT allows: all compared
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await upload(bad[i % bad.length], {}, base, client)).status);
+    expect(statuses.every((s) => s === 400 || s === 415)).toBe(true);
+    for (let i = 0; i < 8; i++) expect((await upload(good, {}, base, client)).status).toBe(303);
+    // the ninth good file: the compared budget is spent
+    const ninth = await upload(good, {}, base, client);
+    expect(ninth.status).toBe(429);
+    expect(ninth.error).toMatch(/^You have sent 8 files to compare within 1 hour, the most we take from one visitor\. Please try again in \d+ minutes\.$/);
+    expect(Number(ninth.retryAfter)).toBeGreaterThan(0);
+
+    // another client: twelve wrong files spend the refused budget; then every file is refused before it is read, good or not
+    const flood = "198.51.100.42";
+    for (let i = 0; i < 12; i++) expect([400, 415]).toContain((await upload(bad[i % bad.length], {}, base, flood)).status);
+    for (const file of [png, good]) {
+      const r = await upload(file, {}, base, flood);
+      expect(r.status).toBe(429);
+      expect(r.error).toMatch(/^12 files sent from your connection within 1 hour could not be used, so uploads from it are paused\./);
+      expect(Number(r.retryAfter)).toBeGreaterThan(0);
+    }
   });
 
   it("closes a request declaring a body over the limit without reading it, after a readable 413", async () => {

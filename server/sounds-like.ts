@@ -4,12 +4,16 @@ import os from "node:os";
 import path from "node:path";
 import busboy from "busboy";
 import type { NextFunction, Request, Response } from "express";
-import { AnalysisError } from "../app/.server/analysis/analyze.ts";
+import { AnalysisError, type TrackAnalysis } from "../app/.server/analysis/analyze.ts";
 import { AnalysisAbortedError, QueueFullError } from "../app/.server/analysis/pool.ts";
 import { newReferenceId } from "../app/.server/analysis/stage/references.ts";
 import { referenceAnchors } from "../app/.server/analysis/segments.ts";
 import { DEFAULT_SECTION_SECONDS, REFERENCE_MAX_SECONDS, type SoundsLikeService } from "../app/.server/sounds-like/service.ts";
 import { moreLikeThisHref } from "../app/lib/catalog/track-params.ts";
+import { formatDuration } from "../app/lib/catalog/format.ts";
+import { quantizePeaks, WAVEFORM_BARS } from "../app/lib/catalog/waveform.ts";
+import { durationInWords } from "../app/lib/legal/facts.ts";
+import type { HeardFigures } from "../app/.server/analysis/stage/references.ts";
 import { closeGentlyAfterResponse } from "./request-guard.ts";
 
 /**
@@ -19,8 +23,11 @@ import { closeGentlyAfterResponse } from "./request-guard.ts";
  * this route only (the request gate leaves its body unread: request-guard.ts `streamed`) —
  * analysed in the references' worker pool within REFERENCE_ANALYSIS_TIMEOUT_SECONDS of its own CPU time
  * and twice that on the clock (ADR 0141: the first is the file's cost, the second the machine's), then
- * removed whatever happened. Only the fingerprint and the passages' anchors are stored (REFERENCE_TTL_DAYS); the answer
- * is a 303 to the `like=` view of it.
+ * removed whatever happened. Only the fingerprint, the passages' anchors and what was heard (length, tempo, key,
+ * a waveform outline: issue #41) are stored (REFERENCE_TTL_DAYS); the answer is a 303 to the `like=` view of it.
+ * Each upload holds a slot of two per-client budgets until it is settled: files compared and
+ * files refused for what they are (issue #41, ADR 0144: a wrong file does not cost one of the
+ * ten an hour; a flood of them is still stopped, before its bodies are read).
  *
  * A refusal is never a 5xx for anything the visitor sent: the form's page is rendered again
  * with the reason and the status (res.locals.uploadError, read by the route's loader): 400 for
@@ -53,8 +60,16 @@ export function soundsLikeUpload(opts: { service: () => SoundsLikeService }) {
     const service = opts.service();
     const { config } = service;
     const limit = config.UPLOAD_LIMIT_BYTES;
-    /** Renders the form again with the reason (the route's loader reads res.locals.uploadError). */
-    const refuse = (status: number, message: string, extra: { unread?: boolean; headers?: Record<string, string> } = {}) => {
+    /** The two budgets this upload holds a slot of (ADR 0144); settled once, by what became of it. */
+    let budget: UploadBudget | null = null;
+    /**
+     * Renders the form again with the reason (the route's loader reads res.locals.uploadError).
+     * `cause` settles the budgets (ADR 0144): "file" for what the file is (counted against
+     * REFERENCE_REFUSED_RATE_LIMIT, not the ten an hour), "cost" for a file that used its whole
+     * CPU budget (counted as a file compared), "server" for the server's state (neither).
+     */
+    const refuse = (status: number, message: string, extra: { unread?: boolean; headers?: Record<string, string>; cause?: RefusalCause } = {}) => {
+      void budget?.settle(extra.cause ?? "file");
       if (extra.unread) closeGentlyAfterResponse(req, res);
       for (const [name, value] of Object.entries(extra.headers ?? {})) res.setHeader(name, value);
       res.locals.uploadError = { status, message } satisfies UploadError;
@@ -68,20 +83,16 @@ export function soundsLikeUpload(opts: { service: () => SoundsLikeService }) {
     if (declared > limit + FORM_OVERHEAD_BYTES) {
       return refuse(413, `The file is too large: the limit is ${mb(limit)}. Choose a shorter file, or an MP3 of it.`, { unread: true });
     }
-    const slot = await service.limiter.take(req.ip ?? "");
-    if (!slot.ok) {
-      return refuse(429, `You have sent many files in a short time. Please try again in ${Math.ceil(slot.retryAfterSeconds / 60)} minutes.`, {
-        unread: true,
-        headers: { "Retry-After": String(slot.retryAfterSeconds) },
-      });
-    }
+    const taken = await takeUploadBudget(service, req.ip ?? "");
+    if (!taken.ok) return refuse(429, taken.message, { unread: true, headers: { "Retry-After": String(taken.retryAfterSeconds) } });
+    budget = taken.budget;
     if (service.pool.pending >= 2) return refuse(busy[0], busy[1], { ...busy[2], unread: true });
 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sounds-like-"));
     const file = path.join(dir, crypto.randomBytes(8).toString("hex"));
     try {
       const form = await receive(req, file, limit);
-      if (form.kind === "aborted") return;
+      if (form.kind === "aborted") return void budget.settle("file");
       if (form.kind === "too-large") return refuse(413, `The file is too large: the limit is ${mb(limit)}. Choose a shorter file, or an MP3 of it.`, { unread: true });
       if (form.kind === "bad") return refuse(400, form.message, { unread: !form.ended });
       if (!form.received || form.bytes === 0) return refuse(400, "The file is empty. Choose an audio file to compare.");
@@ -102,6 +113,8 @@ export function soundsLikeUpload(opts: { service: () => SoundsLikeService }) {
         return refuse(400, "The file could not be analysed. Try another file, or an MP3 of it.");
       }
       if (!analysis.fingerprint) return refuse(400, "The chosen part of the file is silent: there is nothing to compare.");
+      const short = tooShort(analysis.durationSeconds, section, form.fields.start !== undefined && form.fields.start.trim() !== "");
+      if (short) return refuse(400, short);
       const id = newReferenceId();
       try {
         const references = await service.references();
@@ -114,14 +127,16 @@ export function soundsLikeUpload(opts: { service: () => SoundsLikeService }) {
             bpm: analysis.bpm,
             key: analysis.key,
             label: form.filename,
+            heard: heardFigures(analysis, section),
             expiresAt: Date.now() + config.REFERENCE_TTL_DAYS * 86_400_000,
           },
           Date.now(),
         );
       } catch (error) {
         req.log.error({ err: error }, "could not store a reference fingerprint");
-        return refuse(503, "The comparison could not be saved right now. Please try again in a minute.", { headers: { "Retry-After": "60" } });
+        return refuse(503, "The comparison could not be saved right now. Please try again in a minute.", { headers: { "Retry-After": "60" }, cause: "server" });
       }
+      void budget.settle("compared");
       res.redirect(303, moreLikeThisHref(id));
     } finally {
       // the visitor's audio is never kept (issue #19): removed whatever happened
@@ -130,18 +145,122 @@ export function soundsLikeUpload(opts: { service: () => SoundsLikeService }) {
   };
 }
 
+/** The shortest part of a file compared (issue #41 "too short"): under it a fingerprint says little of how a piece sounds. */
+export const MIN_REFERENCE_SECONDS = 3;
+
+/** Why the part heard is too short to compare, or null (issue #41). */
+function tooShort(heardSeconds: number, section: { fromSeconds: number }, startChosen: boolean): string | null {
+  if (heardSeconds >= MIN_REFERENCE_SECONDS) return null;
+  const length = formatDuration(heardSeconds) === "0:00" ? "under a second" : `${formatDuration(heardSeconds)}`;
+  return startChosen && section.fromSeconds > 0
+    ? `The part from ${formatDuration(section.fromSeconds)} to the end of the file is ${length} long: choose a start at least ${MIN_REFERENCE_SECONDS} seconds before the end.`
+    : `The file is ${length} long: we need at least ${MIN_REFERENCE_SECONDS} seconds of it to compare.`;
+}
+
+/** What the site heard, kept with the fingerprint for the view's heading and waveform (issue #41). */
+export function heardFigures(analysis: TrackAnalysis, section: { fromSeconds: number }): HeardFigures {
+  const heard = analysis.durationSeconds;
+  const fromSeconds = section.fromSeconds;
+  // the file's length: given by the analysis beside a section; at least what was heard after the start
+  const fileSeconds = Math.max(analysis.fileSeconds ?? 0, fromSeconds + heard);
+  return { fileSeconds, fromSeconds, toSeconds: fromSeconds + heard, peaks: waveformBars(analysis.overviewPeaks) };
+}
+
+/** The analysis's overview bars (≤ 200, 0–1) as the waveform drawing's (WAVEFORM_BARS, 0–100): each the loudest of its share. */
+export function waveformBars(overview: readonly number[]): number[] {
+  const count = Math.min(WAVEFORM_BARS, overview.length);
+  const bars: number[] = [];
+  for (let b = 0; b < count; b++) {
+    let peak = 0;
+    const end = Math.max(Math.floor(((b + 1) * overview.length) / count), Math.floor((b * overview.length) / count) + 1);
+    for (let i = Math.floor((b * overview.length) / count); i < end; i++) peak = Math.max(peak, overview[i]);
+    bars.push(peak);
+  }
+  return quantizePeaks(bars);
+}
+
+type RefusalCause = "file" | "cost" | "server";
+
+/** A slot of each budget, held while the upload is received and analysed (ADR 0144). */
+interface UploadBudget {
+  /** Gives back the slot that does not apply: "compared" and "cost" keep the compared one, "file" the refused one, "server" neither. */
+  settle(outcome: "compared" | RefusalCause): Promise<void>;
+}
+
+const inMinutes = (seconds: number) => {
+  const minutes = Math.ceil(seconds / 60);
+  return minutes <= 1 ? "a minute" : `${minutes} minutes`;
+};
+
+/**
+ * Takes one slot of each of the client's two budgets (issue #41, ADR 0144): files compared
+ * (REFERENCE_RATE_LIMIT) and files refused for what they are (REFERENCE_REFUSED_RATE_LIMIT).
+ * Whether a file is usable is known only once it is analysed, so an upload needs room in both;
+ * it gives back the one that did not apply when it is settled. Either budget spent: a 429 with
+ * the reason, before the body is read.
+ */
+async function takeUploadBudget(
+  service: SoundsLikeService,
+  ip: string,
+): Promise<{ ok: true; budget: UploadBudget } | { ok: false; message: string; retryAfterSeconds: number }> {
+  const { config } = service;
+  const window = durationInWords(config.REFERENCE_RATE_WINDOW_SECONDS);
+  const compared = await service.limiter.take(ip);
+  if (!compared.ok) {
+    return {
+      ok: false,
+      retryAfterSeconds: compared.retryAfterSeconds,
+      message: `You have sent ${config.REFERENCE_RATE_LIMIT} files to compare within ${window}, the most we take from one visitor. Please try again in ${inMinutes(compared.retryAfterSeconds)}.`,
+    };
+  }
+  const refused = await service.refusedLimiter.take(ip);
+  if (!refused.ok) {
+    await compared.release();
+    return {
+      ok: false,
+      retryAfterSeconds: refused.retryAfterSeconds,
+      message: `${config.REFERENCE_REFUSED_RATE_LIMIT} files sent from your connection within ${window} could not be used, so uploads from it are paused. Please try again in ${inMinutes(refused.retryAfterSeconds)}, with an MP3, WAV, FLAC, OGG/Opus or M4A file.`,
+    };
+  }
+  let settled = false;
+  return {
+    ok: true,
+    budget: {
+      async settle(outcome) {
+        if (settled) return;
+        settled = true;
+        if (outcome === "compared" || outcome === "cost") await refused.release();
+        else if (outcome === "file") await compared.release();
+        else await Promise.all([compared.release(), refused.release()]);
+      },
+    },
+  };
+}
+
 /** The analysis slots are taken, or the machine is too busy to analyse in time (the server's state, not the file). */
-const busy: [number, string, { headers: Record<string, string> }] = [
+const busy: [number, string, { headers: Record<string, string>; cause: RefusalCause }] = [
   503,
   "Every analysis slot is busy right now. Please send the file again in a few seconds.",
-  { headers: { "Retry-After": "10" } },
+  { headers: { "Retry-After": "10" }, cause: "server" },
 ];
 
-/** The status and message for a file the analysis could not read, or that cost more than its budget. */
-function analysisRefusal(error: AnalysisError, budgetSeconds: number): [number, string] {
+/**
+ * The status and message for a file the analysis could not read, or that cost more than its
+ * budget (that one counts as a file compared: it used all the CPU time one may, ADR 0144).
+ */
+function analysisRefusal(error: AnalysisError, budgetSeconds: number): [number, string, { cause: RefusalCause }] {
+  return [...analysisMessage(error, budgetSeconds), { cause: error.reason === "too-slow" ? "cost" : "file" }];
+}
+
+function analysisMessage(error: AnalysisError, budgetSeconds: number): [number, string] {
   switch (error.reason) {
     case "too-slow":
       return [400, `The file could not be analysed within ${budgetSeconds} seconds. Choose a shorter section with start and end.`];
+    case "start-past-end": {
+      // issue #41: the file is whole (the browser drew all of it); the start is what is wrong
+      const length = formatDuration(error.fileSeconds ?? 0);
+      return [400, `The file is ${length} long; choose a start before ${length}.`];
+    }
     case "unreadable":
     case "unsupported":
       return [415, "This file is not audio we can read. Upload an MP3, WAV, FLAC, OGG/Opus or M4A file."];

@@ -133,6 +133,12 @@ export const configSchema = z
     /** Reference uploads accepted per client per window (the store the form rate limit uses). */
     REFERENCE_RATE_LIMIT: positiveInt.default(10),
     REFERENCE_RATE_WINDOW_SECONDS: positiveInt.default(3600),
+    /**
+     * Files refused for what they are (not audio, empty, silent, too short, a start past the end)
+     * per client per REFERENCE_RATE_WINDOW_SECONDS: counted apart from REFERENCE_RATE_LIMIT, so a
+     * few wrong files do not lock a buyer out, and still bounded, so a flood of them stops (issue #41, ADR 0144).
+     */
+    REFERENCE_REFUSED_RATE_LIMIT: positiveInt.default(40),
     /** Analyse tracks inside the web server's syncing process; false when `npm run analyzer` does it. */
     ANALYSIS_WORKER: booleanFlag(true),
 

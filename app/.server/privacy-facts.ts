@@ -10,6 +10,7 @@ export function privacyFacts(config: Config): PrivacyFacts {
     reference: {
       ttlDays: config.REFERENCE_TTL_DAYS,
       rateLimit: config.REFERENCE_RATE_LIMIT,
+      refusedRateLimit: config.REFERENCE_REFUSED_RATE_LIMIT,
       rateWindowSeconds: config.REFERENCE_RATE_WINDOW_SECONDS,
     },
   };

@@ -99,8 +99,8 @@ export const privacySections: readonly LegalSection[] = [
     id: "reference-analysis",
     title: "Searching by a sound you upload",
     paragraphs: [
-      "If you upload an audio file to find catalog tracks that sound like it, our server analyses the file and deletes it as soon as the analysis ends, whatever its outcome: the audio is never kept. What we keep is its fingerprint (a few hundred numbers that describe its sound, overall and every 10 seconds, and cannot be turned back into audio), its tempo and key, and the file's name, so that the results page can be opened again. Anyone you give that page's link to sees the same results and the file's name.",
-      "They are kept for {referenceTtlDays} days; after that the link no longer works and they are deleted at the next clean-up. Uploads are counted like form submissions: at most {referenceRateLimit} per {referenceRateWindow} from one client, a count kept only for that time.",
+      "If you upload an audio file to find catalog tracks that sound like it, our server analyses the file and deletes it as soon as the analysis ends, whatever its outcome: the audio is never kept. What we keep is its fingerprint (a few hundred numbers that describe its sound, overall and every 10 seconds, and cannot be turned back into audio), its length, tempo and key, the part of it we compared, an outline of its loudness over time (100 numbers, to draw its waveform; it cannot be played), and the file's name, so that the results page can be opened again and show what we heard. Anyone you give that page's link to sees the same results, these figures and the file's name.",
+      "They are kept for {referenceTtlDays} days; after that the link no longer works and they are deleted at the next clean-up. Uploads are counted like form submissions: at most {referenceRateLimit} files compared per {referenceRateWindow} from one client, and apart from those at most {referenceRefusedRateLimit} files we could not use (not audio, empty, silent, too short), counts kept only for that time.",
     ],
   },
   {
@@ -127,7 +127,7 @@ export const privacySections: readonly LegalSection[] = [
         title: "The e-mail in our team's mailbox",
         body: "Kept while we work on your request, and {mailboxRetention}.",
       },
-      { title: "A sound you upload", body: "The audio: not kept. Its fingerprint, tempo, key and file name: {referenceTtlDays} days." },
+      { title: "A sound you upload", body: "The audio: not kept. Its fingerprint, length, tempo, key, waveform outline and file name: {referenceTtlDays} days." },
       { title: "Receipt counts", body: "One hour." },
       { title: "Form submission counts", body: "{rateWindow}." },
       { title: "Your shortlist", body: "In your browser, until you remove it." },

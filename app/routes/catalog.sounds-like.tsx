@@ -9,8 +9,8 @@ import { seo } from "~/lib/seo";
  * /catalog/sounds-like (issue #19, DESIGN.md §3c): search the catalog by a file of one's own
  * (a temp track, a demo). A plain multipart form posted to the same path (server/sounds-like.ts
  * answers it: a 303 to the `like=` view, or this page again with the reason and its status),
- * so it works without JavaScript. The file is analysed and deleted; only its fingerprint and its name are kept
- * (for REFERENCE_TTL_DAYS, as /privacy says).
+ * so it works without JavaScript. The file is analysed and deleted; only its fingerprint, what was heard (length,
+ * tempo, key, a waveform outline: issue #41) and its name are kept (for REFERENCE_TTL_DAYS, as /privacy says).
  */
 export function loader({ context }: Route.LoaderArgs) {
   const { config } = services(context);

@@ -115,6 +115,9 @@ describe("/privacy and /terms", () => {
     // the "sounds like" upload (issue #19): the audio is not kept, the fingerprint REFERENCE_TTL_DAYS (30)
     expect(text).toContain("the audio is never kept");
     expect(text).toContain("They are kept for 30 days");
+    // issue #41, ADR 0144: what is kept of it, and the two budgets (REFERENCE_RATE_LIMIT, REFERENCE_REFUSED_RATE_LIMIT)
+    expect(text).toContain("its length, tempo and key, the part of it we compared, an outline of its loudness over time");
+    expect(text).toContain("at most 10 files compared per 1 hour from one client, and apart from those at most 40 files we could not use");
     expect(text).toContain("hold no names, e-mail addresses, phone numbers, companies, messages or IP addresses");
     for (const right of ["(access", "(rectification)", "(erasure)", "(restriction)", "object to our using it (objection)", "portability", "complain to a supervisory authority"]) {
       expect(text).toContain(right);

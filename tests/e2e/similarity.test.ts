@@ -76,7 +76,8 @@ describe("Sounds like this: a reference file", () => {
       await page.getByLabel("Audio file").setInputFiles(houseMp3);
       await page.getByRole("button", { name: "Find similar tracks" }).click();
       await page.waitForURL((u) => /^ref-/.test(u.searchParams.get("like") ?? ""), { timeout: 30_000 });
-      await page.getByRole("heading", { name: "Tracks like “temp track.mp3”" }).first().waitFor();
+      // issue #41: what the site heard in the file (ADR 0144; tests/e2e/sounds-like-result.test.ts)
+      await page.getByRole("heading", { name: "Tracks like your file (0:30, 124 BPM, A minor)" }).first().waitFor();
       await expect.poll(() => rows(page).count()).toBeGreaterThan(0);
       if (js) {
         await expectNoAxeViolations(page);

@@ -36,6 +36,12 @@ export interface TrackAnalysis {
   segments?: string | null;
   /** Each of those passages' code (passage-codes.ts, issue #29, ADR 0130), so an index build need not code them: base64; null without segments; absent before version 8. */
   passageCodes?: string | null;
+  /**
+   * With a `section` only (a reference file, issue #41 "What the site heard"): the whole file's
+   * length in seconds, decoded when the decoding reached the file's end, else as its header
+   * gives it; absent when neither knows. `durationSeconds` is then the section's.
+   */
+  fileSeconds?: number;
   analyzerVersion: number;
 }
 
@@ -67,15 +73,22 @@ export interface TrackAnalysis {
  */
 export const ANALYZER_VERSION = 9;
 
-/** "too-slow": the analysis used its CPU budget (`cpuBudgetMs`), the file's own cost, not a busy machine's (ADR 0141). */
-export type AnalysisFailure = "unreadable" | "unsupported" | "too-large" | "decode-failed" | "too-slow";
+/**
+ * "too-slow": the analysis used its CPU budget (`cpuBudgetMs`), the file's own cost, not a busy
+ * machine's (ADR 0141). "start-past-end": the section starts at or after the file's end (issue
+ * #41: the file is whole; `fileSeconds` says how long it is).
+ */
+export type AnalysisFailure = "unreadable" | "unsupported" | "too-large" | "decode-failed" | "too-slow" | "start-past-end";
 
 export class AnalysisError extends Error {
   readonly reason: AnalysisFailure;
-  constructor(reason: AnalysisFailure, message: string, options?: { cause?: unknown }) {
+  /** the file's decoded length, when the reason is "start-past-end" */
+  readonly fileSeconds?: number;
+  constructor(reason: AnalysisFailure, message: string, options?: { cause?: unknown; fileSeconds?: number }) {
     super(message, options);
     this.name = "AnalysisError";
     this.reason = reason;
+    if (options?.fileSeconds !== undefined) this.fileSeconds = options.fileSeconds;
   }
 }
 
@@ -122,6 +135,8 @@ export async function analyzeAudio(bytes: Uint8Array, opts: AnalyzeOptions = {})
   const overBudget = cpuBudget(opts.cpuBudgetMs);
   const pcm = await decodeInto(bytes, header, maxSeconds, opts.section, overBudget);
   overBudget();
+  // the whole file's length beside a section's (issue #41): decoded when the decoder reached the end
+  const fileSeconds = !opts.section ? undefined : pcm.decodedToEnd ? pcm.decodedSeconds : header.seconds;
   const durationSeconds = pcm.frames / pcm.sampleRate;
   // A file cut short in transfer still decodes, to its break: its header knows better. The
   // margin allows for headers that only estimate (an MP3 without a frame count).
@@ -146,6 +161,7 @@ export async function analyzeAudio(bytes: Uint8Array, opts: AnalyzeOptions = {})
     fingerprint: pcm.fingerprint.fingerprint(),
     segments,
     passageCodes: encodePassageCodes(segmentWindows(segments)),
+    ...(fileSeconds !== undefined ? { fileSeconds } : {}),
     analyzerVersion: ANALYZER_VERSION,
   };
 }
@@ -200,6 +216,10 @@ interface Decoded {
   peaks: PeakBins;
   fingerprint: FingerprintMeter;
   segments: SegmentMeter;
+  /** the decoder reached the file's end (a section that ends after it, or no section) */
+  decodedToEnd: boolean;
+  /** the audio decoded, in seconds: the whole file's when decodedToEnd */
+  decodedSeconds: number;
 }
 
 /**
@@ -253,6 +273,8 @@ async function decodeInto(
         peaks: new PeakBins(block.sampleRate),
         fingerprint: new FingerprintMeter(block.sampleRate),
         segments: new SegmentMeter(block.sampleRate),
+        decodedToEnd: false,
+        decodedSeconds: 0,
       };
     } else if (block.sampleRate !== out.sampleRate) {
       throw new AnalysisError("decode-failed", `the sample rate changes mid-stream (${out.sampleRate} to ${block.sampleRate} Hz)`);
@@ -277,8 +299,8 @@ async function decodeInto(
     }
     out.frames += frames;
   };
+  const cut = sectionCut(section);
   try {
-    const cut = sectionCut(section);
     for (let at = 0; at < bytes.byteLength && !cut.done; at += CHUNK_BYTES) consume(cut(await decoder(bytes.subarray(at, at + CHUNK_BYTES))));
     if (!cut.done) consume(cut(await decoder()));
   } catch (error) {
@@ -286,26 +308,39 @@ async function decodeInto(
     if (error instanceof AnalysisError) throw error;
     throw new AnalysisError("decode-failed", `the ${header.format} decoder failed: ${describe(error)}`, { cause: error });
   }
+  const decodedSeconds = cut.sampleRate > 0 ? cut.position / cut.sampleRate : 0;
+  if (section && !cut.done && decodedSeconds > 0 && (!out || out.frames === 0)) {
+    // the whole file decoded, none of it in the section: it starts at or after the end (issue #41)
+    throw new AnalysisError("start-past-end", `the section starts at ${section.fromSeconds} s, the file is ${decodedSeconds.toFixed(2)} s long`, { fileSeconds: decodedSeconds });
+  }
   if (!out || out.frames === 0) throw new AnalysisError("decode-failed", `the ${header.format} decoder produced no audio`);
+  out.decodedToEnd = !cut.done;
+  out.decodedSeconds = decodedSeconds;
   return out;
 }
 
 type Block = { channelData: Float32Array[]; sampleRate: number };
 
-/** Passes on only the frames of `section` (all of them without one); `done` once past its end, so decoding can stop. */
-function sectionCut(section: AnalyzeOptions["section"]): ((block: Block) => Block) & { done: boolean } {
-  let position = 0;
+/**
+ * Passes on only the frames of `section` (all of them without one); `done` once past its end, so
+ * decoding can stop. `position` counts every frame decoded (at `sampleRate`), in the section or
+ * not: the file's length when decoding ran to its end.
+ */
+function sectionCut(section: AnalyzeOptions["section"]): ((block: Block) => Block) & { done: boolean; position: number; sampleRate: number } {
   const cut = Object.assign(
     (block: Block): Block => {
-      if (!section) return block;
       const frames = block.channelData[0]?.length ?? 0;
+      // an empty block (the decoder's flush says 0 Hz) moves nothing and ends nothing
+      if (!section || frames === 0) return block;
+      const position = cut.position;
+      cut.position += frames;
+      cut.sampleRate = block.sampleRate;
       const from = Math.max(0, Math.round(section.fromSeconds * block.sampleRate) - position);
       const to = Math.min(frames, Math.round(section.toSeconds * block.sampleRate) - position);
-      position += frames;
-      if (position >= section.toSeconds * block.sampleRate) cut.done = true;
+      if (cut.position >= section.toSeconds * block.sampleRate) cut.done = true;
       return { sampleRate: block.sampleRate, channelData: to > from ? block.channelData.map((c) => c.subarray(from, to)) : [] };
     },
-    { done: false },
+    { done: false, position: 0, sampleRate: 0 },
   );
   return cut;
 }

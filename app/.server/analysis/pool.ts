@@ -104,7 +104,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
       } finally {
         pending--;
       }
-      if (!outcome.ok) throw new AnalysisError(outcome.reason, outcome.message);
+      if (!outcome.ok) throw new AnalysisError(outcome.reason, outcome.message, outcome.fileSeconds !== undefined ? { fileSeconds: outcome.fileSeconds } : undefined);
       return outcome.analysis;
     },
     close: () => piscina.close(),

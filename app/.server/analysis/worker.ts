@@ -16,7 +16,7 @@ export interface AnalysisTask extends Omit<AnalyzeOptions, "onExcerpt"> {
 
 export type AnalysisOutcome =
   | { ok: true; analysis: TrackAnalysis }
-  | { ok: false; reason: AnalysisError["reason"]; message: string };
+  | { ok: false; reason: AnalysisError["reason"]; message: string; fileSeconds?: number };
 
 // mpg123-decoder reports each damaged MP3 frame with console.error: a damaged file would put
 // hundreds of lines in the server's log. The outcome (a short or failed analysis) says enough.
@@ -40,7 +40,7 @@ export default async function analyzeTask(task: AnalysisTask): Promise<AnalysisO
     const bytes = task.bytes ?? (await readBounded(task.filePath ?? "", task.maxBytes ?? DEFAULT_MAX_BYTES));
     return { ok: true, analysis: await analyzeAudio(bytes, task) };
   } catch (error) {
-    if (error instanceof AnalysisError) return { ok: false, reason: error.reason, message: error.message };
+    if (error instanceof AnalysisError) return { ok: false, reason: error.reason, message: error.message, ...(error.fileSeconds !== undefined ? { fileSeconds: error.fileSeconds } : {}) };
     throw error;
   }
 }

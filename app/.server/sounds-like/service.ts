@@ -7,6 +7,7 @@ import { segmentWindows } from "../analysis/segments.ts";
 import { createSubmissionRateLimiter, type SubmissionRateLimiter } from "../leads/rate-limit.ts";
 import type { ReferenceSeed } from "../catalog/tracks/track-index.ts";
 import type { SharedPostgres } from "../db/postgres-pool.ts";
+import type { HeardFile } from "../../lib/catalog/track-query.ts";
 
 /**
  * Search by a reference file (issue #19, DESIGN.md §3c): what the upload route
@@ -16,7 +17,10 @@ import type { SharedPostgres } from "../db/postgres-pool.ts";
  *   never waits behind the catalog's analysis backlog, and when the slots are taken the upload
  *   answers 503 with Retry-After instead of queueing without bound. Each thread's heap is
  *   capped (REFERENCE_HEAP_MB) and each task ends after REFERENCE_ANALYSIS_TIMEOUT_SECONDS;
- * - the per-client rate limit, on the form rate limit's store (createSubmissionRateLimiter).
+ * - two per-client budgets, on the form rate limit's store (createSubmissionRateLimiter): files
+ *   compared (REFERENCE_RATE_LIMIT) and files refused for what they are (REFERENCE_REFUSED_RATE_LIMIT,
+ *   issue #41, ADR 0144); server/sounds-like.ts takes one of each and gives back the one that
+ *   does not apply.
  * Built once by createServices (app/.server/services.ts) in the web server, closed with it.
  */
 
@@ -31,7 +35,10 @@ export const REFERENCE_MAX_SECONDS = 20 * 60;
 export interface SoundsLikeService {
   references(): Promise<ReferenceStore>;
   pool: AnalysisPool;
+  /** files compared (REFERENCE_RATE_LIMIT per REFERENCE_RATE_WINDOW_SECONDS) */
   limiter: SubmissionRateLimiter;
+  /** files refused for what they are (REFERENCE_REFUSED_RATE_LIMIT per the same window; issue #41, ADR 0144) */
+  refusedLimiter: SubmissionRateLimiter;
   config: Config;
   close(): Promise<void>;
 }
@@ -57,10 +64,20 @@ export function createSoundsLike(config: Config, logger: Logger, opts: { cluster
     logger,
     keyPrefix: "references",
   });
+  const refusedLimiter = createSubmissionRateLimiter({
+    limit: config.REFERENCE_REFUSED_RATE_LIMIT,
+    windowSeconds: config.REFERENCE_RATE_WINDOW_SECONDS,
+    ipv6Prefix: config.LEADS_RATE_IPV6_PREFIX,
+    databaseUrl: config.DATABASE_URL,
+    cluster: opts.cluster,
+    logger,
+    keyPrefix: "references-refused",
+  });
   return {
     config,
     pool,
     limiter,
+    refusedLimiter,
     references() {
       references ??= (store ??= openAnalysisStore(config, { postgres: opts.postgres })).then((s) => new ReferenceStore(s.db));
       // a store that could not be opened is tried again by the next request
@@ -68,7 +85,7 @@ export function createSoundsLike(config: Config, logger: Logger, opts: { cluster
       return references;
     },
     async close() {
-      await Promise.allSettled([pool.close(), limiter.close(), store?.then((s) => s.close())]);
+      await Promise.allSettled([pool.close(), limiter.close(), refusedLimiter.close(), store?.then((s) => s.close())]);
     },
   };
 }
@@ -77,7 +94,10 @@ export function createSoundsLike(config: Config, logger: Logger, opts: { cluster
 export async function referenceSeed(service: SoundsLikeService, id: string, now = Date.now()): Promise<ReferenceSeed> {
   const found = await (await service.references()).get(id, now);
   if (found.status !== "ready") return { id, status: found.status };
-  const sounding = referenceSounding(found.reference);
-  const segments = segmentWindows(found.reference.segments);
-  return sounding ? { id, status: "ready", sounding, label: found.reference.label, ...(segments ? { segments } : {}) } : { id, status: "unknown" };
+  const { reference } = found;
+  const sounding = referenceSounding(reference);
+  const segments = segmentWindows(reference.segments);
+  // what the site heard (issue #41), for the view's heading and waveform
+  const heard: HeardFile | undefined = reference.heard ? { ...reference.heard, bpm: reference.bpm === null ? null : Math.round(reference.bpm), key: reference.key } : undefined;
+  return sounding ? { id, status: "ready", sounding, label: reference.label, ...(segments ? { segments } : {}), ...(heard ? { heard } : {}) } : { id, status: "unknown" };
 }

@@ -196,8 +196,8 @@ export function SoundsLikeForm({ limitMb, ttlDays, error }: { limitMb: number; t
           Find similar tracks
         </button>
         <p className="text-sm text-muted">
-          Your file is analysed and deleted at once: we keep only its fingerprint (a few hundred numbers describing how it sounds, overall and passage by passage) and its
-          file name, for {ttlDays} days, so the link to its results can be shared (see our{" "}
+          Your file is analysed and deleted at once: we keep only its fingerprint (a few hundred numbers describing how it sounds, overall and passage by passage), its
+          length, tempo, key and waveform outline, and its file name, for {ttlDays} days, so the link to its results can be shared (see our{" "}
           <a href="/privacy" className="font-semibold text-[#ffb38f] underline underline-offset-4">
             privacy policy
           </a>

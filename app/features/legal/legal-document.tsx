@@ -57,6 +57,7 @@ function legalValues(facts: PrivacyFacts | undefined): Record<string, ReactNode>
           rateWindow: durationInWords(facts.rateWindowSeconds),
           referenceTtlDays: facts.reference.ttlDays,
           referenceRateLimit: facts.reference.rateLimit,
+          referenceRefusedRateLimit: facts.reference.refusedRateLimit,
           referenceRateWindow: durationInWords(facts.reference.rateWindowSeconds),
         }
       : {}),

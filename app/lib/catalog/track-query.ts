@@ -71,6 +71,22 @@ export interface LikeSeed {
   row?: TrackRowData;
   /** a reference's file name as the visitor uploaded it */
   label?: string;
+  /** what the site heard in a reference file (issue #41); absent for one stored before it */
+  heard?: HeardFile;
+}
+
+/** What the site heard in a visitor's reference file (issue #41 "What the site heard"). */
+export interface HeardFile {
+  /** the file's length */
+  fileSeconds: number;
+  /** the part compared (the first 3 minutes unless the visitor chose one) */
+  fromSeconds: number;
+  toSeconds: number;
+  /** null: no steady beat */
+  bpm: number | null;
+  key: string | null;
+  /** the compared part's waveform: up to WAVEFORM_BARS bars, 0–100 (waveform.ts) */
+  peaks: number[];
 }
 
 /** The most neighbours a `like=` view lists (10 pages): its other sort orders reorder these (docs/product-rules.md). */

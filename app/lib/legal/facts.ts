@@ -9,8 +9,11 @@ export interface PrivacyFacts {
   /** LEADS_RATE_LIMIT per LEADS_RATE_WINDOW_SECONDS */
   rateLimit: number;
   rateWindowSeconds: number;
-  /** The "sounds like" search by an uploaded file (issue #19): REFERENCE_TTL_DAYS, REFERENCE_RATE_LIMIT per REFERENCE_RATE_WINDOW_SECONDS. */
-  reference: { ttlDays: number; rateLimit: number; rateWindowSeconds: number };
+  /**
+   * The "sounds like" search by an uploaded file (issue #19): REFERENCE_TTL_DAYS, REFERENCE_RATE_LIMIT
+   * per REFERENCE_RATE_WINDOW_SECONDS, and REFERENCE_REFUSED_RATE_LIMIT files refused per the same window (issue #41).
+   */
+  reference: { ttlDays: number; rateLimit: number; refusedRateLimit: number; rateWindowSeconds: number };
 }
 
 const UNITS = [

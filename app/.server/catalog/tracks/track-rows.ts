@@ -6,7 +6,7 @@ import { rankByPassages } from "./passages.ts";
 import type { AlbumTable } from "../album-table.ts";
 import { withAnalysis } from "../with-analysis.ts";
 import type { Track } from "../../../lib/catalog/types.ts";
-import { KEY_NAMES, type LikeSeed, type TrackRowData } from "../../../lib/catalog/track-query.ts";
+import { KEY_NAMES, type HeardFile, type LikeSeed, type TrackRowData } from "../../../lib/catalog/track-query.ts";
 import { NO_BPM, NO_KEY, NO_SECONDS, PRINT_BYTES, type TrackFigures } from "./figures.ts";
 import type { LikeSeedSound } from "./like.ts";
 import { hash64 } from "./columns.ts";
@@ -27,6 +27,8 @@ export interface ReferenceSeed {
   label?: string;
   /** its passages' windows (segments.ts), when it was stored with them (issue #29) */
   segments?: Uint8Array;
+  /** what the site heard in it, for the view's heading (issue #41) */
+  heard?: HeardFile;
 }
 
 /** What the track index reads of the album index: the album columns of the current version, media URLs, the cache budget. */
@@ -67,7 +69,13 @@ export function soundingOf(f: TrackFigures, t: number): Sounding {
  */
 export async function resolveSeed(deps: RowDeps, ctx: TrackQueryContext, id: string, reference?: ReferenceSeed): Promise<{ like: LikeSeed; sound?: LikeSeedSound }> {
   if (id.startsWith("ref-")) {
-    const like: LikeSeed = { id, kind: "reference", status: reference?.id === id ? reference.status : "unknown", ...(reference?.label ? { label: reference.label } : {}) };
+    const like: LikeSeed = {
+      id,
+      kind: "reference",
+      status: reference?.id === id ? reference.status : "unknown",
+      ...(reference?.label ? { label: reference.label } : {}),
+      ...(reference?.heard ? { heard: reference.heard } : {}),
+    };
     if (like.status !== "ready" || !reference?.sounding) return { like: { ...like, status: like.status === "ready" ? "unknown" : like.status } };
     const windows = reference.segments;
     const rerank = windows ? (kept: Int32Array) => byPassages(deps, ctx, kept, windows) : undefined;
