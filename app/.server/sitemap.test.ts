@@ -2,7 +2,7 @@ import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { CatalogSnapshot } from "./catalog/service.ts";
 import { createCatalogIndex, type CatalogSource } from "./catalog/index.ts";
-import { createSitemaps, sitemapResponse } from "./sitemap.ts";
+import { createSitemaps, siteSitemaps, sitemapResponse } from "./sitemap.ts";
 import type { Album, Film, Single } from "../lib/catalog/types.ts";
 import { reshapeSingle } from "./catalog/music-api/singles.ts";
 import { submissionEntry } from "../../tests/support/catalog-fixtures.ts";
@@ -40,6 +40,13 @@ const text = (doc: { gzip: Buffer }) => zlib.gunzipSync(doc.gzip).toString("utf8
 const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
 
 describe("sitemaps (issue #11)", () => {
+  it("lists the search by one's own file with the site's pages (issue #41)", async () => {
+    const { source } = catalogOf({ albums: 1, singles: 0, films: 0 });
+    const xml = text(await siteSitemaps(source, { SITE_URL: "https://site.example", SITEMAP_CACHE_MAX_BYTES: 1e6 }).document("root")!);
+    expect(locs(xml)).toContain("https://site.example/catalog/sounds-like");
+    expect(locs(xml)).toContain("https://site.example/catalog");
+  });
+
   it("is one urlset of the pages and every item page while the URLs fit one file", async () => {
     const { source } = catalogOf({ albums: 3, singles: 2, films: 1 });
     const sitemaps = createSitemaps(source, { siteUrl: "https://site.example/", pagePaths: PAGES, maxCacheBytes: 1e6, maxUrls: 10 });

@@ -3,7 +3,7 @@ import zlib from "node:zlib";
 import { LRUCache } from "lru-cache";
 import type { CatalogIndex } from "./catalog/index.ts";
 import { itemPagePath } from "../lib/catalog/item-url.ts";
-import { SITE_PAGE_PATHS } from "../lib/static-pages.ts";
+import { SITE_PAGE_PATHS, SOUND_SEARCH_PATH } from "../lib/static-pages.ts";
 import type { Config } from "./config.ts";
 
 /**
@@ -144,9 +144,16 @@ export function createSitemaps(index: Pick<CatalogIndex, "itemPages" | "version"
 
 export type Sitemaps = ReturnType<typeof createSitemaps>;
 
+/**
+ * The fixed-path pages the sitemap lists: product-rules §2's, and the search by a file of one's own
+ * (issue #41: a buyer who searches for "find music by sound" should find it). It is not among
+ * SITE_PAGE_PATHS, which also drives the story-page cache and the Lighthouse bench.
+ */
+export const SITEMAP_PAGE_PATHS: readonly string[] = [...SITE_PAGE_PATHS, SOUND_SEARCH_PATH];
+
 /** The site's sitemaps: its fixed-path pages and item pages, at SITE_URL, bounded by SITEMAP_CACHE_MAX_BYTES. */
 export function siteSitemaps(index: Pick<CatalogIndex, "itemPages" | "version" | "updatedAt">, config: Pick<Config, "SITE_URL" | "SITEMAP_CACHE_MAX_BYTES">): Sitemaps {
-  return createSitemaps(index, { siteUrl: config.SITE_URL, pagePaths: SITE_PAGE_PATHS, maxCacheBytes: config.SITEMAP_CACHE_MAX_BYTES });
+  return createSitemaps(index, { siteUrl: config.SITE_URL, pagePaths: SITEMAP_PAGE_PATHS, maxCacheBytes: config.SITEMAP_CACHE_MAX_BYTES });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { SOUND_SEARCH_PATH } from "~/lib/static-pages";
 import { site } from "./site";
 
 /** product-rules §3 "Navigation item". */
@@ -19,6 +20,19 @@ export const mainNavigation: readonly NavigationItem[] = [
   { name: "Partners", href: "/partners" },
   { name: "Web3", href: "/web3" },
 ];
+
+/**
+ * Issue #41 "Find by sound, everywhere a buyer searches": the search by a file of one's own
+ * (/catalog/sounds-like, DESIGN.md §3c), offered beside the ten items of the menu (which keep the
+ * spec's list and order), beside the catalog's search and on item pages.
+ */
+export const soundSearch = {
+  href: SOUND_SEARCH_PATH,
+  /** the short name, on buttons */
+  name: "Find by sound",
+  /** what it does, where there is room */
+  description: "Upload a temp track or a demo and find catalog tracks that sound like it.",
+} as const;
 
 export interface FooterColumn {
   title: string;

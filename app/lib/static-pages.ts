@@ -27,6 +27,9 @@ export const STATIC_PAGE_PATHS = [
 
 export const DYNAMIC_PAGE_PATHS = ["/catalog", "/contact"] as const;
 
+/** The search by a file of one's own (DESIGN.md §3c); the sitemap lists it too (issue #41). */
+export const SOUND_SEARCH_PATH = "/catalog/sounds-like";
+
 /** Every page of product-rules §2 with a fixed path: the sitemap, the SEO tests and the Lighthouse bench. */
 export const SITE_PAGE_PATHS: readonly string[] = [...STATIC_PAGE_PATHS, ...DYNAMIC_PAGE_PATHS];
 

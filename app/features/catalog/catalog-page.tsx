@@ -1,5 +1,6 @@
+import { ChevronDown } from "~/components/ui/icons/chevron-down";
 import { Layers } from "~/components/ui/icons/layers";
-import { useCallback } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { useLocation, useNavigate, useNavigation } from "react-router";
 import { Link } from "~/components/ui/link";
 import type { CatalogCardData, CatalogDetailData } from "~/lib/catalog/cards";
@@ -7,8 +8,18 @@ import type { GenreLevel } from "~/lib/catalog/genre-tree";
 import { itemPageHref } from "~/lib/catalog/item-url";
 import { catalogEmoji, catalogTitle, viewNoun } from "~/lib/catalog/nouns";
 import type { TrackQueryResult, TrackRowData } from "~/lib/catalog/track-query";
-import type { CatalogState } from "~/lib/catalog/types";
-import { catalogHref, clearedState, defaultCatalogState, parseCatalogState, withItem, withPage } from "~/lib/catalog/url-state";
+import type { CatalogState, TracksState } from "~/lib/catalog/types";
+import {
+  catalogHref,
+  clearedState,
+  defaultCatalogState,
+  likeFilterCount,
+  parseCatalogState,
+  withItem,
+  withoutLikeFilters,
+  withPage,
+} from "~/lib/catalog/url-state";
+import { useHydrated } from "~/lib/use-hydrated";
 import { AlbumCard, ChannelCard, FilmCard, SingleCard, type ImageLoading } from "./cards";
 import { DetailSheet } from "./detail-sheet";
 import { AlbumFilters } from "./filters/album-filters";
@@ -18,7 +29,9 @@ import { SinglesFilters } from "./filters/singles-filters";
 import { SortControl, TrackFilters } from "./filters/track-filters";
 import { MusicViewSwitch } from "./music-view-switch";
 import { TrackList } from "./track-list";
-import { LikeSeedHeader, likeChipLabel } from "./like-seed";
+import { LikeSeedHeader, likeChipLabel, likeTitle } from "./like-seed";
+import { FindBySoundLink } from "./find-by-sound";
+import { LikeFromView } from "./more-like-this";
 import { Pagination } from "./pagination";
 import { TypeSwitcher } from "./type-switcher";
 
@@ -138,7 +151,13 @@ function CatalogHeader({ state, shown, channelsEnabled }: { state: CatalogState;
         <h1 className="page-title">{catalogTitle(shown.type)}</h1>
       </div>
       <TypeSwitcher active={shown.type} channelsEnabled={channelsEnabled} />
-      {state.type === "music" && shown.type === "music" ? <MusicViewSwitch state={state} /> : null}
+      {state.type === "music" && shown.type === "music" ? (
+        // issue #41: the search by one's own file, on the music views, just above the catalog's search
+        <div className="flex flex-wrap items-center gap-3">
+          <MusicViewSwitch state={state} />
+          <FindBySoundLink variant="button" />
+        </div>
+      ) : null}
     </header>
   );
 }
@@ -147,6 +166,7 @@ function CatalogHeader({ state, shown, channelsEnabled }: { state: CatalogState;
 function ViewFilters({ props, shown }: { props: CatalogPageProps; shown: Shown }) {
   const { state } = props;
   const { pending } = shown;
+  if (state.type === shown.type && state.view === "tracks" && state.like) return <LikeViewFilters props={props} state={state} />;
   if (state.type === shown.type && shown.type !== "film") {
     return (
       <section aria-label="Filters" className="mt-5 flex flex-col gap-3">
@@ -176,6 +196,28 @@ function ViewFilters({ props, shown }: { props: CatalogPageProps; shown: Shown }
         genresLoading
         subGenresLoading={false}
       />
+    </section>
+  );
+}
+
+/**
+ * Issue #41 "Results first": on a `like=` view the filters fold into a "Filters (n)" summary (a
+ * native `<details>`: no script), so the heading naming the seed and the first tracks are in
+ * the first screen. Opened, it stays open across the filter links (React keeps the element).
+ */
+function LikeViewFilters({ props, state }: { props: CatalogPageProps; state: TracksState }) {
+  const count = likeFilterCount(state) - (state.q ? 1 : 0);
+  return (
+    <section aria-label="Filters" className="mt-4">
+      <details className="group" data-like-filters="">
+        <summary className="btn-secondary min-h-11 cursor-pointer list-none px-4 py-0 text-sm [&::-webkit-details-marker]:hidden">
+          Filters{count ? ` (${count})` : ""}
+          <ChevronDown className="size-4 transition-transform group-open:rotate-180" aria-hidden="true" />
+        </summary>
+        <div className="mt-4 flex flex-col gap-3">
+          <TrackFilters state={state} levels={props.musicLevels} keyCounts={props.tracks?.keyCounts ?? []} />
+        </div>
+      </details>
     </section>
   );
 }
@@ -215,9 +257,12 @@ function Results({ props, shown }: { props: CatalogPageProps; shown: Shown }) {
   const { state, total, pageCount } = props;
   const { loading, noun } = shown;
   const tracksShown = state.view === "tracks" && shown.view === "tracks";
+  const like = tracksShown && props.tracks?.like && !loading ? props.tracks.like : null;
   return (
     // data-shown: the query of the view this section shows (the URL moves before React commits the new view; tests wait on it)
-    <section aria-labelledby="results-status" aria-busy={loading} data-shown={catalogHref(state).slice("/catalog".length)} className="mt-8">
+    <section aria-labelledby="results-status" aria-busy={loading} data-shown={catalogHref(state).slice("/catalog".length)} className={like ? "mt-5" : "mt-8"}>
+      {/* issue #41: a like= view opens on the heading that names its seed */}
+      {like ? <LikeSeedHeader like={like} from={catalogHref(withItem(state, ""))} autoFocus={!state.item} /> : null}
       <div className="mb-5 flex flex-wrap items-center justify-between gap-3">
         <p id="results-status" role="status" className="text-sm text-muted">
           {loading ? (
@@ -228,38 +273,101 @@ function Results({ props, shown }: { props: CatalogPageProps; shown: Shown }) {
             </>
           )}
         </p>
+        {like && state.view === "tracks" && likeFilterCount(state) > 0 ? (
+          <Link
+            to={catalogHref(withoutLikeFilters(state))}
+            preventScrollReset
+            aria-label={`Clear filters, keep ${likeTitle(like)}`}
+            className="inline-flex min-h-10 items-center text-sm font-semibold text-[#ffb38f] underline underline-offset-4 hover:text-fg"
+            data-clear-like-filters=""
+          >
+            Clear filters
+          </Link>
+        ) : null}
         {tracksShown && total > 0 ? <SortControl state={state} /> : null}
       </div>
-      {tracksShown && props.tracks?.like && !loading ? <LikeSeedHeader like={props.tracks.like} from={catalogHref(withItem(state, ""))} /> : null}
       <ResultList props={props} shown={shown} />
       {!loading ? <Pagination page={state.page} pageCount={pageCount} hrefFor={(page: number) => catalogHref(withPage(state, page))} /> : null}
     </section>
   );
 }
 
+/**
+ * Issue #41: the first result row (or, without one, the seed's heading) is fully in view below
+ * the fixed header; else the page scrolls so that the "Filters (n)" summary starts just under it,
+ * followed by the seed's card and the first row (or, on a screen too short for all three,
+ * the card; under the filter bar, too, when that stays pinned). Then the heading takes focus,
+ * without a second scroll.
+ */
+function showLikeResults() {
+  const heading = document.getElementById("like-title");
+  const card = heading?.closest("section");
+  if (!heading || !card) return;
+  const top = (el: Element | null | undefined) => el?.getBoundingClientRect().top ?? 0;
+  const header = document.querySelector(".site-header")?.getBoundingClientRect().bottom ?? 0;
+  const last = document.querySelector("[data-track-id]") ?? heading;
+  const lastBottom = () => last.getBoundingClientRect().bottom;
+  if (top(card) < header || lastBottom() > window.innerHeight) {
+    const by = (delta: number) => window.scrollTo({ top: Math.max(0, window.scrollY + delta), behavior: "instant" });
+    const filters = document.querySelector("[data-like-filters]");
+    const anchor = filters && lastBottom() - (top(filters) - header - 12) <= window.innerHeight ? filters : card;
+    by(top(anchor) - header - 12);
+    const bar = document.querySelector("[data-filter-bar]")?.getBoundingClientRect().bottom ?? 0;
+    if (bar > top(anchor) - 12) by(bar - top(anchor) + 12);
+  }
+  heading.focus({ preventScroll: true });
+}
+
+/**
+ * Issue #41 "focus moves to the results": when the page comes to a new seed (a "More like this"
+ * link, an upload's result), its heading takes focus and the results come into view. Filter,
+ * sort and page links on the same seed leave focus where it is. On a full load the browser's
+ * autofocus has already focused the heading; once hydrated the results are brought into view,
+ * unless the visitor has moved focus elsewhere meanwhile.
+ */
+function useLikeResultsFocus(like: string, sheetOpen: boolean) {
+  const clientMount = useHydrated();
+  const previous = useRef<string | null>(null);
+  useEffect(() => {
+    const before = previous.current;
+    previous.current = like;
+    if (!like || like === before || sheetOpen) return;
+    if (before === null && !clientMount) {
+      const active = document.activeElement;
+      if (active && active !== document.body && active.id !== "like-title") return;
+    }
+    showLikeResults();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new seed moves focus, not the hydration re-render
+  }, [like]);
+}
+
 export function CatalogPage(props: CatalogPageProps) {
   const { state, detail, channelsEnabled } = props;
+  useLikeResultsFocus(state.view === "tracks" ? state.like : "", Boolean(state.item));
   const pending = usePendingState(state);
   const shown: Shown = { pending, type: pending?.type ?? state.type, view: pending?.view ?? state.view, noun: viewNoun(pending ?? state), loading: pending !== null };
   const { closeSheet, returnFocus } = useSheetClose(state);
 
   return (
-    <div className="mx-auto max-w-7xl px-5 pt-10 pb-20 sm:px-8 sm:pt-14">
-      <CatalogHeader state={state} shown={shown} channelsEnabled={channelsEnabled} />
-      {shown.type === "compilations" ? (
-        <div className="mt-10">
-          <ComingSoon />
-        </div>
-      ) : (
-        <>
-          <div className="mt-8">
-            <FilterBar state={state} searchable={state.type === shown.type} likeLabel={state.view === "tracks" ? likeChipLabel(props.tracks?.like) : undefined} />
+    // issue #41: every "More like this" on this page keeps its filters
+    <LikeFromView value={state}>
+      <div className="mx-auto max-w-7xl px-5 pt-10 pb-20 sm:px-8 sm:pt-14">
+        <CatalogHeader state={state} shown={shown} channelsEnabled={channelsEnabled} />
+        {shown.type === "compilations" ? (
+          <div className="mt-10">
+            <ComingSoon />
           </div>
-          <ViewFilters props={props} shown={shown} />
-          <Results props={props} shown={shown} />
-        </>
-      )}
-      <DetailSheet detail={detail} closeHref={catalogHref(withItem(state, ""))} onClose={closeSheet} onCloseAutoFocus={returnFocus} />
-    </div>
+        ) : (
+          <>
+            <div className="mt-8">
+              <FilterBar state={state} searchable={state.type === shown.type} likeLabel={state.view === "tracks" ? likeChipLabel(props.tracks?.like) : undefined} />
+            </div>
+            <ViewFilters props={props} shown={shown} />
+            <Results props={props} shown={shown} />
+          </>
+        )}
+        <DetailSheet detail={detail} closeHref={catalogHref(withItem(state, ""))} onClose={closeSheet} onCloseAutoFocus={returnFocus} />
+      </div>
+    </LikeFromView>
   );
 }

@@ -4,7 +4,7 @@ import { X } from "~/components/ui/icons/x";
 import { createContext, useContext, type ReactNode } from "react";
 import { Link } from "~/components/ui/link";
 import { Badge } from "~/components/ui/badge";
-import { Sheet, SheetContent, SheetDescription, SheetTitle } from "~/components/ui/sheet";
+import { Sheet, SHEET_CLOSE_CLASS, SheetContent, SheetDescription, SheetTitle } from "~/components/ui/sheet";
 import type { AlbumDetailData, CardImage, CatalogDetailData, SingleDetailData, TrackData } from "~/lib/catalog/cards";
 import { albumShortlistEntry, singleShortlistEntry } from "~/lib/shortlist/catalog-entries";
 import type { ShortlistEntry } from "~/lib/shortlist/shortlist";
@@ -13,6 +13,7 @@ import { formatReleaseDate } from "~/lib/catalog/format";
 import { itemPageHref } from "~/lib/catalog/item-url";
 import { trackShortlistId } from "~/lib/shortlist/shortlist";
 import { MoreLikeThis } from "./more-like-this";
+import { FindBySoundLink } from "./find-by-sound";
 import { useHydrated } from "~/lib/use-hydrated";
 import { ShortlistButton } from "~/features/shortlist";
 import { AudioPreview } from "./audio-preview";
@@ -162,11 +163,15 @@ export function AlbumTracks({ album, headingLevel = 3 }: { album: AlbumDetailDat
   return (
     <ItemSection id="tracks-title" title="Tracks" headingLevel={headingLevel} className="flex flex-col gap-3">
       {album.tracks.length ? (
-        <ol className="flex flex-col gap-2">
-          {album.tracks.map((track, i) => (
-            <TrackRow key={`${i}-${track.audioUrl}`} track={track} position={i + 1} album={album} />
-          ))}
-        </ol>
+        <>
+          <ol className="flex flex-col gap-2">
+            {album.tracks.map((track, i) => (
+              <TrackRow key={`${i}-${track.audioUrl}`} track={track} position={i + 1} album={album} />
+            ))}
+          </ol>
+          {/* issue #41: beside "More like this", the search from the buyer's own file */}
+          <FindBySoundLink variant="note" />
+        </>
       ) : (
         <p className="text-muted">No tracks available.</p>
       )}
@@ -227,6 +232,7 @@ export function SinglePreview({ single, headingLevel = 3 }: { single: SingleDeta
   return (
     <ItemSection id="preview-title" title="Track Preview" headingLevel={headingLevel} className="flex flex-col gap-3">
       {single.audioUrl ? <AudioPreview src={single.audioUrl} track={single.title} /> : <p className="text-muted">Audio preview not available</p>}
+      <FindBySoundLink variant="note" />
     </ItemSection>
   );
 }
@@ -281,10 +287,7 @@ export function DetailSheet({
           className="fixed inset-y-0 right-0 z-50 flex w-full max-w-md flex-col gap-4 overflow-y-auto border-l border-border bg-surface p-6 shadow-2xl sm:max-w-lg [&>*]:shrink-0"
         >
           {detail.kind === "album" ? <AlbumSheetBody album={detail} from={closeHref} /> : <SingleSheetBody single={detail} from={closeHref} />}
-          <Link
-            to={closeHref}
-            className="absolute top-4 right-4 rounded-full p-1.5 text-muted hover:bg-white/10 hover:text-fg"
-          >
+          <Link to={closeHref} className={SHEET_CLOSE_CLASS}>
             <X className="size-5" aria-hidden="true" />
             <span className="sr-only">Close</span>
           </Link>

@@ -5,6 +5,8 @@ import { Badge } from "~/components/ui/badge";
 import type { AlbumDetailData, FilmCardData, SingleDetailData } from "~/lib/catalog/cards";
 import { FILM_PLACEHOLDER } from "./cards";
 import { albumShortlistEntry, singleShortlistEntry } from "~/lib/shortlist/catalog-entries";
+import { parseCatalogState } from "~/lib/catalog/url-state";
+import { LikeFromView } from "./more-like-this";
 import { AlbumTracks, Cover, LicenseAndShortlist, ReleaseDetails, SingleBadges, SinglePreview } from "./detail-sheet";
 
 /**
@@ -95,20 +97,28 @@ function FilmPoster({ film }: { film: FilmCardData }) {
   );
 }
 
+/** The catalog view the page was opened from (its back link), whose filters "More like this" keeps (issue #41). */
+function viewOf(backHref: string) {
+  const url = new URL(backHref, "http://catalog.invalid");
+  return url.pathname === "/catalog" ? parseCatalogState(url.searchParams) : null;
+}
+
 export function ItemPage({ item, backHref, backLabel }: { item: ItemPageContent; backHref: string; backLabel: string }) {
   return (
-    <article className="mx-auto flex max-w-6xl flex-col gap-8 px-5 pt-8 pb-20 sm:px-8 sm:pt-12" data-item-page={item.kind}>
-      <nav aria-label="Breadcrumb">
-        <BackLink href={backHref} label={backLabel} />
-      </nav>
-      <div className="grid gap-8 md:grid-cols-[minmax(0,22rem)_minmax(0,1fr)] md:gap-12 lg:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]">
-        <div className="flex flex-col">
-          {item.kind === "film" ? <FilmPoster film={item} /> : <Cover image={item.image} priority />}
+    <LikeFromView value={viewOf(backHref)}>
+      <article className="mx-auto flex max-w-6xl flex-col gap-8 px-5 pt-8 pb-20 sm:px-8 sm:pt-12" data-item-page={item.kind}>
+        <nav aria-label="Breadcrumb">
+          <BackLink href={backHref} label={backLabel} />
+        </nav>
+        <div className="grid gap-8 md:grid-cols-[minmax(0,22rem)_minmax(0,1fr)] md:gap-12 lg:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]">
+          <div className="flex flex-col">
+            {item.kind === "film" ? <FilmPoster film={item} /> : <Cover image={item.image} priority />}
+          </div>
+          <div className="flex min-w-0 flex-col gap-6">
+            {item.kind === "album" ? <AlbumContent album={item} /> : item.kind === "single" ? <SingleContent single={item} /> : <FilmContent film={item} />}
+          </div>
         </div>
-        <div className="flex min-w-0 flex-col gap-6">
-          {item.kind === "album" ? <AlbumContent album={item} /> : item.kind === "single" ? <SingleContent single={item} /> : <FilmContent film={item} />}
-        </div>
-      </div>
-    </article>
+      </article>
+    </LikeFromView>
   );
 }

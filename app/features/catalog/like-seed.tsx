@@ -39,11 +39,13 @@ export function likeChipLabel(like: LikeSeed | undefined): string | undefined {
  * the seed with its preview; or why there is no list: the seed is still being analysed, the
  * reference has expired (with the way to upload it again), or no such track exists.
  */
-export function LikeSeedHeader({ like, from }: { like: LikeSeed; from: string }) {
+export function LikeSeedHeader({ like, from, autoFocus = false }: { like: LikeSeed; from: string; autoFocus?: boolean }) {
   const row = like.row;
   return (
     <section aria-labelledby="like-title" className="card mb-5 flex flex-col gap-3 p-4 sm:p-5" data-like-status={like.status}>
-      <h2 id="like-title" className="text-lg font-semibold break-words">
+      {/* issue #41: the results' heading takes focus (tabIndex -1): the browser's autofocus on a
+          full load, catalog-page.tsx after a client navigation to another seed */}
+      <h2 id="like-title" tabIndex={-1} autoFocus={autoFocus} className="text-lg font-semibold break-words">
         {likeTitle(like)}
       </h2>
       {row ? (

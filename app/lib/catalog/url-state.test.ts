@@ -12,6 +12,10 @@ import {
   withMusicView,
   withSearch,
   withType,
+  likeFilterCount,
+  likeViewOf,
+  moreLikeThisHrefFrom,
+  withoutLikeFilters,
 } from "./url-state.ts";
 
 const parse = (q: string) => parseCatalogState(new URLSearchParams(q));
@@ -177,6 +181,35 @@ describe("like= (issue #19, DESIGN.md §3c)", () => {
   it("drops what names no track (never an error), and similarity without a seed", () => {
     for (const bad of ["", "nothing", "a:b", "ref-short", "x:12345", `${"a".repeat(300)}:1`, "a b:1"]) expect(tracks(`like=${encodeURIComponent(bad)}`).like, bad).toBe("");
     expect(tracks("sort=similarity").sort).toBe("title");
+  });
+});
+
+describe("More like this keeps the view's filters (issue #41)", () => {
+  it("carries genre, sub-genres, tempo, length and keys from the track view, not the search, sort or page", () => {
+    const from = tracks("genre=House&sub=Deep&bpm=121-&duration=60-240&key=A%20minor&q=night&sort=-bpm&page=3&item=x");
+    const href = moreLikeThisHrefFrom("alb-1:2", from);
+    // the contract's URL first (DESIGN.md §3c), then the filters
+    expect(href.startsWith("/catalog?type=music&view=tracks&like=alb-1%3A2&")).toBe(true);
+    const landed = parseCatalogState(new URL(href, "http://x").searchParams) as TracksState;
+    expect(landed).toMatchObject({ view: "tracks", like: "alb-1:2", genre: "House", subGenres: ["Deep"], bpm: { min: 121, max: null } });
+    expect(landed).toMatchObject({ duration: { min: 60, max: 240 }, keys: ["A minor"], q: "", sort: "similarity", page: 1, item: "" });
+  });
+
+  it("carries the album view's genre path, and nothing from another content type or without a view", () => {
+    const landed = (href: string) => parseCatalogState(new URL(href, "http://x").searchParams) as TracksState;
+    expect(landed(moreLikeThisHrefFrom("a:1", albums("genre=Jazz&sub=Swing&q=blue")))).toMatchObject({ genre: "Jazz", subGenres: ["Swing"], q: "", like: "a:1" });
+    expect(moreLikeThisHrefFrom("a:1", channels("category=Music"))).toBe("/catalog?type=music&view=tracks&like=a%3A1");
+    expect(moreLikeThisHrefFrom("a:1")).toBe("/catalog?type=music&view=tracks&like=a%3A1");
+    expect(moreLikeThisHrefFrom("a:1", tracks(""))).toBe("/catalog?type=music&view=tracks&like=a%3A1");
+  });
+
+  it("counts a like= view's filters and drops them in one step, keeping the seed", () => {
+    const t = tracks("like=alb-1%3A2&genre=House&sub=Deep&bpm=121-&key=A%20minor&key=C%20major&q=x&sort=bpm&page=2");
+    expect(likeFilterCount(t)).toBe(6);
+    const cleared = withoutLikeFilters(t);
+    expect(catalogHref(cleared)).toBe("/catalog?view=tracks&like=alb-1%3A2");
+    expect(likeFilterCount(cleared)).toBe(0);
+    expect(likeViewOf("alb-1:2", null)).toEqual(cleared);
   });
 });
 

@@ -12,6 +12,7 @@ import { canonicalTopGenre, MAX_SUB_LEVELS } from "./genre-tree.ts";
 import { canonicalOption, CHANNEL_CATEGORIES, CHANNEL_COUNTRIES, CHANNEL_LANGUAGES, SUBSCRIBER_RANGES } from "./channel-options.ts";
 import {
   defaultTrackSort,
+  moreLikeThisHref,
   MAX_BPM,
   MAX_DURATION_SECONDS,
   normalizeKeys,
@@ -245,4 +246,40 @@ export function trackQueryOf(state: TracksState): TrackQuery {
     page: state.page,
     like: state.like,
   };
+}
+
+/**
+ * Issue #41: the filters a "More like this" link carries from the view it is on, so a buyer who
+ * narrowed the list (`?view=tracks&genre=House&bpm=121-`) keeps the narrowing among the similar
+ * tracks: the genre path, and on the track view tempo, length and key. The search, sort, page
+ * and open sheet are not carried: a similar list is ordered by similarity, from its first page.
+ */
+export function likeViewOf(trackId: string, from?: CatalogState | null): TracksState {
+  const next: TracksState = { ...defaultTracksState(), like: trackId, sort: "similarity" };
+  if (!from || from.type !== "music") return next;
+  const path = { genre: from.genre, subGenres: from.genre ? from.subGenres : [] };
+  if (from.view === "albums") return { ...next, ...path };
+  return { ...next, ...path, bpm: from.bpm, duration: from.duration, keys: from.keys };
+}
+
+/**
+ * "More like this" (issue #19, DESIGN.md §3c): `/catalog?type=music&view=tracks&like={trackId}`
+ * as the contract writes it, then the filters carried over (likeViewOf), each as the track view
+ * writes it. Without a view (an item page opened directly) it is the contract's URL exactly.
+ */
+export function moreLikeThisHrefFrom(trackId: string, from?: CatalogState | null): string {
+  const carried = serializeCatalogState({ ...likeViewOf(trackId, from), like: "", sort: "title" });
+  carried.delete("view");
+  const rest = carried.toString();
+  return `${moreLikeThisHref(trackId)}${rest ? `&${rest}` : ""}`;
+}
+
+/** Issue #41: how many filters narrow a `like=` view (the seed itself and the sort are not filters). */
+export function likeFilterCount(state: TracksState): number {
+  return (state.genre ? 1 + state.subGenres.length : 0) + (state.bpm ? 1 : 0) + (state.duration ? 1 : 0) + state.keys.length + (state.q ? 1 : 0);
+}
+
+/** Issue #41 "a one-click way to drop them": the same `like=` view without any filter or search. */
+export function withoutLikeFilters(state: TracksState): TracksState {
+  return { ...defaultTracksState(), like: state.like, sort: state.like ? "similarity" : "title" };
 }

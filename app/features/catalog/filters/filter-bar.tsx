@@ -51,7 +51,7 @@ export function FilterBar({ state, searchable, likeLabel }: { state: CatalogStat
   const hidden = [...serializeCatalogState({ ...state, q: "", page: 1, item: "" }).entries()];
   const searchId = useId();
   return (
-    <div className="sticky top-[var(--header-height)] z-30 -mx-5 border-y border-border bg-bg/85 px-5 py-3 backdrop-blur-md sm:mx-0 sm:rounded-2xl sm:border">
+    <div data-filter-bar="" className="sticky top-[var(--header-height)] z-30 -mx-5 border-y border-border bg-bg/85 px-5 py-3 backdrop-blur-md sm:mx-0 sm:rounded-2xl sm:border">
       <div className="flex flex-wrap items-center gap-2">
         {searchable ? (
           <Form method="get" action="/catalog" role="search" preventScrollReset className="flex min-w-0 flex-1 basis-48 items-center gap-2">
