@@ -56,6 +56,11 @@ beforeAll(async () => {
   app.use(soundsLikeUpload({ service: () => service }));
   app.get("/catalog/sounds-like", (_req, res) => res.status((res.locals.uploadError as { status: number } | undefined)?.status ?? 200).end());
   server = app.listen(0, "127.0.0.1");
+  // The server runs in the test's own thread, which ffmpeg (spawnSync) and the index's queries
+  // block between uploads: with Node's 5 s keep-alive, a busy machine let the server's idle timer
+  // close the socket just as fetch reused it (ECONNRESET, 1 run in 3 on a loaded machine). The
+  // idle sockets are kept for the file's length instead; afterAll closes them.
+  server.keepAliveTimeout = 300_000;
   await new Promise((resolve) => server.once("listening", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
