@@ -24,11 +24,6 @@ export interface OnsetEnvelope {
   soundingFrames: number;
   /** 1 for each frame above that floor. */
   sounding: Uint8Array;
-  /**
-   * Each band's energy per frame, lowest band first: how much kick and how much snare or clap
-   * sounds at each beat (the backbeat check, tempo.ts, ADR 0148).
-   */
-  bandEnergies: Float64Array[];
 }
 
 export const ONSET_FRAME_SECONDS = 0.01;
@@ -63,7 +58,7 @@ export function onsetStrength(pcm: Float32Array, sampleRate: number): OnsetEnvel
   for (const e of energy) for (let f = 0; f < frames; f++) mean += e[f];
   mean /= Math.max(1, frames);
   const sounding = new Uint8Array(frames);
-  if (!(mean > 0)) return { strength, frameRate, soundingFrames: 0, sounding, bandEnergies: energy };
+  if (!(mean > 0)) return { strength, frameRate, soundingFrames: 0, sounding };
   let soundingFrames = 0;
   for (let f = 0; f < frames; f++) {
     let total = 0;
@@ -89,7 +84,7 @@ export function onsetStrength(pcm: Float32Array, sampleRate: number): OnsetEnvel
   // a note or a drum starts in several bands at once; partials beating against each other, a
   // swell or a vibrato move one band at a time (ADR 0090's amendment): those frames count nothing
   for (let f = 0; f < frames; f++) if (rising[f] < MIN_RISING_BANDS || strength[f] < MIN_STRIKE) strength[f] = 0;
-  return { strength, frameRate, soundingFrames, sounding, bandEnergies: energy };
+  return { strength, frameRate, soundingFrames, sounding };
 }
 
 /** A Hann window of `n` points, summing to 1. */

@@ -1,5 +1,5 @@
 import { trackBeats } from "./beat-tracker.ts";
-import { onsetStrength, type OnsetEnvelope } from "./onset.ts";
+import { onsetStrength } from "./onset.ts";
 import { autocorrelation, highestNear, peakNear, refinePeak, spectrumTimesAutocorrelation, tempogram } from "./periodicity.ts";
 
 /**
@@ -50,8 +50,6 @@ export interface TempoMeasures extends TempoEstimate {
   secondOpinion?: number;
   /** The second method's tempo is not the candidate's, an octave or a third of it: no tempo is named (ADR 0133). */
   disputed?: boolean;
-  /** The backbeat check's scores at half, at and at twice the level named (ADR 0148). */
-  backbeat?: { slower: number; level: number; faster: number };
 }
 
 /** Below this pulse clarity no tempo is named: chosen from the evaluation set (ADR 0105). */
@@ -132,19 +130,6 @@ const OCTAVE_BIAS = -4.63;
 const SECOND_OPINION_STEP = 0.5;
 const AGREE = 0.04;
 const SAME_PULSE = [1, 2, 1 / 2, 3, 1 / 3];
-/**
- * The backbeat (issue #43, ADR 0148): the level named is halved or doubled when the backbeat
- * check (backbeatAt) scores at least BACKBEAT there and BACKBEAT_MARGIN more than at the level
- * itself — where a snare or clap lands on 2 and 4, the beat is the rate of those quarter notes,
- * whatever the hats or the bass do between them. Chosen on the groove set (scripts/groove-set.ts;
- * 0.25 and 0.1; 0.3 left the synthesised loops of the unit tests at 168), BACKBEAT_BLOCK beats a
- * block (two bars of 4/4), the snare's bands those of onset.ts from 160 Hz to 1.3 kHz (with the
- * 2.6 kHz band, the hats' off-beat sixteenths of a swung funk read as a backbeat at the eighth).
- */
-const BACKBEAT = 0.25;
-const BACKBEAT_MARGIN = 0.1;
-const BACKBEAT_BLOCK = 8;
-const SNARE_BANDS = [1, 4] as const;
 /** The bar periods, in beats, that the meter check looks for (Klapuri et al. 2006: two to four beats a measure). */
 const BEATS_A_BAR = [2, 3, 4];
 /** Less sound than this (seconds) has no tempo to find. */
@@ -159,7 +144,7 @@ export function measureTempo(pcm: Float32Array, sampleRate: number): TempoMeasur
   return measureEnvelope(onsetStrength(pcm, sampleRate));
 }
 
-export function measureEnvelope(env: OnsetEnvelope): TempoMeasures {
+export function measureEnvelope(env: ReturnType<typeof onsetStrength>): TempoMeasures {
   const none: TempoMeasures = { bpm: null, confidence: 0, candidateBpm: null, beats: 0 };
   const fr = env.frameRate;
   if (env.soundingFrames / fr < MIN_SOUND_SECONDS) return none;
@@ -252,13 +237,6 @@ export function measureEnvelope(env: OnsetEnvelope): TempoMeasures {
       period = refinePeak(gram, bestLag);
     }
   }
-  // The backbeat (issue #43, ADR 0148): where a snare or clap alternates with the kick at half
-  // or twice the level chosen — a drum loop at 84 whose hats on every eighth make 168 the
-  // clearer pulse, a drum-and-bass two-step at 172 chosen at 86 — the backbeat's quarter note
-  // is the beat. After the octave decider, which knows only periodicity and the tempo prior.
-  const backbeat = backbeatLevels(env, period);
-  if (backbeat.slower >= BACKBEAT && backbeat.slower >= backbeat.level + BACKBEAT_MARGIN) period *= 2;
-  else if ((120 * fr) / period <= MAX_BPM && backbeat.faster >= BACKBEAT && backbeat.faster >= backbeat.level + BACKBEAT_MARGIN) period /= 2;
   // A steady beat sounds in (nearly) every beat; onsets bunched in a few places — the partials
   // of two chords beating while one fades into the next — repeat within the bunch only.
   const confidence = Math.max(0, Math.min(1, clarity(tg.rows, pulsePeriod) * coverage(env.strength, env.sounding, pulsePeriod)));
@@ -283,62 +261,7 @@ export function measureEnvelope(env: OnsetEnvelope): TempoMeasures {
     secondOpinion !== undefined &&
     !SAME_PULSE.some((k) => Math.abs(secondOpinion - candidateBpm * k) <= AGREE * candidateBpm * k) &&
     !(levels ?? []).some((l) => Math.abs(secondOpinion - l.bpm) <= AGREE * l.bpm);
-  return { bpm: named && !disputed ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels, phase, persistence, secondOpinion, disputed, backbeat };
-}
-
-/** The backbeat check's scores at twice the period (when that is within the range reported), at it, and at half of it (likewise). */
-function backbeatLevels(env: OnsetEnvelope, period: number): { slower: number; level: number; faster: number } {
-  const slower = (30 * env.frameRate) / period >= MIN_BPM ? backbeatAt(env, period * 2) : 0;
-  const faster = (120 * env.frameRate) / period <= MAX_BPM ? backbeatAt(env, period / 2) : 0;
-  return { slower, level: backbeatAt(env, period), faster };
-}
-
-/**
- * The backbeat check (issue #43, ADR 0148): at a beat period, the kick's band against the
- * snare's or clap's. Ellis's tracker places the beats; each band's energy at each beat (its
- * highest from an eighth of a beat before to a quarter after) is summed over the even and the
- * odd beats of each block of BACKBEAT_BLOCK beats, and the band's lean is (even − odd) /
- * (even + odd). A backbeat — kick on 1 and 3, snare or clap on 2 and 4 — makes the lowest band
- * (80 Hz: the kick) lean one way and a band of the snare's body and rattle (160 Hz to 1.3 kHz)
- * the other; a four-on-the-floor kick leaves the lowest band level while the clap leans. At
- * the eighth-note level every band leans the same way (the kick and the snare both on the
- * eighths 1 and 3 of four, hats alone between them), at the half-note level none does. The
- * score: the strongest lean of a snare band against the kick band's (its size where they lean
- * opposite ways; its size less twice the kick band's where they lean the same way), averaged
- * over the blocks (a tracker that slips a beat flips both bands' signs at once). The sign of a
- * block does not matter, so the beat tracker's phase does not.
- */
-export function backbeatAt(env: OnsetEnvelope, period: number): number {
-  const beats = trackBeats(env.strength, period);
-  const reach = Math.max(1, Math.round(period / 8));
-  const at = env.bandEnergies.map((energy) =>
-    beats.map((t) => {
-      let s = 0;
-      for (let f = Math.max(0, t - reach); f <= Math.min(energy.length - 1, t + 2 * reach); f++) s = Math.max(s, energy[f]);
-      return s;
-    }),
-  );
-  let total = 0;
-  let blocks = 0;
-  for (let from = 0; from + BACKBEAT_BLOCK <= beats.length; from += BACKBEAT_BLOCK) {
-    const lean = at.map((values) => {
-      let even = 0;
-      let odd = 0;
-      for (let i = from; i < from + BACKBEAT_BLOCK; i++) {
-        if (i % 2) odd += values[i];
-        else even += values[i];
-      }
-      return even + odd > 0 ? (even - odd) / (even + odd) : 0;
-    });
-    const kick = lean[0];
-    let best = 0;
-    for (let b = SNARE_BANDS[0]; b <= Math.min(SNARE_BANDS[1], lean.length - 1); b++) {
-      best = Math.max(best, lean[b] * kick < 0 ? Math.abs(lean[b]) : Math.abs(lean[b]) - 2 * Math.abs(kick));
-    }
-    total += best;
-    blocks++;
-  }
-  return blocks ? total / blocks : 0;
+  return { bpm: named && !disputed ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels, phase, persistence, secondOpinion, disputed };
 }
 
 /** The second method's tempo (ADR 0133): Peeters's product under the tempo prior, at its highest on the grid; undefined when it is 0 everywhere. */
