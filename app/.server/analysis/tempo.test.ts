@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { analyzeAudio, type TrackAnalysis } from "./analyze.ts";
 import { measureTempo } from "./tempo.ts";
-import { chordsInKey, drone, drumPattern, encodeWav, encodeWithFfmpeg, mix, noiseTexture, padChords, pluckedOomPah, tone } from "../../../tests/support/synth.ts";
+import { chordsInKey, drone, drumLoop, drumPattern, encodeWav, encodeWithFfmpeg, mix, noiseTexture, padChords, pluckedOomPah, tone } from "../../../tests/support/synth.ts";
 
 // Issue #9's tempo bar: drum patterns at known tempi, as WAV and MP3, within 4 % of the truth,
 // with no half- or double-tempo errors between 80 and 130 BPM; and no tempo at all for audio
@@ -302,5 +302,27 @@ describe("a second opinion on two pulses at 3:2", () => {
     const r = measureTempo(clicks([{ seconds: 0.4, level: 0.3 }, { seconds: 0.6, level: 0.2 }]), CLICK_RATE);
     expect(r.disputed).toBe(false);
     expect(Math.abs(r.bpm! - 150)).toBeLessThanOrEqual(150 * 0.04);
+  });
+});
+
+// Issue #43: where a snare lands on 2 and 4, the beat is the rate of those quarter notes,
+// whatever the hats or the kick do between them. A plain backbeat loop at 84 (hats on every
+// eighth) and a drum-and-bass two-step at 172, the drums alone: their quarter notes, not 168
+// or 86. (ADR 0148: the backbeat check measured for the loops version 9 still doubles was not
+// kept; these guard the two cases the issue names.)
+describe("the backbeat defines the beat (drum loops alone)", () => {
+  const eighths = [0, 2, 4, 6, 8, 10, 12, 14];
+  it("a rock backbeat at 84 (kick on 1 and 3, snare on 2 and 4, hats on every eighth): 84, not 168", async () => {
+    const loop = drumLoop({ bpm: 84, seconds: 20, kicks: [0, 8], snares: [4, 12], hats: eighths });
+    const r = await analyzeAudio(encodeWav([loop]));
+    expect(r.bpm).not.toBeNull();
+    expect(Math.abs(r.bpm! - 84) / 84).toBeLessThanOrEqual(0.04);
+  });
+
+  it("a drum-and-bass two-step at 172 (kick on 1 and the 'and' of 3, snare on 2 and 4): 172, not 86", async () => {
+    const loop = drumLoop({ bpm: 172, seconds: 20, kicks: [0, 10], snares: [4, 12], hats: eighths });
+    const r = await analyzeAudio(encodeWav([loop]));
+    expect(r.bpm).not.toBeNull();
+    expect(Math.abs(r.bpm! - 172) / 172).toBeLessThanOrEqual(0.04);
   });
 });
