@@ -1,4 +1,4 @@
-import { toast, type ExternalToast } from "sonner";
+import type { ExternalToast } from "sonner";
 
 /**
  * product-rules §9 "Notifications" gives two readings each for the visible count (1 or 3) and the
@@ -10,25 +10,64 @@ export const TOAST_DURATION_MS = 5000;
 type Options = Pick<ExternalToast, "id" | "duration" | "action">;
 
 /**
+ * ADR 0147: sonner (53 KB) is not part of a page's first load. The layout mounts the toaster when
+ * the browser is idle after hydration, or at once when a notification is raised before that
+ * (app/routes/_layout.tsx); a notification waits until the toaster listens, since sonner drops
+ * toasts raised while no toaster is mounted.
+ */
+let toasterListening: () => void = () => {};
+const listening = new Promise<void>((resolve) => (toasterListening = resolve));
+let wanted = false;
+const wantListeners = new Set<() => void>();
+
+/** Called by the toaster once it is mounted (and listening to sonner). */
+export function toasterMounted() {
+  toasterListening();
+}
+
+/** `callback` runs as soon as a notification is wanted (at once if one already was). */
+export function onToastWanted(callback: () => void): () => void {
+  if (wanted) callback();
+  wantListeners.add(callback);
+  return () => {
+    wantListeners.delete(callback);
+  };
+}
+
+function sonner() {
+  if (!wanted) {
+    wanted = true;
+    for (const callback of wantListeners) callback();
+  }
+  return listening.then(() => import("sonner"));
+}
+
+/**
  * product-rules §4 "In-app notifications": adding a notification keeps only the newest one. Each
  * helper dismisses whatever is shown before adding its own.
  */
 export const notify = {
   success(title: string, description?: string, options: Options = {}) {
-    toast.dismiss();
-    return toast.success(title, { description, ...options });
+    void sonner().then(({ toast }) => {
+      toast.dismiss();
+      toast.success(title, { description, ...options });
+    });
   },
   /** The spec's 'destructive' variant (styled by .site-toast-destructive). */
   error(title: string, description?: string, options: Options = {}) {
-    toast.dismiss();
-    return toast.error(title, { description, ...options });
+    void sonner().then(({ toast }) => {
+      toast.dismiss();
+      toast.error(title, { description, ...options });
+    });
   },
   info(title: string, description?: string, options: Options = {}) {
-    toast.dismiss();
-    return toast.info(title, { description, ...options });
+    void sonner().then(({ toast }) => {
+      toast.dismiss();
+      toast.info(title, { description, ...options });
+    });
   },
   /** Without an id, dismisses every notification (product-rules §4). */
   dismiss(id?: string | number) {
-    toast.dismiss(id);
+    void sonner().then(({ toast }) => toast.dismiss(id));
   },
 };

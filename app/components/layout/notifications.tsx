@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { Toaster } from "sonner";
 import { OFFLINE_NOTICE } from "~/lib/offline-notice";
-import { notify, TOAST_DURATION_MS, VISIBLE_TOASTS } from "~/lib/toast";
+import { notify, toasterMounted, TOAST_DURATION_MS, VISIBLE_TOASTS } from "~/lib/toast";
 
 /**
  * product-rules §2 "In-app notifications": the sonner area, labelled "Notifications" (sonner appends
@@ -10,6 +10,9 @@ import { notify, TOAST_DURATION_MS, VISIBLE_TOASTS } from "~/lib/toast";
  */
 export function Notifications() {
   useConnectionToasts();
+  // The Toaster's own effect (a child's) has subscribed to sonner by now: notifications raised
+  // while it loaded can be shown (ADR 0147).
+  useEffect(toasterMounted, []);
   return (
     <Toaster
       containerAriaLabel="Notifications"

@@ -5,6 +5,7 @@ import { useLocation, useNavigate, useNavigation } from "react-router";
 import { Link } from "~/components/ui/link";
 import type { CatalogCardData, CatalogDetailData } from "~/lib/catalog/cards";
 import type { GenreLevel } from "~/lib/catalog/genre-tree";
+import { formatCount } from "~/lib/catalog/format";
 import { itemPageHref } from "~/lib/catalog/item-url";
 import { catalogEmoji, catalogTitle, viewNoun } from "~/lib/catalog/nouns";
 import type { TrackQueryResult, TrackRowData } from "~/lib/catalog/track-query";
@@ -269,7 +270,7 @@ function Results({ props, shown }: { props: CatalogPageProps; shown: Shown }) {
             `Loading ${noun}...`
           ) : (
             <>
-              Showing <span className="font-semibold text-fg tabular-nums">{total.toLocaleString("en-US")}</span> {noun}
+              Showing <span className="font-semibold text-fg tabular-nums">{formatCount(total)}</span> {noun}
             </>
           )}
         </p>

@@ -1,10 +1,9 @@
 import { ArrowUpRight } from "~/components/ui/icons/arrow-up-right";
 import { FileText } from "~/components/ui/icons/file-text";
 import { X } from "~/components/ui/icons/x";
-import { createContext, useContext, type ReactNode } from "react";
+import { createContext, lazy, Suspense, useContext, useEffect, type ComponentType, type ReactNode } from "react";
 import { Link } from "~/components/ui/link";
 import { Badge } from "~/components/ui/badge";
-import { Sheet, SHEET_CLOSE_CLASS, SheetContent, SheetDescription, SheetTitle } from "~/components/ui/sheet";
 import type { AlbumDetailData, CardImage, CatalogDetailData, SingleDetailData, TrackData } from "~/lib/catalog/cards";
 import { albumShortlistEntry, singleShortlistEntry } from "~/lib/shortlist/catalog-entries";
 import type { ShortlistEntry } from "~/lib/shortlist/shortlist";
@@ -14,6 +13,7 @@ import { itemPageHref } from "~/lib/catalog/item-url";
 import { trackShortlistId } from "~/lib/shortlist/shortlist";
 import { MoreLikeThis } from "./more-like-this";
 import { FindBySoundLink } from "./find-by-sound";
+import { SHEET_CLOSE_CLASS } from "~/components/ui/sheet-close";
 import { useHydrated } from "~/lib/use-hydrated";
 import { ShortlistButton } from "~/features/shortlist";
 import { AudioPreview } from "./audio-preview";
@@ -23,23 +23,41 @@ import { AnalysisFacts } from "./track-facts";
  * Before hydration (and without JavaScript) the sheet is a plain panel rendered in place,
  * so a shared `?item=` URL shows the item in the server's HTML; once hydrated it is a Radix
  * dialog (portal, focus trap, Esc). Headings follow: Radix's Title/Description need the
- * dialog around them.
+ * dialog around them, so the dialog (detail-dialog.tsx) provides its own.
  */
-const StaticSheet = createContext(false);
+export interface SheetHeadings {
+  Title: ComponentType<{ children: ReactNode }>;
+  Description: ComponentType<{ children: ReactNode }>;
+}
 
-function DetailTitle({ children }: { children: ReactNode }) {
-  return useContext(StaticSheet) ? (
+const staticHeadings: SheetHeadings = {
+  Title: ({ children }) => (
     <h2 id="detail-title" className="pr-8 text-xl font-bold">
       {children}
     </h2>
-  ) : (
-    <SheetTitle>{children}</SheetTitle>
-  );
+  ),
+  Description: ({ children }) => <p className="text-sm text-muted">{children}</p>,
+};
+
+export const SheetHeadingsContext = createContext<SheetHeadings>(staticHeadings);
+
+function DetailTitle({ children }: { children: ReactNode }) {
+  const { Title } = useContext(SheetHeadingsContext);
+  return <Title>{children}</Title>;
 }
 
 function DetailDescription({ children }: { children: ReactNode }) {
-  return useContext(StaticSheet) ? <p className="text-sm text-muted">{children}</p> : <SheetDescription>{children}</SheetDescription>;
+  const { Description } = useContext(SheetHeadingsContext);
+  return <Description>{children}</Description>;
 }
+
+/**
+ * ADR 0147: the Radix dialog (Dialog, focus scope, dismissable layer, scroll lock: about 60 KB)
+ * is loaded when the visitor first interacts with the page or an item is open, not with the
+ * catalog's first load; until it is there, the open item shows as the static panel.
+ */
+const loadDetailDialog = () => import("./detail-dialog");
+const DetailDialog = lazy(loadDetailDialog);
 
 /** The cover; `priority` on an item page, where it is the largest paint. */
 export function Cover({ image, priority = false }: { image: CardImage | null; priority?: boolean }) {
@@ -124,7 +142,7 @@ function SheetHead({ image, title, artist, children }: { image: CardImage | null
   );
 }
 
-function AlbumSheetBody({ album, from }: { album: AlbumDetailData; from: string }) {
+export function AlbumSheetBody({ album, from }: { album: AlbumDetailData; from: string }) {
   return (
     <>
       <SheetHead image={album.image} title={album.name} artist={album.artist}>
@@ -200,7 +218,7 @@ function Detail({ term, value }: { term: string; value: string }) {
   );
 }
 
-function SingleSheetBody({ single, from }: { single: SingleDetailData; from: string }) {
+export function SingleSheetBody({ single, from }: { single: SingleDetailData; from: string }) {
   return (
     <>
       <SheetHead image={single.image} title={single.title} artist={single.artist}>
@@ -277,31 +295,36 @@ export function DetailSheet({
   onCloseAutoFocus: (event: Event) => void;
 }) {
   const hydrated = useHydrated();
-  if (!hydrated) {
-    if (!detail) return null;
-    return (
-      <StaticSheet value={true}>
-        <aside
-          aria-labelledby="detail-title"
-          data-detail-kind={detail.kind}
-          className="fixed inset-y-0 right-0 z-50 flex w-full max-w-md flex-col gap-4 overflow-y-auto border-l border-border bg-surface p-6 shadow-2xl sm:max-w-lg [&>*]:shrink-0"
-        >
-          {detail.kind === "album" ? <AlbumSheetBody album={detail} from={closeHref} /> : <SingleSheetBody single={detail} from={closeHref} />}
-          <Link to={closeHref} className={SHEET_CLOSE_CLASS}>
-            <X className="size-5" aria-hidden="true" />
-            <span className="sr-only">Close</span>
-          </Link>
-        </aside>
-      </StaticSheet>
-    );
-  }
+  // The dialog's code is fetched on the visitor's first pointer or key press (a card is about to
+  // be opened), so it is usually there by the time the item's data is.
+  useEffect(() => {
+    const warm = () => void loadDetailDialog();
+    const options = { capture: true, once: true, passive: true } as const;
+    window.addEventListener("pointerdown", warm, options);
+    window.addEventListener("keydown", warm, options);
+    return () => {
+      window.removeEventListener("pointerdown", warm, options);
+      window.removeEventListener("keydown", warm, options);
+    };
+  }, []);
+  if (!detail) return null;
+  const panel = (
+    <aside
+      aria-labelledby="detail-title"
+      data-detail-kind={detail.kind}
+      className="fixed inset-y-0 right-0 z-50 flex w-full max-w-md flex-col gap-4 overflow-y-auto border-l border-border bg-surface p-6 shadow-2xl sm:max-w-lg [&>*]:shrink-0"
+    >
+      {detail.kind === "album" ? <AlbumSheetBody album={detail} from={closeHref} /> : <SingleSheetBody single={detail} from={closeHref} />}
+      <Link to={closeHref} className={SHEET_CLOSE_CLASS}>
+        <X className="size-5" aria-hidden="true" />
+        <span className="sr-only">Close</span>
+      </Link>
+    </aside>
+  );
+  if (!hydrated) return panel;
   return (
-    <Sheet open={Boolean(detail)} onOpenChange={(open) => (open ? undefined : onClose())}>
-      {detail ? (
-        <SheetContent onCloseAutoFocus={onCloseAutoFocus} data-detail-kind={detail.kind} className="[&>*]:shrink-0">
-          {detail.kind === "album" ? <AlbumSheetBody album={detail} from={closeHref} /> : <SingleSheetBody single={detail} from={closeHref} />}
-        </SheetContent>
-      ) : null}
-    </Sheet>
+    <Suspense fallback={panel}>
+      <DetailDialog detail={detail} closeHref={closeHref} onClose={onClose} onCloseAutoFocus={onCloseAutoFocus} />
+    </Suspense>
   );
 }

@@ -20,6 +20,14 @@ describe("formatSubscribers (product-rules §9)", () => {
   it("formats video counts with separators", () => {
     expect(formatCount(12345)).toBe("12,345");
   });
+  it("groups whole counts without Intl exactly as Intl does (ADR 0147)", () => {
+    const intl = new Intl.NumberFormat("en-US");
+    for (const n of [0, 7, 12, 999, 1000, 1001, 99_999, 100_000, 123_456, 1_000_000, 2_500_000, -1234, -999, Number.MAX_SAFE_INTEGER]) {
+      expect(formatCount(n)).toBe(intl.format(n));
+    }
+    expect(formatCount(1234.5)).toBe("1,234.5");
+    expect(formatCount(Number.NaN)).toBe("0");
+  });
 });
 
 describe("formatReleaseDate (product-rules §2 Single card)", () => {

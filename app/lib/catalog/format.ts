@@ -10,13 +10,27 @@ export function formatSubscribers(count: number): string {
 }
 
 // Formatters are made once: making an Intl.DateTimeFormat costs some 50 µs (measured, Node 24),
-// using one about 1 µs, and a page formats a date per card (issue #18).
-const US_NUMBER = new Intl.NumberFormat("en-US");
-const US_RELEASE_DATE = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+// using one about 1 µs, and a page formats a date per card (issue #18). In the browser the first
+// Intl formatter of a page loads ICU's locale data, tens of milliseconds on a phone: so they are
+// made on first use, not when the module is evaluated (the catalog's first load), and whole
+// counts are grouped without Intl (ADR 0147).
+let usNumber: Intl.NumberFormat | undefined;
+let usReleaseDate: Intl.DateTimeFormat | undefined;
 
-/** Video counts with thousands separators ("1,234 videos"). */
+/**
+ * A count with en-US thousands separators ("1,234"): whole numbers up to 2^53 by hand (the
+ * catalog's totals, rendered during hydration), anything else through Intl.
+ */
 export function formatCount(count: number): string {
-  return US_NUMBER.format(Number.isFinite(count) ? count : 0);
+  const value = Number.isFinite(count) ? count : 0;
+  if (Number.isSafeInteger(value)) {
+    const digits = String(Math.abs(value));
+    let grouped = digits.slice(0, ((digits.length - 1) % 3) + 1);
+    for (let i = grouped.length; i < digits.length; i += 3) grouped += `,${digits.slice(i, i + 3)}`;
+    return value < 0 ? `-${grouped}` : grouped;
+  }
+  usNumber ??= new Intl.NumberFormat("en-US");
+  return usNumber.format(value);
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -32,7 +46,8 @@ function parseDate(value: string): Date | null {
 export function formatReleaseDate(value: string): string {
   const date = parseDate(value);
   if (!date) return "";
-  return US_RELEASE_DATE.format(date);
+  usReleaseDate ??= new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+  return usReleaseDate.format(date);
 }
 
 /**
