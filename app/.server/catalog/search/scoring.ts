@@ -361,7 +361,7 @@ export function searchOver(
     if (expanded.some((e) => e.length === 0)) return { albums: new Int32Array(0), scores: new Float32Array(0) };
     const firstKinds = sc.firstWordKinds(q, qw, expanded);
     expanded.sort((x, y) => reach(x, 1) - reach(y, 1));
-    nextStamp(); // its side effect: the first word's hits are stamped anew
+    nextStamp();
     const hit = new Int32Column(256);
     scoreAlbums(expanded[0], ALBUM_WEIGHTS, true, hit);
     let candidates = ascending(hit.finish(), albumBits);
