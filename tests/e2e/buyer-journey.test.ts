@@ -176,7 +176,8 @@ describe("find by sound, where a buyer searches (issue #41)", () => {
     const page = await newPage(browser, { viewport: { width: 390, height: 844 } });
     await gotoHydrated(page, "/catalog");
     await page.locator('[data-testid="catalog-grid"] a').first().click();
-    const sheet = page.locator("[data-detail-kind]");
+    // the dialog, not the static panel it replaces once its code has arrived (ADR 0147)
+    const sheet = page.locator('[role="dialog"][data-detail-kind]');
     await sheet.waitFor();
     const note = sheet.getByRole("link", { name: "Find more like your file" });
     await note.scrollIntoViewIfNeeded();
