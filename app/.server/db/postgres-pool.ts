@@ -35,6 +35,11 @@ export async function openPostgresPool(opts: {
 }): Promise<pg.Pool> {
   const pool = new pg.Pool({ connectionString: opts.connectionString, max: opts.max, connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 10_000 });
   pool.on("error", () => {});
+  // A client checked out between two queries (a transaction's, the schema's) that loses its
+  // connection (PostgreSQL restarted: "terminating connection due to administrator command")
+  // emits "error" on itself, not on the pool; unheard, that crashed the process (seen in
+  // references-postgres-restart.test.ts). Its next query fails and is answered as any other.
+  pool.on("connect", (client) => client.on("error", () => {}));
   try {
     await applySchema(pool, opts);
   } catch (error) {
@@ -87,6 +92,11 @@ export function createSharedPostgres(connectionString: string, max: number): Sha
   const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 10_000 });
   // an idle client that loses its connection (PostgreSQL restarting) must not crash the process
   pool.on("error", () => {});
+  // A client checked out between two queries (a transaction's, the schema's) that loses its
+  // connection (PostgreSQL restarted: "terminating connection due to administrator command")
+  // emits "error" on itself, not on the pool; unheard, that crashed the process (seen in
+  // references-postgres-restart.test.ts). Its next query fails and is answered as any other.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const prepared = new Map<string, Promise<void>>();
   let ended: Promise<void> | undefined;
   return {
