@@ -91,13 +91,13 @@ describe("the distance and its explanation", () => {
   it("reads like the issue's example: tempo against the seed's, the key's relation, the similar parts", () => {
     const other: Sounding = { fingerprint: bytes(121, { [rhythm]: 135, [rhythm + 1]: 135 }), bpm: 122, key: key("A minor") };
     const c = compare(model, seed, other);
-    expect(explain(c, 120, 122)).toBe("122 BPM (seed 120) · relative key · similar timbre · similar energy");
+    expect(explain(c, 120, 122)).toBe("122 BPM (reference 120) · relative key · similar timbre · similar energy");
   });
 
   it("names a half-time tempo and leaves out what is not similar", () => {
     const other: Sounding = { fingerprint: bytes(121, { [timbre]: 250, [timbre + 1]: 0, [timbre + 2]: 250 }), bpm: 61, key: key("F# minor") };
     const text = explain(compare(model, seed, other), 120, 61);
-    expect(text).toMatch(/^61 BPM, half the seed's 120 · /);
+    expect(text).toMatch(/^61 BPM, half the reference's 120 · /);
     expect(text).not.toContain("timbre");
     expect(text).not.toContain("key");
   });

@@ -39,7 +39,7 @@ export const WEIGHTS: Weights = {
 
 /** A tempo's relative distance (in log₂) that counts 1: 8 %, ~10 BPM at 120. */
 const TEMPO_UNIT = Math.log2(1.08);
-/** What half or double the seed's tempo adds to the distance of the tempo it matches. */
+/** What half or double the reference's tempo adds to the distance of the tempo it matches. */
 const OCTAVE_PENALTY = 0.25;
 const MAX_TEMPO_TERM = 4;
 /** A beat against none: as far as two random tempi (the term's mean between random tracks is about 2). */
@@ -201,20 +201,21 @@ export function compare(model: SimilarityModel, seed: Sounding, other: Sounding)
 }
 
 /**
- * Why a track is in the list, in words, most telling first: its tempo against the seed's, how
+ * Why a track is in the list, in words, most telling first (issue #41: "reference", the word a
+ * buyer uses, not "seed"): its tempo against the seed's, how
  * its key relates, then each part of the sound that is closer than half the catalog's typical
- * spread ("similar timbre"). Example: "122 BPM (seed 120) · relative key · similar timbre".
+ * spread ("similar timbre"). Example: "122 BPM (reference 120) · relative key · similar timbre".
  */
 export function explain(c: Comparison, seedBpm: number | null, bpm: number | null): string {
   const words: string[] = [];
   const whole = (v: number) => Math.round(v);
   if (bpm !== null && seedBpm !== null) {
     if (c.tempo.relation === "same") words.push(`same tempo, ${whole(bpm)} BPM`);
-    else if (c.tempo.relation === "near") words.push(`${whole(bpm)} BPM (seed ${whole(seedBpm)})`);
-    else if (c.tempo.relation === "half") words.push(`${whole(bpm)} BPM, half the seed's ${whole(seedBpm)}`);
-    else if (c.tempo.relation === "double") words.push(`${whole(bpm)} BPM, double the seed's ${whole(seedBpm)}`);
+    else if (c.tempo.relation === "near") words.push(`${whole(bpm)} BPM (reference ${whole(seedBpm)})`);
+    else if (c.tempo.relation === "half") words.push(`${whole(bpm)} BPM, half the reference's ${whole(seedBpm)}`);
+    else if (c.tempo.relation === "double") words.push(`${whole(bpm)} BPM, double the reference's ${whole(seedBpm)}`);
   } else if (bpm === null && seedBpm === null) {
-    words.push("no beat, like the seed");
+    words.push("no beat, like the reference");
   }
   const keyWords: Partial<Record<KeyRelation, string>> = { same: "same key", relative: "relative key", neighbour: "neighbouring key", parallel: "parallel key" };
   const keyWord = keyWords[c.key.relation];
