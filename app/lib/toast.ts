@@ -42,30 +42,25 @@ function sonner() {
   return listening.then(() => import("sonner"));
 }
 
+/** Replaces whatever is shown with one notification of this kind (product-rules §4). */
+const show =
+  (kind: "success" | "error" | "info") =>
+  (title: string, description?: string, options: Options = {}) => {
+    void sonner().then(({ toast }) => {
+      toast.dismiss();
+      toast[kind](title, { description, ...options });
+    });
+  };
+
 /**
  * product-rules §4 "In-app notifications": adding a notification keeps only the newest one. Each
  * helper dismisses whatever is shown before adding its own.
  */
 export const notify = {
-  success(title: string, description?: string, options: Options = {}) {
-    void sonner().then(({ toast }) => {
-      toast.dismiss();
-      toast.success(title, { description, ...options });
-    });
-  },
+  success: show("success"),
   /** The spec's 'destructive' variant (styled by .site-toast-destructive). */
-  error(title: string, description?: string, options: Options = {}) {
-    void sonner().then(({ toast }) => {
-      toast.dismiss();
-      toast.error(title, { description, ...options });
-    });
-  },
-  info(title: string, description?: string, options: Options = {}) {
-    void sonner().then(({ toast }) => {
-      toast.dismiss();
-      toast.info(title, { description, ...options });
-    });
-  },
+  error: show("error"),
+  info: show("info"),
   /** Without an id, dismisses every notification (product-rules §4). */
   dismiss(id?: string | number) {
     void sonner().then(({ toast }) => toast.dismiss(id));
