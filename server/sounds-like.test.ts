@@ -116,6 +116,14 @@ describe("POST /catalog/sounds-like", () => {
       req.end(body);
     });
     expect(status).toBe(400);
+    // the same cut short inside a file the route skips (a second file, a field named otherwise):
+    // once it crashed the process (an unhandled 'error' on the skipped stream)
+    for (const skipped of [`name="other"; filename="b.mp3"`, `name="audio"; filename="a.mp3"\r\n\r\nID3abc\r\n--xyz\r\nContent-Disposition: form-data; name="audio"; filename="b.mp3"`]) {
+      const body = `--xyz\r\nContent-Disposition: form-data; ${skipped}\r\nContent-Type: audio/mpeg\r\n\r\nID3abc`;
+      const res = await fetch(`${base}/catalog/sounds-like`, { method: "POST", headers: { "Content-Type": "multipart/form-data; boundary=xyz" }, body });
+      expect(res.status).toBe(400);
+    }
+    expect((await fetch(`${base}/catalog/sounds-like`)).status).toBe(200);
     expect(parseSection("abc", undefined)).toMatch(/seconds/);
     expect(parseSection(undefined, undefined)).toEqual({ fromSeconds: 0, toSeconds: 180 });
   });

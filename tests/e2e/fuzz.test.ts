@@ -26,7 +26,14 @@ const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "site-fuzz-log-"));
 
 let site: RunningSite;
 
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+/** The server's resident memory; if it has died, the end of its log says why (once an unhandled stream error). */
+const rssMb = (pid: number) => {
+  if (!fs.existsSync(`/proc/${pid}/status`)) {
+    const log = fs.readFileSync(path.join(logDir, "server.log"), "utf8");
+    throw new Error(`the server (pid ${pid}) has exited; the end of its log:\n${log.slice(-3000)}`);
+  }
+  return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+};
 
 beforeAll(async () => {
   site = await startSite({
