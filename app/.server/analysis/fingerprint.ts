@@ -1,4 +1,4 @@
-import Meyda from "meyda";
+import { MeydaFrame, type MeydaFrameFeatures } from "./meyda-frame.ts";
 
 /**
  * How a track sounds, in 45 bytes (issue #19, ADR 0104): measured over the whole decoded
@@ -132,7 +132,6 @@ export class FingerprintMeter {
     const gain = FRAME_RMS / rms;
     for (let i = 0; i < FRAME; i++) this.frame[i] *= gain;
     const f = extract(this.frame, this.rate);
-    if (!f) return;
     this.analysed++;
     for (let k = 0; k < MFCC_COUNT; k++) {
       const c = f.mfcc[k] ?? 0;
@@ -271,59 +270,9 @@ function onsetMeasures(levels: readonly number[], envelopeRate: number, gate: nu
   return { onsetRate, beatStrength: Math.max(0, Math.min(1, beatStrength)) };
 }
 
-interface FrameFeatures {
-  mfcc: number[];
-  chroma: number[];
-  spectralCentroid: number;
-  spectralFlatness: number;
-}
-
-type MeydaSettings = {
-  sampleRate: number;
-  bufferSize: number;
-  windowingFunction: string;
-  numberOfMFCCCoefficients: number;
-  melBands: number;
-  melFilterBank?: unknown;
-  chromaFilterBank?: unknown;
-  barkScale?: unknown;
-};
-
-/** This module's filter banks, kept between frames (meyda builds them on the module object). */
-let banks: { rate: number; mel?: unknown; chroma?: unknown; bark?: unknown } = { rate: 0 };
-
-/**
- * Meyda keeps one configuration on its module object, which key.ts sets for its own frames:
- * each call here puts this module's settings (and filter banks) in place and restores key.ts's
- * after, so the two never see each other's (a worker runs one analysis at a time, synchronously).
- */
-function extract(frame: Float32Array, rate: number): FrameFeatures | null {
-  const m = Meyda as unknown as MeydaSettings;
-  const saved: MeydaSettings = {
-    sampleRate: m.sampleRate,
-    bufferSize: m.bufferSize,
-    windowingFunction: m.windowingFunction,
-    numberOfMFCCCoefficients: m.numberOfMFCCCoefficients,
-    melBands: m.melBands,
-    melFilterBank: m.melFilterBank,
-    chromaFilterBank: m.chromaFilterBank,
-    barkScale: m.barkScale,
-  };
-  if (banks.rate !== rate) banks = { rate };
-  m.sampleRate = rate;
-  m.bufferSize = FRAME;
-  m.windowingFunction = "hanning";
-  m.numberOfMFCCCoefficients = MFCC_COUNT;
-  m.melBands = 26;
-  m.melFilterBank = banks.mel;
-  m.chromaFilterBank = banks.chroma;
-  m.barkScale = banks.bark;
-  try {
-    return Meyda.extract(["mfcc", "chroma", "spectralCentroid", "spectralFlatness"], frame) as unknown as FrameFeatures | null;
-  } finally {
-    banks.mel = m.melFilterBank;
-    banks.chroma = m.chromaFilterBank;
-    banks.bark = m.barkScale;
-    Object.assign(m, saved);
-  }
+/** Meyda's features for this module's frames, one computer per rate (ADR 0154: meyda-frame.ts). */
+let frameFeatures: { rate: number; of: MeydaFrame } | undefined;
+function extract(frame: Float32Array, rate: number): MeydaFrameFeatures {
+  if (frameFeatures?.rate !== rate) frameFeatures = { rate, of: new MeydaFrame({ sampleRate: rate, size: FRAME, melBands: 26, mfccCount: MFCC_COUNT }) };
+  return frameFeatures.of.of(frame);
 }

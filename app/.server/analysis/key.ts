@@ -1,4 +1,4 @@
-import Meyda from "meyda";
+import { MeydaFrame } from "./meyda-frame.ts";
 
 /**
  * Musical key from a mono excerpt: a chromagram by `meyda` (12 pitch-class energies per
@@ -41,18 +41,13 @@ const SILENT_RMS = 1e-3;
 
 export function estimateKey(pcm: Float32Array, sampleRate: number): KeyEstimate {
   const chroma = new Array<number>(12).fill(0);
-  const restore = configureMeyda(sampleRate);
-  try {
-    for (let at = 0; at + FRAME <= pcm.length; at += FRAME) {
-      const frame = pcm.subarray(at, at + FRAME);
-      const features = Meyda.extract(["rms", "chroma"], frame) as { rms: number; chroma: number[] } | null;
-      if (!features || features.rms < SILENT_RMS) continue;
-      // Meyda's chroma is normalised per frame; weighing each frame by its level lets the
-      // sounding harmony count more than a quiet bar's noise or a reverb tail
-      for (let k = 0; k < 12; k++) chroma[k] += features.chroma[k] * features.rms;
-    }
-  } finally {
-    restore();
+  const meyda = chromaFrame(sampleRate * CHROMA_RATE_FACTOR);
+  for (let at = 0; at + FRAME <= pcm.length; at += FRAME) {
+    const features = meyda.of(pcm.subarray(at, at + FRAME));
+    if (features.rms < SILENT_RMS) continue;
+    // Meyda's chroma is normalised per frame; weighing each frame by its level lets the
+    // sounding harmony count more than a quiet bar's noise or a reverb tail
+    for (let k = 0; k < 12; k++) chroma[k] += features.chroma[k] * features.rms;
   }
   if (chroma.every((v) => v === 0)) return { key: null, confidence: 0 };
   let best = { key: "", r: -Infinity };
@@ -66,26 +61,15 @@ export function estimateKey(pcm: Float32Array, sampleRate: number): KeyEstimate 
   return { key: confidence >= MIN_KEY_CORRELATION ? best.key : null, confidence };
 }
 
-type MeydaSettings = { sampleRate: number; bufferSize: number; windowingFunction: string; chromaFilterBank?: unknown };
-/** A chroma filter bank per (rate, frame): Meyda builds one from its settings when it has none. */
-const banks = new Map<number, unknown>();
-
-/**
- * Meyda keeps its settings and its chroma filter bank on the module object, shared by every
- * feature in the thread (the similarity fingerprints use it too): they are set for the key
- * here and put back as they were by the function returned.
- */
-function configureMeyda(sampleRate: number): () => void {
-  const m = Meyda as unknown as MeydaSettings;
-  const saved: MeydaSettings = { sampleRate: m.sampleRate, bufferSize: m.bufferSize, windowingFunction: m.windowingFunction, chromaFilterBank: m.chromaFilterBank };
-  m.sampleRate = sampleRate * CHROMA_RATE_FACTOR;
-  m.bufferSize = FRAME;
-  m.windowingFunction = "hanning";
-  m.chromaFilterBank = banks.get(m.sampleRate);
-  return () => {
-    if (m.chromaFilterBank !== undefined && banks.size < 8) banks.set(m.sampleRate, m.chromaFilterBank);
-    Object.assign(m, saved);
-  };
+/** Meyda's features of FRAME samples at one (told) rate, kept per rate (ADR 0154: meyda-frame.ts). */
+const frames = new Map<number, MeydaFrame>();
+function chromaFrame(toldRate: number): MeydaFrame {
+  let frame = frames.get(toldRate);
+  if (!frame) {
+    frame = new MeydaFrame({ sampleRate: toldRate, size: FRAME });
+    if (frames.size < 8) frames.set(toldRate, frame);
+  }
+  return frame;
 }
 
 function pearson(x: number[], y: (k: number) => number): number {
