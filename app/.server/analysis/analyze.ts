@@ -269,7 +269,7 @@ async function decodeInto(
         excerpt: new Float32Array(Math.ceil(EXCERPT_SECONDS * excerptRate)),
         excerptLength: 0,
         excerptRate,
-        loudness: new LoudnessMeter(block.sampleRate, channels.length > 1 ? 2 : 1, (header.seconds ?? 0) * block.sampleRate * 1.01),
+        loudness: new LoudnessMeter(block.sampleRate, channels.length > 1 ? 2 : 1),
         peaks: new PeakBins(block.sampleRate),
         fingerprint: new FingerprintMeter(block.sampleRate),
         segments: new SegmentMeter(block.sampleRate),

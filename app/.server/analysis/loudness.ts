@@ -64,8 +64,7 @@ export class LoudnessMeter {
   /** the K-weighted sum of squares (over the channels) of each complete 100 ms */
   private hops: number[] = [];
 
-  /** `expectedFrames` is not needed any more (nothing is held but one number per 100 ms); kept for the callers' shape. */
-  constructor(sampleRate: number, channels: 1 | 2, _expectedFrames?: number) {
+  constructor(sampleRate: number, channels: 1 | 2) {
     this.channels = channels;
     ({ b: this.b, a: this.a } = kWeighting(sampleRate));
     this.state = new Float64Array(4 * channels);
