@@ -188,6 +188,31 @@ try {
   for (const r of rows) console.log(line(r));
   console.log(`\n${os.cpus().length} cores; goal: ≥ 60 three-minute tracks per minute per core (tracks/CPU-min).`);
 
+  // Issue #42: the cost of one track (p50 and p95 over the files, each analysed alone in one
+  // warm worker, process.cpuUsage around it) and what a backfill of 2.5 million tracks takes
+  // on two-core machines running one worker per core (the mean, not the median: the sum counts).
+  const pool = createAnalysisPool({ concurrency: 1, maxQueue: 1 });
+  await pool.analyze(files[0].file);
+  const perTrack: number[] = [];
+  for (const f of files) {
+    const c0 = process.cpuUsage();
+    await pool.analyze(f.file);
+    const c = process.cpuUsage(c0);
+    perTrack.push((c.user + c.system) / 1e6);
+  }
+  await pool.close();
+  const sorted = [...perTrack].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  const mean = perTrack.reduce((a, b) => a + b, 0) / perTrack.length;
+  console.log(`\nCPU s per ${SECONDS} s track, one at a time: p50 ${at(0.5).toFixed(2)}, p95 ${at(0.95).toFixed(2)}, mean ${mean.toFixed(2)} (goal: at most 1.5)`);
+  const BACKFILL = 2_500_000;
+  const cpuHours = (BACKFILL * mean) / 3600;
+  console.log(`backfill of ${BACKFILL.toLocaleString("en-US")} tracks: ${Math.round(cpuHours).toLocaleString("en-US")} CPU hours; on two-core machines, one worker a core:`);
+  for (const machines of [1, 10, 100]) {
+    const hours = cpuHours / (2 * machines);
+    console.log(`  ${String(machines).padStart(3)} machine${machines > 1 ? "s" : " "}: ${hours >= 48 ? `${(hours / 24).toFixed(1)} days` : `${hours.toFixed(1)} hours`}`);
+  }
+
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }
