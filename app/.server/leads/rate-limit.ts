@@ -92,6 +92,18 @@ const RETRY_STORE_MS = 15_000;
 const CLUSTER_TIMEOUT_MS = 3_000;
 
 /**
+ * The pool as rate-limiter-flexible's store, its statements sent unnamed. The library names
+ * its statements ("leads_rate_limit:rlflx-upsert"), and node-postgres prepares a named one once
+ * per connection; behind PgBouncer in transaction mode (docs/deployment.md, issue #42) the next
+ * transaction may run on another server connection, where the statement does not exist: every
+ * take failed and fell open onto each process's own count, so three origins allowed three times
+ * the limit (tests/e2e/cluster-pgbouncer.test.ts). Unnamed statements work through any pooler.
+ */
+function unnamedStatements(pool: pg.Pool): Pick<pg.Pool, "query"> {
+  return { query: ((q: pg.QueryConfig) => pool.query({ text: q.text, values: q.values })) as pg.Pool["query"] };
+}
+
+/**
  * LEADS_RATE_LIMIT submissions per LEADS_RATE_WINDOW_SECONDS per client, with
  * rate-limiter-flexible (a fixed window that starts at the client's first submission).
  *
@@ -130,7 +142,7 @@ export function createSubmissionRateLimiter(opts: RateLimiterOptions): Submissio
         )
           .then((opened) => {
             return new RateLimiterPostgres({
-              storeClient: opened,
+              storeClient: unnamedStatements(opened),
               storeType: "pool",
               tableName: RATE_LIMIT_TABLE,
               tableCreated: true,
