@@ -46,8 +46,10 @@ export interface AnalysisFigures {
   passageCodes?: string;
 }
 
-/** Where a bulk read of figures stopped: the last row's result time (ms) and key. */
+/**
+ * Where a bulk read of figures stopped: the last row's result number, assigned by the database
+ * when the result was stored (issue #42, ADR 0151; never the writer's clock).
+ */
 export interface FiguresCursor {
-  at: number;
-  key: string;
+  seq: number;
 }
