@@ -7,7 +7,7 @@ import type { TrackAnalysis } from "../analyze.ts";
 export interface AnalysisLookup {
   /** results for these audio keys (a track's s3Path); keys without a finished analysis are absent */
   lookup(keys: readonly string[]): Promise<Map<string, TrackAnalysis>>;
-  /** moves when new results are stored (at most about once every 5 s), so page caches can drop pages that showed older ones */
+  /** moves when new results are stored (looked at about every 2 s: lookup.ts), so page caches can drop pages that showed older ones */
   readonly version: number;
   /**
    * The figures the track view filters on (issue #10), for every result stored or withdrawn
