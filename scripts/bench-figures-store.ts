@@ -51,8 +51,8 @@ function seed(id: number): void {
   const db = new DatabaseSync(file);
   db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; DELETE FROM track_analysis;");
   const insert = db.prepare(
-    `INSERT INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, finished_at, updated_at)
-     VALUES (?, 'bench', 'done', ?, ?, 0, 0, ?, 0, 0)`,
+    `INSERT INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, result_seq, finished_at, updated_at)
+     VALUES (?, 'bench', 'done', ?, ?, 0, 0, ?, ?, 0, 0)`,
   );
   const r = createPrng(134);
   db.exec("BEGIN");
@@ -75,7 +75,7 @@ function seed(id: number): void {
       passageCodes: storedCodes(r, windows, id),
       analyzerVersion: ANALYZER_VERSION,
     };
-    insert.run(`t/${i}.mp3`, JSON.stringify(analysis), ANALYZER_VERSION, i + 1);
+    insert.run(`t/${i}.mp3`, JSON.stringify(analysis), ANALYZER_VERSION, i + 1, i + 1);
     if (i % 20_000 === 19_999) {
       db.exec("COMMIT");
       db.exec("BEGIN");
@@ -102,19 +102,19 @@ function countedStore(): { store: AnalysisStore; bytes: () => number } {
 /** The figures read before ADR 0134 (ADR 0130's query: every track's passages beside its codes). */
 async function figuresBefore(db: SqlDatabase, cursor: FiguresCursor | null, limit: number): Promise<{ rows: AnalysisFigures[]; next: FiguresCursor | null }> {
   const field = (name: string) => db.jsonField("analysis", name);
-  const rows = await db.query<{ key: string; at: number; seconds: number | null; bpm: number | null; musical_key: string | null; fingerprint: string | null; segments: string | null; passage_codes: string | null }>(
-    `SELECT key, result_at AS at, ${field("durationSeconds")} AS seconds, ${field("bpm")} AS bpm, ${field("key")} AS musical_key,
+  const rows = await db.query<{ key: string; seq: number; seconds: number | null; bpm: number | null; musical_key: string | null; fingerprint: string | null; segments: string | null; passage_codes: string | null }>(
+    `SELECT key, result_seq AS seq, ${field("durationSeconds")} AS seconds, ${field("bpm")} AS bpm, ${field("key")} AS musical_key,
             ${field("fingerprint")} AS fingerprint, ${field("segments")} AS segments, ${field("passageCodes")} AS passage_codes
        FROM track_analysis
-      WHERE result_at >= $1 AND (result_at > $1 OR key > $2)
-      ORDER BY result_at, key
-      LIMIT $3`,
-    [cursor?.at ?? -1, cursor?.key ?? "", Math.max(1, limit)],
+      WHERE result_seq > $1
+      ORDER BY result_seq
+      LIMIT $2`,
+    [cursor?.seq ?? 0, Math.max(1, limit)],
   );
   const last = rows.at(-1);
   return {
     rows: rows.map((r) => ({ key: r.key, seconds: r.seconds, bpm: r.bpm, musicalKey: r.musical_key, ...(r.fingerprint ? { fingerprint: r.fingerprint } : {}), ...(r.segments ? { segments: r.segments } : {}), ...(r.passage_codes ? { passageCodes: r.passage_codes } : {}) })),
-    next: last ? { at: Number(last.at), key: last.key } : null,
+    next: last ? { seq: Number(last.seq) } : null,
   };
 }
 
@@ -126,7 +126,7 @@ async function measure(way: "before" | "after"): Promise<{ ms: number; bytes: nu
   const source = way === "before" ? { figuresAfter: (c: FiguresCursor | null, l: number) => figuresBefore(db, c, l) } : store;
   const builder = await FiguresBuilder.create(columns, null, NO_YIELD);
   const started = performance.now();
-  await readFigures(source, builder, null, null, pageSize, NO_YIELD);
+  await readFigures(source, builder, null, pageSize, NO_YIELD);
   const ms = performance.now() - started;
   let coded = 0;
   for (const c of builder.passageCount) if (c > 0) coded++;

@@ -72,7 +72,7 @@ beforeAll(async () => {
   const lookup: AnalysisLookup = {
     version: 1,
     lookup: async (keys) => (lookups.push(keys.length), new Map(keys.flatMap((k) => (results.has(k) ? [[k, results.get(k)!] as const] : [])))),
-    figuresAfter: async (cursor) => (cursor ? { rows: [], next: cursor } : { rows, next: { at: 1, key: "z" } }),
+    figuresAfter: async (cursor) => (cursor ? { rows: [], next: cursor } : { rows, next: { seq: 1 } }),
   };
   const snap = { albums, films: [], singles: [], channels: [], genres: [], version: 1, updatedAt: "2026-11-27T00:00:00Z" };
   const source = { snapshot: () => snap, mediaUrl: (key: string) => `/media/${key}` } as unknown as CatalogSource;

@@ -139,7 +139,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
       tracks: { logger, analysisStore: analysis?.service ? config : undefined, releaseFreedPages: true },
     });
     sitemaps = siteSitemaps(indexes.catalogIndex, config);
-    if (roles.catalogIndex !== false) stops.push(warmIndexes(catalog, indexes));
+    if (roles.catalogIndex !== false) stops.push(warmIndexes(catalog, indexes, analysis?.service));
     stops.push(indexes.tracks.stop);
   }
 
@@ -187,20 +187,25 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
  * changed the data is not held up, and changes in one turn of the event loop cost one rebuild.
  * Returns the stop.
  */
-function warmIndexes(catalog: CatalogService, { catalogIndex, tracks }: CatalogIndexes): () => void {
+function warmIndexes(catalog: CatalogService, { catalogIndex, tracks }: CatalogIndexes, analysis: AnalysisService | undefined): () => void {
   let warmer: NodeJS.Immediate | undefined;
   const warm = () => {
     void catalogIndex.version;
     void tracks.ready();
   };
   warm();
-  const unsubscribe = catalog.onChange(() => {
+  const schedule = () => {
     warmer ??= setImmediate(() => {
       warmer = undefined;
       warm();
     });
-  });
+  };
+  const unsubscribe = catalog.onChange(schedule);
+  // new analysis results, stored by any process: the index reads them without waiting for a
+  // visitor (issue #42, ADR 0151: like= answers have them within 10 s p99)
+  const unwatch = analysis?.watch(schedule);
   return () => {
+    unwatch?.();
     unsubscribe();
     clearImmediate(warmer);
   };

@@ -141,14 +141,14 @@ export function benchIndex(albums: Album[], figure: (key: string) => AnalysisFig
       return a ? [[k, a] as const] : [];
     })),
     async figuresAfter(cursor, limit) {
-      const from = cursor ? Number(cursor.key) + 1 : 0;
+      const from = cursor ? cursor.seq + 1 : 0;
       const out: AnalysisFigures[] = [];
       for (let i = from; i < keys.length && out.length < limit; i++) {
         const f = figure(keys[i]);
         if (f) out.push(f);
-        if (out.length === limit) return { rows: out, next: { at: 1, key: String(i) } };
+        if (out.length === limit) return { rows: out, next: { seq: i } };
       }
-      return { rows: out, next: out.length ? { at: 1, key: String(keys.length) } : cursor };
+      return { rows: out, next: out.length ? { seq: keys.length } : cursor };
     },
   };
   return createCatalogIndexes(source, lookup, { tracks: { yielder: () => NO_YIELD, analysisWaitMs: opts.analysisWaitMs ?? 5_000, likeApproximateFrom: opts.likeApproximateFrom } }).tracks;

@@ -38,8 +38,8 @@ export function seedAnalysis(dataDir: string, albums: number, seed = DEFAULT_SEE
   const db = new DatabaseSync(file);
   db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF;");
   const insert = db.prepare(
-    `INSERT OR REPLACE INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, finished_at, updated_at)
-     VALUES (?, 'bench', 'done', ?, ?, 0, 0, ?, 0, 0)`,
+    `INSERT OR REPLACE INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, result_seq, finished_at, updated_at)
+     VALUES (?, 'bench', 'done', ?, ?, 0, 0, ?, ?, 0, 0)`,
   );
   const r = createPrng(seed ^ 0xa11a);
   let rows = 0;
@@ -63,7 +63,7 @@ export function seedAnalysis(dataDir: string, albums: number, seed = DEFAULT_SEE
         ...(opts.fingerprints ? { fingerprint: randomFingerprint(r) } : {}),
         analyzerVersion: ANALYZER_VERSION,
       };
-      insert.run(distinctAudioKey(i, j), JSON.stringify(analysis), ANALYZER_VERSION, at++);
+      insert.run(distinctAudioKey(i, j), JSON.stringify(analysis), ANALYZER_VERSION, at, at++);
       rows++;
     }
     i++;

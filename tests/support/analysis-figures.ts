@@ -17,7 +17,7 @@ const result = (seconds: number, bpm: number | null, key: string | null): TrackA
 /**
  * The bulk read of figures the track index makes (issue #10), the same on SQLite
  * (app/.server/analysis/stage/store.test.ts) and PostgreSQL (tests/integration/analysis-postgres.test.ts): every result
- * in result order, in pages; then after the cursor only what changed, a withdrawn result
+ * in the order the database numbered them (ADR 0151), in pages; then after the cursor only what changed, a withdrawn result
  * (other audio under its key) with no seconds; pending and failed rows never.
  */
 export async function expectFiguresRead(store: AnalysisStore): Promise<void> {
@@ -48,5 +48,5 @@ export async function expectFiguresRead(store: AnalysisStore): Promise<void> {
   await store.reconcile([{ key: "a", identity: "a2" }], 20_000);
   const changed = await store.figuresAfter(end, 10);
   expect(changed.rows).toEqual([{ key: "a", seconds: null, bpm: null, musicalKey: null }]);
-  expect(changed.next?.at).toBeGreaterThan(end!.at);
+  expect(changed.next?.seq).toBeGreaterThan(end!.seq);
 }

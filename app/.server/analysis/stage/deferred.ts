@@ -8,6 +8,8 @@ import type { AnalysisService } from "./lookup.ts";
  */
 export function deferredAnalysis(location: string): AnalysisService & { attach(service: AnalysisService): void } {
   let inner: AnalysisService | undefined;
+  // watchers before the store opened: handed to it at `attach`
+  const watchers = new Map<() => void, () => void>();
   return {
     get location() {
       return inner?.location ?? location;
@@ -20,9 +22,19 @@ export function deferredAnalysis(location: string): AnalysisService & { attach(s
     segmentsOf: (keys) => inner?.segmentsOf?.(keys) ?? Promise.resolve(new Map()),
     summary: (opts): Promise<AnalysisSummary> =>
       inner ? inner.summary(opts) : Promise.reject(new Error(`the analysis store (${location}) cannot be opened yet`)),
+    watch(listener) {
+      watchers.set(listener, inner ? inner.watch(listener) : () => undefined);
+      return () => {
+        watchers.get(listener)?.();
+        watchers.delete(listener);
+      };
+    },
     close: () => inner?.close() ?? Promise.resolve(),
     attach(service) {
       inner = service;
+      for (const listener of watchers.keys()) watchers.set(listener, service.watch(listener));
+      // the results that were there all along: the track index reads them now
+      for (const listener of watchers.keys()) listener();
     },
   };
 }

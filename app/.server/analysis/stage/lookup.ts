@@ -13,15 +13,20 @@ import type { AnalysisLookup } from "./types.ts";
  *
  * `version` moves when the stored results changed, in any process (the analyzer may be a
  * separate `npm run analyzer`, or another server's): reading it looks at the store's marker
- * at most once per `refreshMs` (about 5 s, in the background: the getter never waits), and a
- * move also empties the LRU, so no page is rendered from an older result under a newer version.
- * An idle site asks the store nothing.
+ * (the last result number, ADR 0151) at most once per `refreshMs` (2 s, in the background: the
+ * getter never waits), and a move also empties the LRU, so no page is rendered from an older
+ * result under a newer version. A process that serves the track index also `watch`es: the
+ * marker is read every `refreshMs` whether or not visitors come, so a result stored anywhere
+ * reaches its like= answers within seconds (issue #42: 10 s p99), not at the first view after
+ * it. A command that only reads asks the store nothing in the background.
  */
 export interface AnalysisService extends AnalysisLookup {
   /** where the results are (a file, or postgres://host/db), for logs and the operator */
   readonly location: string;
   /** counts, the last hour's rate and the failures (`npm run catalog -- analysis`) */
   summary(opts?: { failures?: number }): Promise<AnalysisSummary>;
+  /** Calls `listener` after `version` moved, looking every `refreshMs` from now on; returns the stop. */
+  watch(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -29,7 +34,7 @@ export interface LookupOptions {
   logger: Logger;
   /** bytes of stored JSON kept in the LRU (default 8 MiB: about 2,000 tracks' peaks) */
   maxBytes?: number;
-  /** how often `version` looks at the store (default 5 s) */
+  /** how often `version` looks at the store (default 2 s: issue #42's 10 s p99 from store to like=, ADR 0151) */
   refreshMs?: number;
   now?: () => number;
 }
@@ -37,7 +42,9 @@ export interface LookupOptions {
 export async function createAnalysisLookup(store: AnalysisStore, opts: LookupOptions): Promise<AnalysisService> {
   const log = opts.logger.child({ component: "analysis" });
   const now = opts.now ?? Date.now;
-  const refreshMs = opts.refreshMs ?? 5_000;
+  const refreshMs = opts.refreshMs ?? 2_000;
+  const listeners = new Set<() => void>();
+  let watching: NodeJS.Timeout | undefined;
   // sized by the stored JSON's length: a result's peaks make most of it
   const cache = new LRUCache<string, TrackAnalysis>({ maxSize: opts.maxBytes ?? 8 * 1024 * 1024 });
   let marker = await store.marker();
@@ -54,6 +61,7 @@ export async function createAnalysisLookup(store: AnalysisStore, opts: LookupOpt
         marker = next;
         version++;
         cache.clear();
+        for (const listener of listeners) listener();
       })
       .catch((error: unknown) => log.warn({ err: errorMessage(error) }, "could not read the analysis store's marker"))
       .finally(() => (checking = undefined));
@@ -84,7 +92,18 @@ export async function createAnalysisLookup(store: AnalysisStore, opts: LookupOpt
     figuresAfter: (cursor, limit) => store.figuresAfter(cursor, limit),
     segmentsOf: (keys) => store.segmentsOf(keys),
     summary: (summaryOpts) => store.summary({ now: now(), failures: summaryOpts?.failures }),
+    watch(listener) {
+      listeners.add(listener);
+      // one timer for every listener, never keeping the process alive
+      watching ??= setInterval(() => checking || refresh(), refreshMs).unref();
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) watching = void clearInterval(watching);
+      };
+    },
     async close() {
+      clearInterval(watching);
+      listeners.clear();
       await checking;
       await store.close();
     },

@@ -1,7 +1,7 @@
 import { openPostgres } from "../../db/postgres.ts";
 import type { SqlDatabase } from "../../db/sql.ts";
 import type { SharedPostgres } from "../../db/postgres-pool.ts";
-import { SCHEMA } from "./store.ts";
+import { POSTGRES_SCHEMA } from "./store.ts";
 
 /** Any fixed number (the outbox uses another): serialises the schema creation of processes that start together. */
 const MIGRATION_LOCK = 4_009_001;
@@ -12,5 +12,5 @@ const MIGRATION_LOCK = 4_009_001;
  * on one database take different rows (issue #9).
  */
 export function openPostgresDatabase(connectionString: string, opts: { max?: number; shared?: SharedPostgres } = {}): Promise<SqlDatabase> {
-  return openPostgres(connectionString, { schema: SCHEMA, migrationLock: MIGRATION_LOCK, max: opts.max ?? 4, shared: opts.shared });
+  return openPostgres(connectionString, { schema: POSTGRES_SCHEMA, migrationLock: MIGRATION_LOCK, max: opts.max ?? 4, shared: opts.shared });
 }

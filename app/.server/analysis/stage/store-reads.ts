@@ -48,8 +48,10 @@ export class StoredResults {
   }
 
   /**
-   * The figures of the results stored or withdrawn after `cursor`, in result order (issue #10:
-   * the track index reads them all at start, then what changed). Read in SQL from the stored
+   * The figures of the results stored or withdrawn after `cursor`, in the order the database
+   * numbered them (`result_seq`, ADR 0151; issue #10: the track index reads them all at start,
+   * then what changed). A result numbered n is committed before any numbered above it, so
+   * nothing before the cursor appears later. Read in SQL from the stored
    * JSON, so the peaks (most of each result's bytes) never reach the process. A withdrawn
    * result (other audio under the key) has no analysis and comes back with `seconds` null.
    */
@@ -57,21 +59,21 @@ export class StoredResults {
     const field = (name: string) => this.db.jsonField("analysis", name);
     // the passages themselves (~1 KB a track) are not read here: with codes stored by this
     // codebook the build never needs them; segmentsOf reads the few it does (ADR 0134)
-    const rows = await this.db.query<{ key: string; at: unknown; seconds: unknown; bpm: unknown; musical_key: string | null; fingerprint: string | null; has_segments: unknown; passage_codes: string | null }>(
-      `SELECT key, result_at AS at, ${field("durationSeconds")} AS seconds, ${field("bpm")} AS bpm, ${field("key")} AS musical_key,
+    const rows = await this.db.query<{ key: string; seq: unknown; seconds: unknown; bpm: unknown; musical_key: string | null; fingerprint: string | null; has_segments: unknown; passage_codes: string | null }>(
+      `SELECT key, result_seq AS seq, ${field("durationSeconds")} AS seconds, ${field("bpm")} AS bpm, ${field("key")} AS musical_key,
               ${field("fingerprint")} AS fingerprint, CASE WHEN ${field("segments")} IS NULL THEN 0 ELSE 1 END AS has_segments,
               ${field("passageCodes")} AS passage_codes
          FROM track_analysis
-        WHERE result_at >= $1 AND (result_at > $1 OR key > $2)
-        ORDER BY result_at, key
-        LIMIT $3`,
-      [cursor?.at ?? -1, cursor?.key ?? "", Math.max(1, limit)],
+        WHERE result_seq > $1
+        ORDER BY result_seq
+        LIMIT $2`,
+      [cursor?.seq ?? 0, Math.max(1, limit)],
     );
     const value = (v: unknown) => (v === null || v === undefined ? null : Number(v));
     const last = rows.at(-1);
     return {
       rows: rows.map((r) => ({ key: r.key, seconds: value(r.seconds), bpm: value(r.bpm), musicalKey: r.musical_key ?? null, ...(r.fingerprint ? { fingerprint: r.fingerprint } : {}), ...(num(r.has_segments) ? { hasSegments: true } : {}), ...(r.passage_codes ? { passageCodes: r.passage_codes } : {}) })),
-      next: last ? { at: num(last.at), key: last.key } : null,
+      next: last ? { seq: num(last.seq) } : null,
     };
   }
 

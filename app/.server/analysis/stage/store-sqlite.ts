@@ -1,6 +1,6 @@
 import { openSqlite } from "../../db/sqlite.ts";
 import type { SqlDatabase } from "../../db/sql.ts";
-import { SCHEMA } from "./store.ts";
+import { SQLITE_SCHEMA, sqliteUpgrade } from "./store.ts";
 
 /**
  * The analysis store's SQLite side (DATA_DIR/analysis.sqlite), on the SQL adapter the outbox
@@ -8,5 +8,5 @@ import { SCHEMA } from "./store.ts";
  * last analyses, which are simply made again; nothing here was promised to a visitor.
  */
 export function openSqliteDatabase(file: string): SqlDatabase {
-  return openSqlite(file, { schema: SCHEMA, synchronous: "NORMAL" });
+  return openSqlite(file, { schema: SQLITE_SCHEMA, synchronous: "NORMAL", upgrade: sqliteUpgrade });
 }

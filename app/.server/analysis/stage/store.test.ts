@@ -1,4 +1,7 @@
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ANALYZER_VERSION, type TrackAnalysis } from "../analyze.ts";
 import { audioSource, fileIdentity, httpIdentity } from "./source.ts";
@@ -153,5 +156,80 @@ describe("AnalysisStore (SQLite)", () => {
     expect(await store.reconcile([{ key: "a", identity: "i2" }], 10)).toBe(0);
     expect(await store.release(["a"], "x", 20)).toBe(1);
     expect(await store.claim({ owner: "y", now: 20, ...lease })).toEqual([{ key: "a", identity: "i1", attempts: 1 }]);
+  });
+});
+
+// Issue #42, ADR 0151: readers follow the number the database gives each stored result, never
+// the writer's clock. Two stores on one file are two processes (the server and `npm run analyzer`).
+describe("results in the database's order (SQLite)", () => {
+  const lease = { leaseMs: 60_000, limit: 10 };
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "analysis-seq-"));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const analyse = async (store: AnalysisStore, key: string, now: number) => {
+    await store.reconcile([{ key, identity: `${key}1` }], now);
+    const [claim] = await store.claim({ owner: `w-${key}`, now, ...lease });
+    expect(await store.finishDone(claim.key, `w-${key}`, claim.identity, result(60), now)).toBe(true);
+  };
+
+  it("a result stored by a writer whose clock is five minutes behind is seen by a reader that saw newer ones", async () => {
+    const file = path.join(dir, "analysis.sqlite");
+    const reader = new AnalysisStore(openSqliteDatabase(file));
+    const onTime = new AnalysisStore(openSqliteDatabase(file));
+    const late = new AnalysisStore(openSqliteDatabase(file));
+    try {
+      const now = 1_800_000_000_000;
+      await analyse(onTime, "a", now);
+      const seen = await reader.figuresAfter(null, 10);
+      expect(seen.rows.map((r) => r.key)).toEqual(["a"]);
+      const marker = await reader.marker();
+
+      await analyse(late, "b", now + 1_000 - 5 * 60_000);
+      // the version moves, and the read after the cursor has it, though its clock says earlier
+      expect(await reader.marker()).not.toBe(marker);
+      const next = await reader.figuresAfter(seen.next, 10);
+      expect(next.rows.map((r) => r.key)).toEqual(["b"]);
+      expect(next.next!.seq).toBeGreaterThan(seen.next!.seq);
+      expect((await reader.figuresAfter(next.next, 10)).rows).toEqual([]);
+    } finally {
+      await Promise.all([reader.close(), onTime.close(), late.close()]);
+    }
+  });
+
+  it("numbers an older file's results in their old order once, and later results after them", async () => {
+    const file = path.join(dir, "analysis.sqlite");
+    // a file as the store made it before result_seq
+    const old = new DatabaseSync(file);
+    old.exec(`CREATE TABLE track_analysis (key TEXT PRIMARY KEY, identity TEXT NOT NULL, status TEXT NOT NULL, analysis TEXT,
+      analyzer_version INTEGER, reason TEXT, attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at BIGINT NOT NULL, lease_owner TEXT,
+      lease_until BIGINT, result_at BIGINT, finished_at BIGINT, updated_at BIGINT NOT NULL)`);
+    const insert = old.prepare(`INSERT INTO track_analysis (key, identity, status, analysis, analyzer_version, next_attempt_at, result_at, updated_at)
+      VALUES (?, 'i', ?, ?, ?, 0, ?, 0)`);
+    insert.run("late", "done", JSON.stringify(result(30)), ANALYZER_VERSION, 3_000);
+    insert.run("early", "done", JSON.stringify(result(20)), ANALYZER_VERSION, 1_000);
+    insert.run("queued", "failed", null, null, null);
+    old.exec("UPDATE track_analysis SET next_attempt_at = 9000000000000000 WHERE key = 'queued'");
+    old.close();
+
+    const store = new AnalysisStore(openSqliteDatabase(file));
+    try {
+      const all = await store.figuresAfter(null, 10);
+      expect(all.rows.map((r) => r.key)).toEqual(["early", "late"]);
+      expect(all.next).toEqual({ seq: 2 });
+      await analyse(store, "new", 0);
+      expect((await store.figuresAfter(all.next, 10)).rows.map((r) => r.key)).toEqual(["new"]);
+    } finally {
+      await store.close();
+    }
+    // opened again: nothing numbered twice
+    const again = new AnalysisStore(openSqliteDatabase(file));
+    try {
+      expect((await again.figuresAfter(null, 10)).rows.map((r) => r.key)).toEqual(["early", "late", "new"]);
+    } finally {
+      await again.close();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { ANALYZER_VERSION, type TrackAnalysis } from "../analyze.ts";
 import { chunks, num, StoredResults } from "./store-reads.ts";
 import type { SqlDatabase } from "../../db/sql.ts";
 import { REFERENCES_SCHEMA } from "./references.ts";
+import type { DatabaseSync } from "node:sqlite";
 
 /**
  * Where track analyses are kept (issue #9 "Results persist", ADR 0091): one row per audio key
@@ -34,6 +35,7 @@ CREATE TABLE IF NOT EXISTS track_analysis (
   lease_owner TEXT,
   lease_until BIGINT,
   result_at BIGINT,
+  result_seq BIGINT,
   finished_at BIGINT,
   updated_at BIGINT NOT NULL
 );
@@ -43,12 +45,63 @@ CREATE INDEX IF NOT EXISTS track_analysis_finished_at ON track_analysis (finishe
 `;
 
 /**
+ * Issue #42, ADR 0151: results are read in the order the database stored them (`result_seq`),
+ * never by the writer's clock. A store made before it gets the column, and its results numbered
+ * in their old order (result time, then key), once: on PostgreSQL through the schema mechanism
+ * (ADR 0140: this text is applied once), on SQLite when the column is missing (sqliteUpgrade).
+ */
+const NUMBER_EXISTING_RESULTS = `UPDATE track_analysis SET result_seq = numbered.seq
+  FROM (SELECT key, ROW_NUMBER() OVER (ORDER BY result_at, key) AS seq FROM track_analysis WHERE result_at IS NOT NULL) AS numbered
+ WHERE track_analysis.key = numbered.key AND track_analysis.result_seq IS NULL`;
+const RESULT_SEQ_INDEX = "CREATE UNIQUE INDEX IF NOT EXISTS track_analysis_result_seq ON track_analysis (result_seq)";
+
+/** PostgreSQL's sequence of stored results; nextval under RESULT_SEQ_LOCK (AnalysisStore.writeResults). */
+const RESULT_SEQUENCE = "track_analysis_result_seq";
+
+const POSTGRES_RESULT_SEQ = `
+ALTER TABLE track_analysis ADD COLUMN IF NOT EXISTS result_seq BIGINT;
+CREATE SEQUENCE IF NOT EXISTS ${RESULT_SEQUENCE};
+${NUMBER_EXISTING_RESULTS};
+SELECT setval('${RESULT_SEQUENCE}', COALESCE(MAX(result_seq), 0) + 1, false) FROM track_analysis;
+${RESULT_SEQ_INDEX};
+`;
+
+const REFERENCES = REFERENCES_SCHEMA.map((statement) => `${statement};`).join("\n") + "\n";
+
+/**
  * The analysis database's schema: the track analyses and the visitors' reference files
  * (references.ts), applied when the store opens, once per schema text on PostgreSQL (ADR
  * 0140). Issue #42, ADR 0149: the references' tables were created by their store on first use,
  * outside this mechanism, and a failure there was kept until the process restarted.
  */
-export const SCHEMA = TRACK_ANALYSIS_SCHEMA + REFERENCES_SCHEMA.map((statement) => `${statement};`).join("\n") + "\n";
+export const POSTGRES_SCHEMA = TRACK_ANALYSIS_SCHEMA + POSTGRES_RESULT_SEQ + REFERENCES;
+/** SQLite's: run at every open; the result order's column of an older file is added by sqliteUpgrade. */
+export const SQLITE_SCHEMA = TRACK_ANALYSIS_SCHEMA + REFERENCES;
+
+/** Adds and fills `result_seq` in a file made before it (ADR 0151), then its index. */
+export function sqliteUpgrade(db: DatabaseSync): void {
+  const columns = db.prepare("PRAGMA table_info(track_analysis)").all() as Array<{ name: string }>;
+  if (!columns.some((c) => c.name === "result_seq")) {
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      db.exec("ALTER TABLE track_analysis ADD COLUMN result_seq BIGINT");
+      db.exec(NUMBER_EXISTING_RESULTS);
+      db.exec("COMMIT");
+    } catch (error) {
+      if (db.isTransaction) db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+  db.exec(RESULT_SEQ_INDEX);
+}
+
+/**
+ * Any fixed number (the migrations use others): on PostgreSQL a transaction that numbers results
+ * holds it until its COMMIT, so results become visible in the order of their numbers and a reader
+ * that has seen number n never later finds a smaller one committed (ADR 0151). SQLite has one
+ * writer at a time (BEGIN IMMEDIATE) and needs none.
+ */
+const RESULT_SEQ_LOCK = 4_009_151;
 
 /** The statements a store runs, over either database (app/.server/db/sql.ts, ADR 0106). */
 export type { SqlDatabase } from "../../db/sql.ts";
@@ -153,8 +206,6 @@ export type { StoredResult } from "./store-reads.ts";
  * over the reads pages and the index make of it (StoredResults, store-reads.ts).
  */
 export class AnalysisStore extends StoredResults {
-  private lastResultAt = 0;
-
   constructor(db: SqlDatabase) {
     super(db);
   }
@@ -182,6 +233,7 @@ export class AnalysisStore extends StoredResults {
       );
       const byKey = new Map(rows.map((r) => [r.key, r]));
       const statements: Array<[string, unknown[]]> = [];
+      let resets = false;
       for (const o of part) {
         const row = byKey.get(o.key);
         const action = reconcileAction(
@@ -197,10 +249,12 @@ export class AnalysisStore extends StoredResults {
             [o.key, action.identity, now],
           ]);
         } else if (action.kind === "reset") {
-          // the old result described other audio: it goes, and the version moves (result_at)
+          // the old result described other audio: it goes, and readers see it go (a new result_seq)
+          resets = true;
           statements.push([
             `UPDATE track_analysis SET identity = $2, status = 'pending', analysis = NULL, analyzer_version = NULL, reason = NULL,
-                    attempts = 0, next_attempt_at = $3, result_at = CASE WHEN analysis IS NULL THEN result_at ELSE $3 END, updated_at = $3
+                    attempts = 0, next_attempt_at = $3, result_at = CASE WHEN analysis IS NULL THEN result_at ELSE $3 END,
+                    result_seq = CASE WHEN analysis IS NULL THEN result_seq ELSE ${this.nextSeq} END, updated_at = $3
               WHERE key = $1 AND identity = $4 AND (lease_until IS NULL OR lease_until < $3)`,
             [o.key, action.identity, now, row!.identity],
           ]);
@@ -212,7 +266,7 @@ export class AnalysisStore extends StoredResults {
           ]);
         }
       }
-      if (statements.length) queued += await this.db.batch(statements);
+      if (statements.length) queued += resets ? await this.writeResults(statements) : await this.db.batch(statements);
     }
     return queued;
   }
@@ -238,20 +292,36 @@ export class AnalysisStore extends StoredResults {
     return rows.map((r) => ({ key: r.key, identity: r.identity, attempts: num(r.attempts) }));
   }
 
-  /** A strictly rising stamp per process, so two results in one millisecond still move the version. */
-  private stamp(now: number): number {
-    this.lastResultAt = Math.max(now, this.lastResultAt + 1);
-    return this.lastResultAt;
+  /**
+   * The number of a result being stored, assigned by the database (issue #42, ADR 0151): a
+   * sequence on PostgreSQL; on SQLite the largest number plus one, under its one writer's lock.
+   * Readers follow these numbers, never `result_at` (the writer's clock, kept for people).
+   */
+  private get nextSeq(): string {
+    return this.db.kind === "postgres" ? `nextval('${RESULT_SEQUENCE}')` : "(SELECT COALESCE(MAX(result_seq), 0) + 1 FROM track_analysis)";
+  }
+
+  /**
+   * Runs statements that number results in one transaction; on PostgreSQL under RESULT_SEQ_LOCK,
+   * so their numbers are committed in order (ADR 0151). Returns the rows they changed.
+   */
+  private writeResults(statements: ReadonlyArray<readonly [string, readonly unknown[]]>): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      if (this.db.kind === "postgres") await tx.query("SELECT pg_advisory_xact_lock($1)", [RESULT_SEQ_LOCK]);
+      let changed = 0;
+      for (const [sql, params] of statements) changed += await tx.run(sql, params);
+      return changed;
+    });
   }
 
   /** Stores a result; false when `owner` no longer holds the row (its lease ran out and another took it). */
   async finishDone(key: string, owner: string, identity: string, analysis: TrackAnalysis, now: number): Promise<boolean> {
-    const changed = await this.db.batch([
+    const changed = await this.writeResults([
       [
         `UPDATE track_analysis SET status = 'done', identity = $3, analysis = $4, analyzer_version = $5, reason = NULL, attempts = 0,
-                next_attempt_at = $6, lease_owner = NULL, lease_until = NULL, result_at = $7, finished_at = $6, updated_at = $6
+                next_attempt_at = $6, lease_owner = NULL, lease_until = NULL, result_at = $6, result_seq = ${this.nextSeq}, finished_at = $6, updated_at = $6
           WHERE key = $1 AND lease_owner = $2`,
-        [key, owner, identity, JSON.stringify(analysis), analysis.analyzerVersion, now, this.stamp(now)],
+        [key, owner, identity, JSON.stringify(analysis), analysis.analyzerVersion, now],
       ],
     ]);
     return changed === 1;
@@ -265,17 +335,17 @@ export class AnalysisStore extends StoredResults {
    */
   async seed(results: readonly SeededResult[], now: number): Promise<number> {
     if (results.length === 0) return 0;
-    return this.db.batch(
+    return this.writeResults(
       results.map((r) => [
-        `INSERT INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, finished_at, updated_at)
-         VALUES ($1, $2, 'done', $3, $4, 0, $5, $6, $5, $5)
+        `INSERT INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, result_seq, finished_at, updated_at)
+         VALUES ($1, $2, 'done', $3, $4, 0, $5, $5, ${this.nextSeq}, $5, $5)
          ON CONFLICT (key) DO UPDATE SET identity = excluded.identity, status = 'done', analysis = excluded.analysis,
                 analyzer_version = excluded.analyzer_version, reason = NULL, attempts = 0, next_attempt_at = excluded.next_attempt_at,
-                result_at = excluded.result_at, finished_at = excluded.finished_at, updated_at = excluded.updated_at
+                result_at = excluded.result_at, result_seq = excluded.result_seq, finished_at = excluded.finished_at, updated_at = excluded.updated_at
           WHERE (track_analysis.analyzer_version IS NULL OR track_analysis.analyzer_version < excluded.analyzer_version
                  OR track_analysis.identity <> excluded.identity)
             AND (track_analysis.lease_until IS NULL OR track_analysis.lease_until < $5)`,
-        [r.key, r.identity, JSON.stringify(r.analysis), r.analysis.analyzerVersion, now, this.stamp(now)],
+        [r.key, r.identity, JSON.stringify(r.analysis), r.analysis.analyzerVersion, now],
       ] as const),
     );
   }
@@ -306,14 +376,14 @@ export class AnalysisStore extends StoredResults {
     ]);
   }
 
-  /** Changes whenever a shown result is stored or withdrawn, in any process (the lookup's version). */
+  /**
+   * Changes whenever a shown result is stored or withdrawn, in any process (the lookup's
+   * version): the last result number (ADR 0151; one step of the unique index), whatever the
+   * clocks of the processes that stored them.
+   */
   async marker(): Promise<string> {
-    const [row] = await this.db.query<{ at: unknown; n: unknown }>(
-      `SELECT result_at AS at, COUNT(*) AS n FROM track_analysis
-        WHERE result_at = (SELECT MAX(result_at) FROM track_analysis) GROUP BY result_at`,
-      [],
-    );
-    return row ? `${num(row.at)}:${num(row.n)}` : "";
+    const [row] = await this.db.query<{ seq: unknown }>(`SELECT MAX(result_seq) AS seq FROM track_analysis`, []);
+    return row?.seq === null || row?.seq === undefined ? "" : String(num(row.seq));
   }
 
   /** When the next row falls due (ms), or undefined when none waits; held rows count from their lease's end. */

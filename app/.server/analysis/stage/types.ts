@@ -7,7 +7,7 @@ import type { TrackAnalysis } from "../analyze.ts";
 export interface AnalysisLookup {
   /** results for these audio keys (a track's s3Path); keys without a finished analysis are absent */
   lookup(keys: readonly string[]): Promise<Map<string, TrackAnalysis>>;
-  /** moves when new results are stored (at most about once every 5 s), so page caches can drop pages that showed older ones */
+  /** moves when new results are stored (looked at about every 2 s: lookup.ts), so page caches can drop pages that showed older ones */
   readonly version: number;
   /**
    * The figures the track view filters on (issue #10), for every result stored or withdrawn
@@ -46,8 +46,10 @@ export interface AnalysisFigures {
   passageCodes?: string;
 }
 
-/** Where a bulk read of figures stopped: the last row's result time (ms) and key. */
+/**
+ * Where a bulk read of figures stopped: the last row's result number, assigned by the database
+ * when the result was stored (issue #42, ADR 0151; never the writer's clock).
+ */
 export interface FiguresCursor {
-  at: number;
-  key: string;
+  seq: number;
 }

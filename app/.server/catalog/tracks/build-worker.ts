@@ -40,7 +40,7 @@ if (input.figures) {
     const store = await openAnalysisStore(input.figures.store, { max: BUILD_WORKER_CONNECTIONS });
     try {
       const builder = await FiguresBuilder.create(columns, null, NO_YIELD);
-      const cursor = await readFigures(store, builder, null, null, input.figures.pageSize, NO_YIELD);
+      const cursor = await readFigures(store, builder, null, input.figures.pageSize, NO_YIELD);
       figures = { ...(await TrackFigures.from(builder, NO_YIELD)).arrays(), cursor };
     } finally {
       await store.close();

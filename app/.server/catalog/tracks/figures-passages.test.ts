@@ -60,7 +60,7 @@ async function storeResults(store: AnalysisStore, results: Record<string, TrackA
 async function build(store: AnalysisStore, keys: string[]): Promise<Uint32Array[]> {
   const columns = await buildTrackColumns(1, () => keys.map((k) => ({ s3Path: k, Filename: `${k}.mp3` })), NO_YIELD);
   const builder = await FiguresBuilder.create(columns, null, NO_YIELD);
-  await readFigures(store, builder, null, null, 2, NO_YIELD);
+  await readFigures(store, builder, null, 2, NO_YIELD);
   return keys.map((_, t) => builder.passageCodes.slice(t * MAX_TRACK_PASSAGES, t * MAX_TRACK_PASSAGES + builder.passageCount[t]));
 }
 

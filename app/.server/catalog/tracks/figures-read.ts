@@ -6,23 +6,23 @@ import type { Yielder } from "./yielding.ts";
 /**
  * Reads the stored figures after `cursor` (all of them from null) into `builder`, page by page
  * (AnalysisStore.figuresAfter; ADR 0100), each page applied as it comes. Resolves to the
- * cursor of the last result read (`cursor` when none was). Used by the index's refreshes and
+ * cursor of the last result read (`cursor` when none was). The cursor is the database's result
+ * number (ADR 0151): a refresh reads exactly what was stored after it, with no margin for the
+ * clocks of the processes that stored it. Used by the index's refreshes and
  * by the build worker's first full read.
  */
 export async function readFigures(
   source: Pick<AnalysisLookup, "figuresAfter" | "segmentsOf">,
   builder: FiguresBuilder,
   cursor: FiguresCursor | null,
-  after: FiguresCursor | null,
   pageSize: number,
   yielder: Yielder,
 ): Promise<FiguresCursor | null> {
   for (;;) {
-    const page = await source.figuresAfter(after, pageSize);
+    const page = await source.figuresAfter(cursor, pageSize);
     builder.apply(page.rows, await rowCodes(source, page.rows, builder));
-    if (page.next && (!cursor || page.next.at >= cursor.at)) cursor = page.next;
+    if (page.next) cursor = page.next;
     if (page.rows.length < pageSize || !page.next) return cursor;
-    after = page.next;
     await yielder.yield();
   }
 }
@@ -36,8 +36,8 @@ export const SEGMENTS_BATCH = 1_000;
  * read by key in batches of SEGMENTS_BATCH for the rows of a track of the table (ADR 0130's
  * fallback: an analysis before version 8, or a refitted codebook). Nothing is read for a row
  * whose codes serve (ADR 0134: at 2.5 million tracks the passages are ~2.5 GB). A result stored
- * again between the two reads comes back in a later page of figuresAfter (its result time is
- * newer), which sets the track again.
+ * again between the two reads comes back in a later page of figuresAfter (its result number is
+ * higher), which sets the track again.
  */
 export async function rowCodes(source: Pick<AnalysisLookup, "segmentsOf">, rows: readonly AnalysisFigures[], builder: Pick<FiguresBuilder, "holds">): Promise<(Uint32Array | null)[]> {
   const codes: (Uint32Array | null)[] = new Array(rows.length).fill(null);

@@ -52,7 +52,7 @@ function lookup(): AnalysisLookup {
   return {
     version: 1,
     lookup: async (keys) => new Map(keys.flatMap((k) => (results.has(k) ? [[k, results.get(k)!] as const] : []))),
-    figuresAfter: async (cursor) => (cursor ? { rows: [], next: cursor } : { rows, next: { at: 1, key: "z" } }),
+    figuresAfter: async (cursor) => (cursor ? { rows: [], next: cursor } : { rows, next: { seq: 1 } }),
   };
 }
 

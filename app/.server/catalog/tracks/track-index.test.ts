@@ -51,10 +51,10 @@ const analysisOf = (seconds: number, bpm: number | null, key: string | null): Tr
 
 /** An analysis lookup over a map, with figures in result order (as the store gives them). */
 function fakeAnalysis(initial: Record<string, TrackAnalysis>) {
-  const results = new Map<string, { analysis: TrackAnalysis | null; at: number }>();
-  let clock = 1000;
+  const results = new Map<string, { analysis: TrackAnalysis | null; seq: number }>();
+  let seq = 1000;
   let version = 1;
-  const set = (key: string, analysis: TrackAnalysis | null) => results.set(key, { analysis, at: clock++ });
+  const set = (key: string, analysis: TrackAnalysis | null) => results.set(key, { analysis, seq: seq++ });
   for (const [k, a] of Object.entries(initial)) set(k, a);
   const lookup: AnalysisLookup & { set: typeof set; bump(): void; reads: number } = {
     reads: 0,
@@ -73,8 +73,8 @@ function fakeAnalysis(initial: Record<string, TrackAnalysis>) {
       lookup.reads++;
       const rows = [...results.entries()]
         .map(([key, r]) => ({ key, ...r }))
-        .filter((r) => !cursor || r.at > cursor.at || (r.at === cursor.at && r.key > cursor.key))
-        .sort((x, y) => x.at - y.at || (x.key < y.key ? -1 : 1))
+        .filter((r) => !cursor || r.seq > cursor.seq)
+        .sort((x, y) => x.seq - y.seq)
         .slice(0, limit);
       const figures: AnalysisFigures[] = rows.map((r) => ({
         key: r.key,
@@ -83,7 +83,7 @@ function fakeAnalysis(initial: Record<string, TrackAnalysis>) {
         musicalKey: r.analysis?.key ?? null,
       }));
       const last = rows.at(-1);
-      return { rows: figures, next: last ? { at: last.at, key: last.key } : null };
+      return { rows: figures, next: last ? { seq: last.seq } : null };
     },
     set,
     bump: () => void version++,
@@ -119,10 +119,10 @@ function storedResults(): string {
   void openSqliteDatabase(file).close();
   const db = new DatabaseSync(file);
   const insert = db.prepare(
-    `INSERT INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, finished_at, updated_at)
-     VALUES (?, 'test', 'done', ?, 2, 0, 0, ?, 0, 0)`,
+    `INSERT INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, result_seq, finished_at, updated_at)
+     VALUES (?, 'test', 'done', ?, 2, 0, 0, ?, ?, 0, 0)`,
   );
-  Object.entries(RESULTS).forEach(([key, a], i) => insert.run(key, JSON.stringify(a), 1000 + i));
+  Object.entries(RESULTS).forEach(([key, a], i) => insert.run(key, JSON.stringify(a), 1000 + i, 1 + i));
   db.close();
   return dir;
 }

@@ -111,12 +111,6 @@ export interface TrackIndexOptions {
 const REFRESH_SPACING = 4;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/**
- * Each figures refresh reads again the results of the minute before the last one it saw: a
- * result stamped by another process whose clock is a little behind is not missed.
- */
-const CLOCK_MARGIN_MS = 60_000;
-
 interface Generation {
   table: TrackTable;
   search: CatalogSearch;
@@ -305,10 +299,8 @@ async function readAllFigures(
   const same = previous?.table === table ? previous : null;
   const builder = await FiguresBuilder.create(table, same?.figures ?? null, yielder);
   let cursor = same?.cursor ?? null;
-  if (analysis) {
-    const after = cursor ? { at: cursor.at - CLOCK_MARGIN_MS, key: "" } : null;
-    cursor = await readFigures(analysis, builder, cursor, after, pageSize, yielder);
-  }
+  // after the last result number seen (ADR 0151: no margin for the writers' clocks, none needed)
+  if (analysis) cursor = await readFigures(analysis, builder, cursor, pageSize, yielder);
   const built = await TrackFigures.from(builder, yielder);
   return { figures: built, table, analysisVersion: version, cursor, ms: performance.now() - started - yielder.waitedMs };
 }
