@@ -1,14 +1,19 @@
 /**
  * Writes one small SVG wordmark per partner to public/assets/dsps/{music|film}/{slug}.svg
- * (ADR 0030). The files are committed; run this again after editing app/content/partners.ts:
+ * (ADR 0030), and the PNG the directory page shows, {slug}.png, rendered from it (ADR 0150:
+ * each SVG <img> is a document Chromium parses, styles and lays out on the main thread; a PNG is
+ * decoded off it). The files are committed; run this again after editing app/content/partners.ts:
  *
  *   node_modules/.bin/node scripts/generate-partner-logos.ts [--check]
  *
- * --check writes nothing and exits 1 when a logo is missing or out of date.
+ * --check writes nothing and exits 1 when a logo is missing or out of date (a PNG is written
+ * again whenever its SVG is; it is not compared byte for byte, since the rendering depends on
+ * the machine's fonts).
  * Colours are spread around the hue circle by the golden angle, so neighbours in the grid
  * never look alike; the text stays white on a dark enough background for contrast.
  */
 import fs from "node:fs";
+import sharp from "sharp";
 import path from "node:path";
 import { filmPartners, musicPartners, type Partner } from "../app/content/partners.ts";
 import { escapeXml } from "./lib/escape-xml.ts";
@@ -20,6 +25,26 @@ const PADDING = 14;
 /** Average advance of a bold sans-serif glyph, in ems; good enough to size a wordmark. */
 const GLYPH_EM = 0.62;
 const GOLDEN_ANGLE = 137.508;
+/**
+ * The PNG's size: the tiles are at most ~200 CSS px wide (170–190 px at 390 and 1280 px), so
+ * 480 px wide is sharp up to a device pixel ratio of about 2.5–2.8. A 64-colour palette keeps
+ * the gradient smooth at 5–10 KB a file.
+ */
+export const PNG_WIDTH = 480;
+export const PNG_HEIGHT = 240;
+
+/** The SVG a PNG logo is rendered from (same folder, same slug). */
+export function svgSourceOf(logo: string): string {
+  return logo.replace(/\.png$/, ".svg");
+}
+
+/** Renders a logo SVG to the PNG the page shows. */
+export function renderLogoPng(svg: string): Promise<Buffer> {
+  return sharp(Buffer.from(svg), { density: (72 * PNG_WIDTH) / WIDTH })
+    .resize(PNG_WIDTH, PNG_HEIGHT)
+    .png({ palette: true, colours: 64, compressionLevel: 9, effort: 10 })
+    .toBuffer();
+}
 
 /** Splits a long multi-word name into two balanced lines. */
 export function wordmarkLines(name: string): string[] {
@@ -68,23 +93,27 @@ export function logoSvg(partner: Partner, index: number): string {
   );
 }
 
-function main() {
+async function main() {
   const check = process.argv.includes("--check");
   let stale = 0;
   for (const [category, partners] of [["music", musicPartners], ["film", filmPartners]] as const) {
     const dir = path.join(root, "public/assets/dsps", category);
     fs.mkdirSync(dir, { recursive: true });
     const wanted = new Set<string>();
-    partners.forEach((partner, index) => {
-      const file = path.join(root, "public", partner.logo);
-      wanted.add(path.basename(file));
+    for (const [index, partner] of partners.entries()) {
+      const png = path.join(root, "public", partner.logo);
+      const file = path.join(root, "public", svgSourceOf(partner.logo));
+      wanted.add(path.basename(file)).add(path.basename(png));
       const svg = logoSvg(partner, index);
       const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : null;
-      if (current === svg) return;
+      if (current === svg && fs.existsSync(png)) continue;
       stale++;
       if (check) console.error(`out of date: ${partner.logo}`);
-      else fs.writeFileSync(file, svg);
-    });
+      else {
+        fs.writeFileSync(file, svg);
+        fs.writeFileSync(png, await renderLogoPng(svg));
+      }
+    }
     // Logos of partners that were removed from the content.
     for (const file of fs.readdirSync(dir)) {
       if (wanted.has(file)) continue;
@@ -97,4 +126,4 @@ function main() {
   console.log(check ? "partner logos are up to date" : `partner logos written (${stale} changed)`);
 }
 
-if (import.meta.main) main();
+if (import.meta.main) await main();

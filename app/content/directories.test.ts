@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { podcastShows } from "./podcasts";
 import { filmPartners, findPartnerDirectory, musicPartners, partnerCategories, partnerSlug, type Partner } from "./partners";
-import { logoSvg } from "../../scripts/generate-partner-logos.ts";
+import { logoSvg, PNG_HEIGHT, PNG_WIDTH, svgSourceOf } from "../../scripts/generate-partner-logos.ts";
 import { featuredTokenizationPartner, findWeb3Topic, web3Topics } from "./web3";
 
 const publicDir = path.resolve(import.meta.dirname, "../../public");
@@ -33,8 +33,9 @@ function expectWellFormedDirectory(partners: Partner[], category: "music" | "fil
   expect(new Set(names).size, "unique names").toBe(names.length);
   expect(new Set(partners.map((p) => p.slug)).size, "unique slugs").toBe(partners.length);
   for (const partner of partners) {
-    expect(partner.logo).toBe(`/assets/dsps/${category}/${partner.slug}.svg`);
+    expect(partner.logo).toBe(`/assets/dsps/${category}/${partner.slug}.png`);
     expect(existsInPublic(partner.logo), partner.logo).toBe(true);
+    expect(existsInPublic(svgSourceOf(partner.logo)), svgSourceOf(partner.logo)).toBe(true);
     expect(new URL(partner.url).protocol, partner.name).toBe("https:");
   }
 }
@@ -55,17 +56,23 @@ describe("partner directories (product-rules §3 Partner, §9 counts)", () => {
   it("keeps no logo on disk that no partner uses", () => {
     for (const [category, partners] of [["music", musicPartners], ["film", filmPartners]] as const) {
       const onDisk = fs.readdirSync(path.join(publicDir, "assets/dsps", category)).sort();
-      expect(onDisk).toEqual(partners.map((p) => `${p.slug}.svg`).sort());
+      expect(onDisk).toEqual(partners.flatMap((p) => [`${p.slug}.png`, `${p.slug}.svg`]).sort());
     }
   });
 
   it("has committed logos that match the generator (run scripts/generate-partner-logos.ts)", () => {
     for (const partners of [musicPartners, filmPartners]) {
       partners.forEach((partner, index) => {
-        const svg = fs.readFileSync(path.join(publicDir, partner.logo), "utf8");
+        const svg = fs.readFileSync(path.join(publicDir, svgSourceOf(partner.logo)), "utf8");
         expect(svg, partner.logo).toBe(logoSvg(partner, index));
         expect(svg.length).toBeLessThan(1024);
         expect(svg).toContain(`aria-label="${partner.name.replace(/&/g, "&amp;")}"`);
+        // ADR 0150: the page shows the PNG rendered from it (not compared byte for byte: the
+        // rendering depends on the machine's fonts), a small file of the generator's size
+        const png = fs.readFileSync(path.join(publicDir, partner.logo));
+        expect(png.subarray(1, 4).toString("latin1"), partner.logo).toBe("PNG");
+        expect([png.readUInt32BE(16), png.readUInt32BE(20)], partner.logo).toEqual([PNG_WIDTH, PNG_HEIGHT]);
+        expect(png.length, partner.logo).toBeLessThan(16 * 1024);
       });
     }
   });

@@ -3,9 +3,9 @@
  * §3 PartnerCategoryCard and Partner, §9: about 90 music and about 160 film partners).
  *
  * The names are public distribution outlets (stores, streaming and video-on-demand services).
- * Logos are our own generated SVG wordmarks (scripts/generate-partner-logos.ts), so no page
- * requests anything from a third party. product-rules §3 gives .png/.jpg/.jpeg logo paths; SVG is a
- * deliberate deviation (ADR 0030).
+ * Logos are our own generated wordmarks (scripts/generate-partner-logos.ts: an SVG, and the PNG
+ * rendered from it that the page shows, ADR 0030 and 0150), so no page requests anything from a
+ * third party. product-rules §3 gives .png/.jpg/.jpeg logo paths; the file is named by the slug.
  */
 
 export type PartnerCategoryId = "music" | "film" | "youtube";
@@ -26,8 +26,8 @@ export interface Partner {
   name: string;
   /** File-name-safe key, unique within a category. */
   slug: string;
-  /** /assets/dsps/{music|film}/{slug}.svg */
-  logo: `/assets/dsps/${"music" | "film"}/${string}.svg`;
+  /** /assets/dsps/{music|film}/{slug}.png (rendered from {slug}.svg beside it) */
+  logo: `/assets/dsps/${"music" | "film"}/${string}.png`;
   /** The partner's own site (opens in a new tab). */
   url: string;
 }
@@ -86,7 +86,7 @@ export function partnerSlug(name: string): string {
 
 function partner(category: "music" | "film", name: string, url: string): Partner {
   const slug = partnerSlug(name);
-  return { name, slug, logo: `/assets/dsps/${category}/${slug}.svg`, url };
+  return { name, slug, logo: `/assets/dsps/${category}/${slug}.png`, url };
 }
 
 const m = (name: string, url: string) => partner("music", name, url);
