@@ -5,14 +5,14 @@ import { CircleCheck } from "~/components/ui/icons/circle-check";
 import { LoaderCircle } from "~/components/ui/icons/loader-circle";
 import { Send } from "~/components/ui/icons/send";
 import { ShieldCheck } from "~/components/ui/icons/shield-check";
-import { useEffect } from "react";
+import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { useFetcher } from "react-router";
-import { contactFields, contactForm, licensingFields, licensingForm, type LeadFieldSpec } from "~/content/contact";
+import { contactFields, contactForm, leadReceipt, licensingFields, licensingForm, type LeadFieldSpec } from "~/content/contact";
 import { formPrivacyNotice } from "~/content/privacy";
 import { site } from "~/content/site";
 import { cn } from "~/lib/cn";
 import { fillTemplate } from "~/lib/legal/facts";
-import { referenceText, type LeadActionResult } from "~/lib/contact/result";
+import { referenceTextParts, type LeadActionResult } from "~/lib/contact/result";
 import { formFields, formSchemas, HONEYPOT_FIELD, MAX_LENGTH, type FormKind } from "~/lib/contact/schemas";
 import { notify } from "~/lib/toast";
 import { ChoiceGroup, Field, NativeSelect } from "./field";
@@ -43,28 +43,98 @@ function HiddenFields({ kind, idempotencyKey }: { kind: FormKind; idempotencyKey
   );
 }
 
-/** A success answered to a document post (no JavaScript, so no toast), or a refusal. */
-type Outcome =
-  | { kind: "success"; title: string; description: string; reference: string }
-  | { kind: "notice"; title: string; message: string };
-
-/** The two boxes an answer shows: a success (a status) and a notice (an alert), each in its own colours. */
-const STATUS_TONES = {
-  success: { role: "status", Icon: CircleCheck, box: "border-[#2f6b4f] bg-[#0f2a1f]", icon: "text-[#6ee7a8]", text: "text-[#c9f2dc]" },
-  notice: { role: "alert", Icon: CircleAlert, box: "border-[#7a2d3b] bg-[#2a1016]", icon: "text-[#ff9aa8]", text: "text-[#ffd6dc]" },
-} as const;
-
-function FormStatus({ outcome }: { outcome: Outcome | undefined }) {
-  if (!outcome) return null;
-  const tone = STATUS_TONES[outcome.kind];
+/** A refusal the visitor can act on (429, 503, a stale form): an alert above the kept values. */
+function FormNotice({ notice }: { notice: { title: string; message: string } | undefined }) {
+  if (!notice) return null;
   return (
-    <div role={tone.role} className={`flex items-start gap-3 rounded-xl border ${tone.box} p-4 text-sm`}>
-      <tone.Icon aria-hidden="true" className={`mt-0.5 size-5 shrink-0 ${tone.icon}`} />
+    <div role="alert" className="flex items-start gap-3 rounded-xl border border-[#7a2d3b] bg-[#2a1016] p-4 text-sm">
+      <CircleAlert aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-[#ff9aa8]" />
       <p>
-        <strong className="block font-semibold text-fg">{outcome.title}</strong>
-        <span className={tone.text}>{outcome.kind === "success" ? outcome.description : outcome.message}</span>
-        {outcome.kind === "success" ? <span className={`mt-1 block font-semibold ${tone.text}`}>{referenceText(outcome.reference)}</span> : null}
+        <strong className="block font-semibold text-fg">{notice.title}</strong>
+        <span className="text-[#ffd6dc]">{notice.message}</span>
       </p>
+    </div>
+  );
+}
+
+/**
+ * "Your reference: NB-000042" with the reference in an element of its own that never wraps
+ * (issue #41: it broke into "NB-" and "000001"). `data-lead-reference` marks it for the tests.
+ */
+function ReferenceLine({ reference, className }: { reference: string; className?: string }) {
+  const { before, after } = referenceTextParts();
+  return (
+    <span className={className}>
+      {before}
+      <strong data-lead-reference="" className="font-semibold whitespace-nowrap">
+        {reference}
+      </strong>
+      {after}
+    </span>
+  );
+}
+
+/** Where each form sits on /contact: the target of "License this …" links and of "Send another …". */
+const formAnchor = (kind: FormKind) => `${kind}-form`;
+
+/**
+ * Issue #41: after a send, the form's place holds a lasting confirmation instead of the reset
+ * form under a five-second toast: the spec's success title and text (product-rules §8), the
+ * reference on one line, and a way to send another. The same markup answers a post without
+ * JavaScript (the page comes back with it). `role="status"` names it for assistive technology;
+ * its heading takes the focus when it appears (the Submit button that had it is gone), which
+ * also scrolls it into view; without JavaScript, `autofocus` does both on the returned page
+ * (React itself autofocuses only form controls, hence the effect). "Send another" is a link to
+ * a fresh form (new idempotency key) that, with JavaScript, opens the empty form in place.
+ */
+function LeadConfirmation({ kind, reference, onAnother }: { kind: FormKind; reference: string; onAnother: (event: MouseEvent<HTMLAnchorElement>) => void }) {
+  const { copy, action } = forms[kind];
+  const [beforeEmail, afterEmail = ""] = leadReceipt.quoteReference.split("{email}");
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <div role="status" className="mt-6 flex items-start gap-3 rounded-xl border border-[#2f6b4f] bg-[#0f2a1f] p-5 sm:gap-4 sm:p-6">
+      <CircleCheck aria-hidden="true" className="mt-0.5 size-6 shrink-0 text-[#6ee7a8]" />
+      <div className="flex min-w-0 flex-col gap-2">
+        <h3 ref={heading} id={`${kind}-sent-title`} tabIndex={-1} autoFocus className="scroll-mt-28 text-xl font-bold tracking-tight text-fg focus:outline-none">
+          {copy.success.title}
+        </h3>
+        <p className="text-[#c9f2dc]">{copy.success.description}</p>
+        <p className="text-lg text-fg">
+          <ReferenceLine reference={reference} />
+        </p>
+        <p className="text-sm text-[#c9f2dc]">
+          {beforeEmail}
+          <a
+            href={`mailto:${site.contactEmail}?subject=${encodeURIComponent(reference)}`}
+            className="font-semibold break-words text-fg underline underline-offset-4"
+          >
+            {site.contactEmail}
+          </a>
+          {afterEmail}
+        </p>
+        <p className="mt-2">
+          <a href={`${action}#${formAnchor(kind)}`} onClick={onAnother} className="btn-secondary">
+            {copy.sent.another}
+          </a>
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Issue #41: a "License this …" link lands here with Specific Tracks filled in; the field sits
+ * low in the form, so the top of the form says what the request is about, in view on arrival.
+ */
+function RequestAbout({ tracks }: { tracks: string }) {
+  return (
+    <div className="mt-4 rounded-xl border border-border bg-white/5 px-4 py-3 text-sm">
+      <p className="font-semibold text-muted">{licensingForm.about.label}</p>
+      <p data-request-about="" className="mt-1 line-clamp-3 font-semibold break-words whitespace-pre-line text-fg">
+        {tracks}
+      </p>
+      <p className="mt-1 text-muted">{licensingForm.about.note}</p>
     </div>
   );
 }
@@ -106,7 +176,9 @@ function SubmitButton({ submitting, label, busyLabel }: { submitting: boolean; l
 
 type FieldRow = readonly LeadFieldSpec[];
 
-const ROW_COLUMNS = ["", "", "sm:grid-cols-2", "sm:grid-cols-3"];
+// Three selects side by side only from lg, where the form is 4xl wide: at 3xl (and on tablets)
+// a third of the row cut "Select budget range" (issue #41).
+const ROW_COLUMNS = ["", "", "sm:grid-cols-2", "lg:grid-cols-3"];
 
 /** One field of app/content/contact.ts, with its label, control and the first of its messages. */
 function LeadField({ spec, field, autoFocus }: { spec: LeadFieldSpec; field: LeadFieldMeta; autoFocus: boolean }) {
@@ -167,8 +239,21 @@ const forms = {
 } as const;
 
 /**
+ * Every select of a form starts (and, after a send, starts again) on its prompt option. Issue
+ * #41: without a default, Conform's reset set each select's `selectedIndex` to -1, an empty box
+ * with no prompt.
+ */
+const emptySelects = Object.fromEntries(
+  (["contact", "licensing"] as const).map((kind) => [
+    kind,
+    Object.fromEntries(forms[kind].rows.flat().flatMap((f: LeadFieldSpec) => (f.control === "select" ? [[f.name, ""]] : []))),
+  ]),
+) as Record<FormKind, LeadValues>;
+
+/**
  * Tells the visitor what became of a post made with JavaScript (product-rules §8): the success
- * toast with the reference, or the refusal's toast. Deviation 2: the visitor is told (the contact
+ * toast with the reference (product-rules §4 keeps it; the lasting confirmation in the form's
+ * place is what stays, issue #41), or the refusal's toast. Deviation 2: the visitor is told (the contact
  * address is in the message) and keeps the form. A form with field messages needs no toast:
  * Conform focuses its first invalid field.
  */
@@ -176,8 +261,14 @@ function useAnnouncement(kind: FormKind, data: LeadActionResult | undefined) {
   useEffect(() => {
     if (!data || data.status === "invalid") return;
     const { success } = forms[kind].copy;
-    if (data.status === "success") notify.success(success.title, `${success.description} ${referenceText(data.reference)}`);
-    else notify.error(data.title, data.message);
+    if (data.status === "success") {
+      notify.success(
+        success.title,
+        <>
+          {success.description} <ReferenceLine reference={data.reference} />
+        </>,
+      );
+    } else notify.error(data.title, data.message);
   }, [data, kind]);
 }
 
@@ -199,7 +290,8 @@ function LeadForm({
   documentResult,
   retentionDays,
   defaultValue,
-}: FormProps & { kind: FormKind; defaultValue?: LeadValues }) {
+  about,
+}: FormProps & { kind: FormKind; defaultValue?: LeadValues; about?: string }) {
   const { copy, rows, action } = forms[kind];
   const fetcher = useFetcher<LeadActionResult>({ key: `lead-${kind}` });
   const initial = documentResult?.form === kind ? documentResult : undefined;
@@ -209,53 +301,70 @@ function LeadForm({
     id: kind,
     // A success's reply resets the form to `defaultValue`; any other keeps what was posted.
     lastResult: result?.reply,
-    defaultValue,
+    defaultValue: { ...emptySelects[kind], ...defaultValue },
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: formSchemas[kind] }),
   });
   useAnnouncement(kind, fetcher.data);
 
-  // Without JavaScript there is no toast: the returned page states the success instead.
-  const outcome: Outcome | undefined =
-    !fetcher.data && initial?.status === "success"
-      ? { kind: "success", ...copy.success, reference: initial.reference }
-      : result && result.status !== "success" && result.status !== "invalid"
-        ? { kind: "notice", title: result.title, message: result.message }
-        : undefined;
-  // A document post's first invalid field takes the focus on load, without JavaScript too.
+  // Issue #41: a stored lead shows the confirmation in the form's place until "Send another".
+  const [dismissed, setDismissed] = useState<string>();
+  const [reopened, setReopened] = useState(false);
+  const sent = result?.status === "success" && result.reference !== dismissed ? result.reference : undefined;
+  const sendAnother = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
+    event.preventDefault();
+    setDismissed(sent);
+    setReopened(true);
+  };
+  const notice = result && result.status !== "success" && result.status !== "invalid" ? { title: result.title, message: result.message } : undefined;
+  // A document post's first invalid field takes the focus on load, without JavaScript too; after
+  // "Send another", the empty form's first field.
   const autoFocusField =
-    !fetcher.data && initial?.status === "invalid" ? formFields[kind].find((name) => initial.reply.error?.[name]) : undefined;
+    !fetcher.data && initial?.status === "invalid"
+      ? formFields[kind].find((name) => initial.reply.error?.[name])
+      : reopened
+        ? formFields[kind][0]
+        : undefined;
   const submitting = fetcher.state !== "idle";
 
   const titleId = `${kind}-form-title`;
   const noticeId = `${kind}-privacy-notice`;
   return (
-    <section aria-labelledby={titleId} className="card relative p-6 sm:p-8">
+    // scroll-margin: a "License this …" link (#licensing-form) lands with the tabs above the form in view
+    <section id={formAnchor(kind)} aria-labelledby={titleId} className="card relative scroll-mt-40 p-6 sm:p-8">
       <h2 id={titleId} className="text-2xl font-bold tracking-tight">
         {copy.title}
       </h2>
-      <p className="mt-1.5 text-sm text-muted">{copy.description}</p>
-      <fetcher.Form
-        // A success gives the form a new key: it is mounted again, empty (product-rules §4: "the form resets").
-        key={form.key}
-        id={form.id}
-        onSubmit={form.onSubmit}
-        noValidate
-        method="post"
-        action={action}
-        aria-labelledby={titleId}
-        aria-describedby={noticeId}
-        className="mt-6 flex flex-col gap-5"
-     >
-        <FormStatus outcome={outcome} />
-        <HiddenFields kind={kind} idempotencyKey={idempotencyKey} />
-        <LeadFields rows={rows} fields={fields} autoFocusField={autoFocusField} />
-        <PrivacyNotice id={noticeId} retentionDays={retentionDays} />
-        <div>
-          <SubmitButton submitting={submitting} label={copy.submit} busyLabel={copy.submitting} />
-        </div>
-      </fetcher.Form>
+      {sent ? (
+        <LeadConfirmation kind={kind} reference={sent} onAnother={sendAnother} />
+      ) : (
+        <>
+          <p className="mt-1.5 text-sm text-muted">{copy.description}</p>
+          {about ? <RequestAbout tracks={about} /> : null}
+          <fetcher.Form
+            // A success gives the form a new key: it is mounted again, empty (product-rules §4: "the form resets").
+            key={form.key}
+            id={form.id}
+            onSubmit={form.onSubmit}
+            noValidate
+            method="post"
+            action={action}
+            aria-labelledby={titleId}
+            aria-describedby={noticeId}
+            className="mt-6 flex flex-col gap-5"
+          >
+            <FormNotice notice={notice} />
+            <HiddenFields kind={kind} idempotencyKey={idempotencyKey} />
+            <LeadFields rows={rows} fields={fields} autoFocusField={autoFocusField} />
+            <PrivacyNotice id={noticeId} retentionDays={retentionDays} />
+            <div>
+              <SubmitButton submitting={submitting} label={copy.submit} busyLabel={copy.submitting} />
+            </div>
+          </fetcher.Form>
+        </>
+      )}
     </section>
   );
 }
@@ -270,5 +379,5 @@ export function LicensingRequestForm({ tracks, ...props }: FormProps & { tracks:
   const fetcher = useFetcher<LeadActionResult>({ key: "lead-licensing" });
   // The catalog links here with ?tracks=…; after a success the form starts empty, tracks too.
   const defaultValue = tracks && fetcher.data?.status !== "success" ? { tracks } : undefined;
-  return <LeadForm kind="licensing" {...props} defaultValue={defaultValue} />;
+  return <LeadForm kind="licensing" {...props} defaultValue={defaultValue} about={defaultValue?.tracks} />;
 }

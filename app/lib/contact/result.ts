@@ -13,6 +13,16 @@ export function referenceText(reference: string): string {
 }
 
 /**
+ * The words around the reference in "Your reference: {reference}", so a page can render the
+ * reference in an element of its own that never breaks at its hyphen (issue #41: "NB-" /
+ * "000001" on two lines).
+ */
+export function referenceTextParts(): { before: string; after: string } {
+  const [before = "", after = ""] = leadReceipt.shownReference.split("{reference}");
+  return { before, after };
+}
+
+/**
  * What the /contact action answers, for the no-JavaScript document post (useActionData)
  * and for the fetcher alike. Every refusal is a 4xx with a message a visitor can read.
  * `reply` is Conform's result for the form (ADR 0109): its field messages, and the posted
