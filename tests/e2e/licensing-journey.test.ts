@@ -162,6 +162,55 @@ describe("the licence request (issue #41)", () => {
     });
   }
 
+  it("after a send, switching the tabs re-fires nothing: no second toast, no focus taken, the confirmation or the emptied form as left", async () => {
+    const page = await newPage(browser, { viewport: VIEWPORTS[1] });
+    await gotoHydrated(page, `/contact?tab=licensing&tracks=${encodeURIComponent("Night Swim — Ayo Alvarez")}#licensing-form`);
+    await fillLicensing(page, "Tab Switch Pictures");
+    await mouseClick(page, page.getByRole("button", { name: "Submit Licensing Request" }));
+    const confirmation = page.locator("#licensing-form").getByRole("status");
+    await confirmation.getByRole("heading", { name: "Licensing Inquiry Received!" }).waitFor();
+    const reference = await confirmation.locator("[data-lead-reference]").innerText();
+    await page.locator("[data-sonner-toast]").waitFor({ state: "detached", timeout: 30_000 });
+    // every toast raised from here on is counted
+    await page.evaluate(() => {
+      const w = window as unknown as { toastsRaised: number };
+      w.toastsRaised = 0;
+      new MutationObserver((records) => {
+        for (const r of records) for (const n of r.addedNodes) if (n instanceof Element && n.matches("[data-sonner-toast]")) w.toastsRaised++;
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    const toastsRaised = () => page.evaluate(() => (window as unknown as { toastsRaised: number }).toastsRaised);
+    /** Two frames after the panel shows: an effect's toast would be in the page by then. */
+    const settled = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const switchTo = async (name: string, shown: string) => {
+      await mouseClick(page, page.getByRole("tab", { name }));
+      await page.getByRole("heading", { level: 2, name: shown }).waitFor();
+      await settled();
+    };
+    const focusedTab = () => page.evaluate(() => (document.activeElement?.getAttribute("role") === "tab" ? document.activeElement.textContent : null));
+
+    await switchTo("General Contact", "Send Us a Message");
+    await switchTo("Sync Licensing", "Sync Licensing Inquiry");
+    // still the confirmation of the same send, the focus left on the tab the visitor clicked
+    expect(await confirmation.locator("[data-lead-reference]").innerText()).toBe(reference);
+    expect(await focusedTab()).toBe("Sync Licensing");
+    expect(await toastsRaised()).toBe(0);
+
+    // once put away, the confirmation does not come back, nor does the pre-fill it was sent with
+    await mouseClick(page, confirmation.getByRole("link", { name: "Send another request" }));
+    await page.getByRole("button", { name: "Submit Licensing Request" }).waitFor();
+    await switchTo("General Contact", "Send Us a Message");
+    await switchTo("Sync Licensing", "Sync Licensing Inquiry");
+    expect(await page.getByRole("button", { name: "Submit Licensing Request" }).count()).toBe(1);
+    expect(await confirmation.count()).toBe(0);
+    expect(await page.locator("[data-request-about]").count()).toBe(0);
+    expect(await page.getByLabel("Specific Tracks (Optional)", { exact: true }).inputValue()).toBe("");
+    expect(await selectTexts(page)).toEqual(PROMPTS);
+    expect(await focusedTab()).toBe("Sync Licensing");
+    expect(await toastsRaised()).toBe(0);
+    await page.context().close();
+  });
+
   it("without JavaScript: the answer to a send is the same confirmation, and Send another opens an empty form at its place", async () => {
     const page = await newPage(browser, { javaScriptEnabled: false, viewport: VIEWPORTS[0] });
     await page.goto(url(`/contact?tab=licensing&tracks=${encodeURIComponent("Night Swim — Ayo Alvarez")}#licensing-form`));

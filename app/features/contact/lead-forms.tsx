@@ -26,7 +26,20 @@ interface FormProps {
   documentResult: LeadActionResult | undefined;
   /** LEAD_RETENTION_DAYS, which the privacy notice states (issue #16). */
   retentionDays: number;
+  /**
+   * The reference whose confirmation the visitor put away with "Send another", and how to put
+   * one away. Held by the tabs (contact-tabs.tsx), which outlive the form: Radix unmounts the
+   * inactive tab's panel, and switching back must not bring a put-away confirmation back.
+   */
+  dismissed: string | undefined;
+  onDismiss: (reference: string) => void;
 }
+
+/**
+ * The fetcher each form posts with. The tabs hold it too (contact-tabs.tsx) so that its answer
+ * outlives the form's panel when the other tab is chosen (issue #41).
+ */
+export const leadFetcherKey = (kind: FormKind) => `lead-${kind}`;
 
 /** The hidden parts every lead form posts: which form, the render's key, the honeypot. */
 function HiddenFields({ kind, idempotencyKey }: { kind: FormKind; idempotencyKey: string }) {
@@ -78,6 +91,19 @@ function ReferenceLine({ reference, className }: { reference: string; className?
 const formAnchor = (kind: FormKind) => `${kind}-form`;
 
 /**
+ * "Send another" without JavaScript: a fresh page with an empty form (and a new idempotency key),
+ * scrolled to the form. `new=1` is there only to differ from the URL the form posted to
+ * (`/contact?tab=licensing`): a link that differs from the page's URL by its #fragment alone
+ * only scrolls, and the confirmation would stay. The loader ignores it.
+ */
+function anotherHref(kind: FormKind): string {
+  const [path, query = ""] = forms[kind].action.split("?");
+  const params = new URLSearchParams(query);
+  params.set("new", "1");
+  return `${path}?${params}#${formAnchor(kind)}`;
+}
+
+/**
  * Issue #41: after a send, the form's place holds a lasting confirmation instead of the reset
  * form under a five-second toast: the spec's success title and text (product-rules §8), the
  * reference on one line, and a way to send another. The same markup answers a post without
@@ -87,11 +113,24 @@ const formAnchor = (kind: FormKind) => `${kind}-form`;
  * (React itself autofocuses only form controls, hence the effect). "Send another" is a link to
  * a fresh form (new idempotency key) that, with JavaScript, opens the empty form in place.
  */
-function LeadConfirmation({ kind, reference, onAnother }: { kind: FormKind; reference: string; onAnother: (event: MouseEvent<HTMLAnchorElement>) => void }) {
-  const { copy, action } = forms[kind];
+function LeadConfirmation({
+  kind,
+  reference,
+  focus,
+  onAnother,
+}: {
+  kind: FormKind;
+  reference: string;
+  /** false when the form comes back (the other tab was chosen and this one again): the focus stays on the tab */
+  focus: boolean;
+  onAnother: (event: MouseEvent<HTMLAnchorElement>) => void;
+}) {
+  const { copy } = forms[kind];
   const [beforeEmail, afterEmail = ""] = leadReceipt.quoteReference.split("{email}");
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+  useEffect(() => {
+    if (focus) heading.current?.focus();
+  }, [focus]);
   return (
     <div role="status" className="mt-6 flex items-start gap-3 rounded-xl border border-[#2f6b4f] bg-[#0f2a1f] p-5 sm:gap-4 sm:p-6">
       <CircleCheck aria-hidden="true" className="mt-0.5 size-6 shrink-0 text-[#6ee7a8]" />
@@ -114,7 +153,7 @@ function LeadConfirmation({ kind, reference, onAnother }: { kind: FormKind; refe
           {afterEmail}
         </p>
         <p className="mt-2">
-          <a href={`${action}#${formAnchor(kind)}`} onClick={onAnother} className="btn-secondary">
+          <a href={anotherHref(kind)} onClick={onAnother} className="btn-secondary">
             {copy.sent.another}
           </a>
         </p>
@@ -291,9 +330,15 @@ function LeadForm({
   retentionDays,
   defaultValue,
   about,
+  dismissed,
+  onDismiss,
 }: FormProps & { kind: FormKind; defaultValue?: LeadValues; about?: string }) {
   const { copy, rows, action } = forms[kind];
-  const fetcher = useFetcher<LeadActionResult>({ key: `lead-${kind}` });
+  const fetcher = useFetcher<LeadActionResult>({ key: leadFetcherKey(kind) });
+  // What the fetcher held when this form mounted was announced (and focused) then: switching
+  // tabs mounts the form again, and must not raise that toast or move the focus again (issue #41).
+  const [mountedWith] = useState(fetcher.data);
+  const fresh = fetcher.data !== mountedWith;
   const initial = documentResult?.form === kind ? documentResult : undefined;
   const result = fetcher.data ?? initial;
   const [form, fields] = useForm<LeadValues>({
@@ -306,16 +351,15 @@ function LeadForm({
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: formSchemas[kind] }),
   });
-  useAnnouncement(kind, fetcher.data);
+  useAnnouncement(kind, fresh ? fetcher.data : undefined);
 
   // Issue #41: a stored lead shows the confirmation in the form's place until "Send another".
-  const [dismissed, setDismissed] = useState<string>();
   const [reopened, setReopened] = useState(false);
   const sent = result?.status === "success" && result.reference !== dismissed ? result.reference : undefined;
   const sendAnother = (event: MouseEvent<HTMLAnchorElement>) => {
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
+    if (!sent || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
     event.preventDefault();
-    setDismissed(sent);
+    onDismiss(sent);
     setReopened(true);
   };
   const notice = result && result.status !== "success" && result.status !== "invalid" ? { title: result.title, message: result.message } : undefined;
@@ -338,7 +382,7 @@ function LeadForm({
         {copy.title}
       </h2>
       {sent ? (
-        <LeadConfirmation kind={kind} reference={sent} onAnother={sendAnother} />
+        <LeadConfirmation kind={kind} reference={sent} focus={fresh} onAnother={sendAnother} />
       ) : (
         <>
           <p className="mt-1.5 text-sm text-muted">{copy.description}</p>
@@ -376,7 +420,7 @@ export function ContactMessageForm(props: FormProps) {
 
 /** product-rules §2: "Sync Licensing" — form "Sync Licensing Inquiry". */
 export function LicensingRequestForm({ tracks, ...props }: FormProps & { tracks: string }) {
-  const fetcher = useFetcher<LeadActionResult>({ key: "lead-licensing" });
+  const fetcher = useFetcher<LeadActionResult>({ key: leadFetcherKey("licensing") });
   // The catalog links here with ?tracks=…; after a success the form starts empty, tracks too.
   const defaultValue = tracks && fetcher.data?.status !== "success" ? { tracks } : undefined;
   return <LeadForm kind="licensing" {...props} defaultValue={defaultValue} about={defaultValue?.tracks} />;
