@@ -77,17 +77,24 @@ const clippedSelects = (page: Page) =>
     });
   });
 
-/** The reference in the confirmation: one line (one box, no taller than the line height). */
+/**
+ * The reference in the confirmation: unbroken (one box, no taller than the line height), and
+ * "Your reference: NB-000042" as a whole on one line (its box no taller than one line either).
+ */
 async function expectReferenceOnOneLine(page: Page) {
   const reference = page.locator("#licensing-form [data-lead-reference]");
   expect(await reference.innerText()).toMatch(/^NB-\d{6}$/);
-  const { rects, height, lineHeight } = await reference.evaluate((el) => ({
+  const { rects, height, lineHeight, line, lineHeightPx } = await reference.evaluate((el) => ({
     rects: el.getClientRects().length,
     height: el.getBoundingClientRect().height,
     lineHeight: parseFloat(getComputedStyle(el).lineHeight),
+    line: el.parentElement!.textContent,
+    lineHeightPx: el.parentElement!.getBoundingClientRect().height,
   }));
   expect(rects).toBe(1);
   expect(height).toBeLessThan(lineHeight * 1.5);
+  expect(line).toMatch(/^Your reference: NB-\d{6}$/);
+  expect(lineHeightPx).toBeLessThan(lineHeight * 1.5);
 }
 
 describe("the licence request (issue #41)", () => {

@@ -132,12 +132,16 @@ function LeadConfirmation({
     if (focus) heading.current?.focus();
   }, [focus]);
   return (
-    <div role="status" className="mt-6 flex items-start gap-3 rounded-xl border border-[#2f6b4f] bg-[#0f2a1f] p-5 sm:gap-4 sm:p-6">
-      <CircleCheck aria-hidden="true" className="mt-0.5 size-6 shrink-0 text-[#6ee7a8]" />
-      <div className="flex min-w-0 flex-col gap-2">
+    <div role="status" className="mt-6 rounded-xl border border-[#2f6b4f] bg-[#0f2a1f] p-4 sm:p-6">
+      <div className="flex items-start gap-2.5 sm:gap-4">
+        <CircleCheck aria-hidden="true" className="mt-0.5 size-6 shrink-0 text-[#6ee7a8]" />
         <h3 ref={heading} id={`${kind}-sent-title`} tabIndex={-1} autoFocus className="scroll-mt-28 text-xl font-bold tracking-tight text-fg focus:outline-none">
           {copy.success.title}
         </h3>
+      </div>
+      {/* On a phone the text takes the box's whole width, so "Your reference: NB-000042" fits one
+          line from 360 px (issue #41); from sm it lines up with the heading, past the icon. */}
+      <div className="mt-2 flex min-w-0 flex-col gap-2 sm:pl-10">
         <p className="text-[#c9f2dc]">{copy.success.description}</p>
         <p className="text-lg text-fg">
           <ReferenceLine reference={reference} />
@@ -333,7 +337,7 @@ function LeadForm({
   dismissed,
   onDismiss,
 }: FormProps & { kind: FormKind; defaultValue?: LeadValues; about?: string }) {
-  const { copy, rows, action } = forms[kind];
+  const { copy } = forms[kind];
   const fetcher = useFetcher<LeadActionResult>({ key: leadFetcherKey(kind) });
   // What the fetcher held when this form mounted was announced (and focused) then: switching
   // tabs mounts the form again, and must not raise that toast or move the focus again (issue #41).
@@ -341,40 +345,20 @@ function LeadForm({
   const fresh = fetcher.data !== mountedWith;
   const initial = documentResult?.form === kind ? documentResult : undefined;
   const result = fetcher.data ?? initial;
-  const [form, fields] = useForm<LeadValues>({
-    // The fields' ids are `${kind}-${name}` and their messages' `${kind}-${name}-error`.
-    id: kind,
-    // A success's reply resets the form to `defaultValue`; any other keeps what was posted.
-    lastResult: result?.reply,
-    defaultValue: { ...emptySelects[kind], ...defaultValue },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: formSchemas[kind] }),
-  });
   useAnnouncement(kind, fresh ? fetcher.data : undefined);
 
   // Issue #41: a stored lead shows the confirmation in the form's place until "Send another".
   const [reopened, setReopened] = useState(false);
-  const sent = result?.status === "success" && result.reference !== dismissed ? result.reference : undefined;
+  const putAway = result?.status === "success" && result.reference === dismissed;
+  const sent = result?.status === "success" && !putAway ? result.reference : undefined;
   const sendAnother = (event: MouseEvent<HTMLAnchorElement>) => {
     if (!sent || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
     event.preventDefault();
     onDismiss(sent);
     setReopened(true);
   };
-  const notice = result && result.status !== "success" && result.status !== "invalid" ? { title: result.title, message: result.message } : undefined;
-  // A document post's first invalid field takes the focus on load, without JavaScript too; after
-  // "Send another", the empty form's first field.
-  const autoFocusField =
-    !fetcher.data && initial?.status === "invalid"
-      ? formFields[kind].find((name) => initial.reply.error?.[name])
-      : reopened
-        ? formFields[kind][0]
-        : undefined;
-  const submitting = fetcher.state !== "idle";
 
   const titleId = `${kind}-form-title`;
-  const noticeId = `${kind}-privacy-notice`;
   return (
     // scroll-margin: a "License this …" link (#licensing-form) lands with the tabs above the form in view
     <section id={formAnchor(kind)} aria-labelledby={titleId} className="card relative scroll-mt-40 p-6 sm:p-8">
@@ -387,29 +371,86 @@ function LeadForm({
         <>
           <p className="mt-1.5 text-sm text-muted">{copy.description}</p>
           {about ? <RequestAbout tracks={about} /> : null}
-          <fetcher.Form
-            // A success gives the form a new key: it is mounted again, empty (product-rules §4: "the form resets").
-            key={form.key}
-            id={form.id}
-            onSubmit={form.onSubmit}
-            noValidate
-            method="post"
-            action={action}
-            aria-labelledby={titleId}
-            aria-describedby={noticeId}
-            className="mt-6 flex flex-col gap-5"
-          >
-            <FormNotice notice={notice} />
-            <HiddenFields kind={kind} idempotencyKey={idempotencyKey} />
-            <LeadFields rows={rows} fields={fields} autoFocusField={autoFocusField} />
-            <PrivacyNotice id={noticeId} retentionDays={retentionDays} />
-            <div>
-              <SubmitButton submitting={submitting} label={copy.submit} busyLabel={copy.submitting} />
-            </div>
-          </fetcher.Form>
+          <LeadFormBody
+            // After "Send another" the form starts anew (a new Conform state), from this render's
+            // defaults: no pre-fill once its request was sent, whenever Conform applied the reset
+            key={dismissed ?? ""}
+            kind={kind}
+            titleId={titleId}
+            idempotencyKey={idempotencyKey}
+            retentionDays={retentionDays}
+            result={putAway ? undefined : result}
+            defaultValue={defaultValue}
+            autoFocusField={
+              // A document post's first invalid field takes the focus on load, without JavaScript
+              // too; after "Send another", the empty form's first field.
+              !fetcher.data && initial?.status === "invalid"
+                ? formFields[kind].find((name) => initial.reply.error?.[name])
+                : reopened
+                  ? formFields[kind][0]
+                  : undefined
+            }
+          />
         </>
       )}
     </section>
+  );
+}
+
+/** The <form> of a LeadForm, with its Conform state. */
+function LeadFormBody({
+  kind,
+  titleId,
+  idempotencyKey,
+  retentionDays,
+  result,
+  defaultValue,
+  autoFocusField,
+}: {
+  kind: FormKind;
+  titleId: string;
+  idempotencyKey: string;
+  retentionDays: number;
+  result: LeadActionResult | undefined;
+  defaultValue?: LeadValues;
+  autoFocusField?: string;
+}) {
+  const { copy, rows, action } = forms[kind];
+  const fetcher = useFetcher<LeadActionResult>({ key: leadFetcherKey(kind) });
+  const [form, fields] = useForm<LeadValues>({
+    // The fields' ids are `${kind}-${name}` and their messages' `${kind}-${name}-error`.
+    id: kind,
+    // A success's reply resets the form to `defaultValue`; any other keeps what was posted.
+    lastResult: result?.reply,
+    defaultValue: { ...emptySelects[kind], ...defaultValue },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: formSchemas[kind] }),
+  });
+  const notice = result && result.status !== "success" && result.status !== "invalid" ? { title: result.title, message: result.message } : undefined;
+  const submitting = fetcher.state !== "idle";
+  const noticeId = `${kind}-privacy-notice`;
+  return (
+    <fetcher.Form
+      // A success gives the form a new key: it is mounted again, empty (product-rules §4: "the form resets").
+      key={form.key}
+      id={form.id}
+      onSubmit={form.onSubmit}
+      noValidate
+      method="post"
+      action={action}
+      aria-labelledby={titleId}
+      aria-describedby={noticeId}
+      className="mt-6 flex flex-col gap-5"
+    >
+      <FormNotice notice={notice} />
+      <HiddenFields kind={kind} idempotencyKey={idempotencyKey} />
+      <LeadFields rows={rows} fields={fields} autoFocusField={autoFocusField} />
+      <PrivacyNotice id={noticeId} retentionDays={retentionDays} />
+      <div>
+        <SubmitButton submitting={submitting} label={copy.submit} busyLabel={copy.submitting} />
+      </div>
+    </fetcher.Form>
   );
 }
 
