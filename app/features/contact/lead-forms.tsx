@@ -140,7 +140,8 @@ function LeadConfirmation({
         </h3>
       </div>
       {/* On a phone the text takes the box's whole width, so "Your reference: NB-000042" fits one
-          line from 360 px (issue #41); from sm it lines up with the heading, past the icon. */}
+          line at 390 px (issue #41; narrower, the reference moves whole to the next line); from
+          sm it lines up with the heading, past the icon. */}
       <div className="mt-2 flex min-w-0 flex-col gap-2 sm:pl-10">
         <p className="text-[#c9f2dc]">{copy.success.description}</p>
         <p className="text-lg text-fg">
