@@ -44,6 +44,8 @@ export const contactForm = {
     title: "Message Sent!",
     description: "Thank you for contacting us. We'll get back to you within 24 hours.",
   },
+  // Issue #41: the lasting confirmation that replaces the form after a send.
+  sent: { another: "Send another message" },
   // product-rules §9 "Promised response times": the receipt e-mail repeats it (issue #11).
   responseTime: "24 hours",
 } as const;
@@ -57,6 +59,12 @@ export const licensingForm = {
     title: "Licensing Inquiry Received!",
     description: "Our team will review your request and respond within 1-2 business days.",
   },
+  sent: { another: "Send another request" },
+  /**
+   * Issue #41: a "License this …" link lands on the form with Specific Tracks filled in; this
+   * box at the top of the form names what the request is about, in view on arrival.
+   */
+  about: { label: "Your request is about", note: "It is filled in under Specific Tracks (Optional); change it there if you like." },
   responseTime: "1-2 business days",
 } as const;
 
@@ -247,6 +255,8 @@ export const leadReceipt = {
   rights: "To get a copy of the data we hold about you, or to have it erased sooner, write to {dataEmail} and quote {reference}. Our privacy policy: {site}/privacy",
   notYou:
     "You receive this e-mail because this address was entered in a form on {site}. If that was not you, you can ignore it: we send at most one such e-mail to an address per hour.",
-  /** Shown under the success toast and the no-JavaScript success message. */
+  /** Shown under the success toast and in the confirmation that replaces the form after a send. */
   shownReference: "Your reference: {reference}",
+  /** Under the reference in that confirmation; {email} is the contact mailbox. */
+  quoteReference: "Quote it if you write to us at {email}.",
 } as const;

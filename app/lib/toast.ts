@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { ExternalToast } from "sonner";
 
 /**
@@ -42,10 +43,14 @@ function sonner() {
   return listening.then(() => import("sonner"));
 }
 
-/** Replaces whatever is shown with one notification of this kind (product-rules §4). */
+/**
+ * Replaces whatever is shown with one notification of this kind (product-rules §4). The
+ * description may be markup: the contact form's success toast carries the reference on one
+ * unbroken line (issue #41).
+ */
 const show =
   (kind: "success" | "error" | "info") =>
-  (title: string, description?: string, options: Options = {}) => {
+  (title: string, description?: ReactNode, options: Options = {}) => {
     void sonner().then(({ toast }) => {
       toast.dismiss();
       toast[kind](title, { description, ...options });

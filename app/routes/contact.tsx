@@ -129,7 +129,7 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
         <ContactCards />
       </section>
 
-      <section aria-label="Contact forms" className="mx-auto max-w-3xl px-5 pb-20 sm:px-8">
+      <section aria-label="Contact forms" className="mx-auto max-w-4xl px-5 pb-20 sm:px-8">
         <ContactTabs tab={tab} tracks={loaderData.tracks} keys={loaderData.keys} documentResult={actionData} retentionDays={loaderData.retentionDays} />
       </section>
     </>

@@ -233,8 +233,12 @@ describe("catalog cards and sheets", () => {
     expect(await rows.first().innerText()).toContain(`1\n${album.tracks[0].Filename}`);
     expect(await sheet.getByRole("button", { name: `Play preview of ${album.tracks[0].Filename}` }).count()).toBe(1);
     expect(await sheet.locator("audio").first().getAttribute("preload")).toBe("none");
-    const license = sheet.getByRole("link", { name: "License this track" });
-    expect(await license.getAttribute("href")).toBe(`/contact?tab=licensing&tracks=${encodeURIComponent(`${album.name} — ${album.artist}`)}`);
+    // issue #41: an album's link says so, and lands at the form, which names the whole album
+    expect(await sheet.getByRole("link", { name: "License this track" }).count()).toBe(0);
+    const license = sheet.getByRole("link", { name: "License this album" });
+    expect(await license.getAttribute("href")).toBe(
+      `/contact?tab=licensing&tracks=${encodeURIComponent(`${album.name} — ${album.artist} (full album)`)}#licensing-form`,
+    );
     await screenshot(page, "catalog-album-sheet-1280");
     await expectNoAxeViolations(page);
 
@@ -433,7 +437,7 @@ describe("URL state, keyboard, no-JS, accessibility", () => {
     const panel = page.getByRole("complementary", { name: album.name });
     await panel.waitFor();
     await expect(panel.getByRole("heading", { name: "Tracks" }).isVisible()).resolves.toBe(true);
-    await expect(panel.getByRole("link", { name: "License this track" }).isVisible()).resolves.toBe(true);
+    await expect(panel.getByRole("link", { name: "License this album" }).isVisible()).resolves.toBe(true);
     await panel.getByRole("link", { name: "Close" }).click();
     await page.waitForURL((u) => !u.searchParams.has("item"));
     expect(await page.getByRole("complementary", { name: album.name }).count()).toBe(0);

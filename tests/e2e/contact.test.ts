@@ -200,7 +200,7 @@ describe("/contact", () => {
     });
   }
 
-  it("with JavaScript: sends the contact form, shows the exact toast, resets, and the e-mail is delivered", async () => {
+  it("with JavaScript: sends the contact form, shows the exact toast and a lasting confirmation, Send another gives an empty form, and the e-mail is delivered", async () => {
     const page = await newPage(browser);
     await gotoHydrated(page, "/contact");
     const subject = `Album release ${run} js`;
@@ -209,7 +209,16 @@ describe("/contact", () => {
     const toast = page.locator("[data-sonner-toast]");
     await toast.getByText("Message Sent!", { exact: true }).waitFor();
     await expect(toast.getByText("Thank you for contacting us. We'll get back to you within 24 hours.").isVisible()).resolves.toBe(true);
-    await waitFor("the form to reset", async () => (await page.getByLabel("Subject", { exact: true }).inputValue()) === "");
+    // issue #41: the form's place holds the confirmation, with the toast's reference
+    const confirmation = page.locator("#contact-form").getByRole("status");
+    await confirmation.getByRole("heading", { name: "Message Sent!" }).waitFor();
+    const reference = await confirmation.locator("[data-lead-reference]").innerText();
+    expect(reference).toMatch(/^NB-\d{6}$/);
+    expect(await toast.textContent()).toContain(`Your reference: ${reference}`);
+    expect(await page.getByRole("button", { name: "Send Message" }).count()).toBe(0);
+    await confirmation.getByRole("link", { name: "Send another message" }).click();
+    await waitFor("the form again", async () => (await page.getByRole("button", { name: "Send Message" }).count()) === 1);
+    await expect(page.getByLabel("Subject", { exact: true }).inputValue()).resolves.toBe("");
     await expect(page.getByLabel("Full Name", { exact: true }).inputValue()).resolves.toBe("");
 
     const mail = (await deliveredMail(dataDir, `Contact: ${subject}`))!;
@@ -243,8 +252,14 @@ describe("/contact", () => {
     const toast = page.locator("[data-sonner-toast]");
     await toast.getByText("Licensing Inquiry Received!", { exact: true }).waitFor();
     await expect(toast.getByText("Our team will review your request and respond within 1-2 business days.").isVisible()).resolves.toBe(true);
-    await waitFor("the form to reset", async () => (await page.getByLabel("Company/Production", { exact: true }).inputValue()) === "");
+    // issue #41: a lasting confirmation in the form's place; Send another gives the reset form
+    const confirmation = page.locator("#licensing-form").getByRole("status");
+    await confirmation.getByRole("heading", { name: "Licensing Inquiry Received!" }).waitFor();
+    await confirmation.getByRole("link", { name: "Send another request" }).click();
+    await page.getByRole("button", { name: "Submit Licensing Request" }).waitFor();
+    await expect(page.getByLabel("Company/Production", { exact: true }).inputValue()).resolves.toBe("");
     await expect(page.getByLabel("Project Type", { exact: true }).inputValue()).resolves.toBe("");
+    await expect(page.getByLabel("Specific Tracks (Optional)", { exact: true }).inputValue()).resolves.toBe("");
 
     const mails = await waitFor("the licensing e-mail", async () => {
       const dir = path.join(dataDir, "mail");
@@ -289,8 +304,13 @@ describe("/contact", () => {
     await toast.getByText("Licensing Inquiry Received!", { exact: true }).waitFor();
     const reference = /Your reference: (NB-\d{6})/.exec((await toast.textContent()) ?? "")?.[1];
     expect(reference).toBeDefined();
-    // the form resets, the boxes too
-    await waitFor("the form to reset", async () => !(await media.getByRole("checkbox", { name: "Cinema & festivals" }).isChecked()));
+    // the confirmation in the form's place names the same reference (issue #41)
+    expect(await page.locator("#licensing-form").getByRole("status").locator("[data-lead-reference]").innerText()).toBe(reference);
+    // the next form is reset, the boxes too
+    await page.getByRole("link", { name: "Send another request" }).click();
+    await media.getByRole("checkbox", { name: "Cinema & festivals" }).waitFor();
+    expect(await media.getByRole("checkbox", { name: "Cinema & festivals" }).isChecked()).toBe(false);
+    expect(await page.getByLabel("Territory (Optional)", { exact: true }).inputValue()).toBe("");
 
     const all = async () => {
       const dir = path.join(dataDir, "mail");
@@ -357,8 +377,11 @@ describe("/contact", () => {
     const status = page.getByRole("status").filter({ hasText: "Message Sent!" });
     await expect(status.textContent()).resolves.toContain("Thank you for contacting us. We'll get back to you within 24 hours.");
     await expect(status.textContent()).resolves.toMatch(/Your reference: NB-\d{6}/);
-    await expect(page.getByLabel("Subject", { exact: true }).inputValue()).resolves.toBe(""); // reset
     await deliveredMail(dataDir, `Contact: ${subject}`);
+    // issue #41: the confirmation stands in the form's place; Send another loads an empty form
+    expect(await page.getByRole("button", { name: "Send Message" }).count()).toBe(0);
+    await Promise.all([page.waitForNavigation(), status.getByRole("link", { name: "Send another message" }).click()]);
+    await expect(page.getByLabel("Subject", { exact: true }).inputValue()).resolves.toBe(""); // reset
 
     // the tab is a link the server honours
     await Promise.all([page.waitForNavigation(), page.getByRole("tab", { name: "Sync Licensing" }).click()]);
@@ -366,10 +389,11 @@ describe("/contact", () => {
     const company = `No Script Films ${run}`;
     await fillLicensing(page, company);
     await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Submit Licensing Request" }).click()]);
-    await expect(page.getByRole("status").filter({ hasText: "Licensing Inquiry Received!" }).textContent()).resolves.toContain(
-      "Our team will review your request and respond within 1-2 business days.",
-    );
+    const licensingStatus = page.getByRole("status").filter({ hasText: "Licensing Inquiry Received!" });
+    await expect(licensingStatus.textContent()).resolves.toContain("Our team will review your request and respond within 1-2 business days.");
+    await Promise.all([page.waitForNavigation(), licensingStatus.getByRole("link", { name: "Send another request" }).click()]);
     await expect(page.getByLabel("Company/Production", { exact: true }).inputValue()).resolves.toBe("");
+    await expect(page.getByLabel("Project Type", { exact: true }).inputValue()).resolves.toBe("");
     await page.context().close();
   });
 
@@ -445,6 +469,8 @@ describe("/contact", () => {
       await fillContact(js, `First ${run}`);
       await js.getByRole("button", { name: "Send Message" }).click();
       await js.locator("[data-sonner-toast]").getByText("Message Sent!", { exact: true }).waitFor();
+      await js.getByRole("link", { name: "Send another message" }).click();
+      await js.getByRole("button", { name: "Send Message" }).waitFor();
       await fillContact(js, `Second ${run}`);
       const [response] = await Promise.all([
         js.waitForResponse((r) => r.request().method() === "POST"),

@@ -129,8 +129,9 @@ describe("album page", () => {
     expect(await main.getByText(/^\d+ BPM$/).count()).toBeGreaterThan(0);
     expect(await main.getByText(/^[A-G]#? (major|minor)$/).count()).toBeGreaterThan(0);
     expect(await rows.first().getByRole("button", { name: /^Play preview/ }).count()).toBe(1);
-    const license = main.getByRole("link", { name: "License this" });
-    expect(decodeURIComponent((await license.getAttribute("href"))!)).toBe(`/contact?tab=licensing&tracks=${album.name} — ${album.artist}`);
+    // issue #41: the link names what it licenses, and lands at the licensing form
+    const license = main.getByRole("link", { name: "License this album", exact: true });
+    expect(decodeURIComponent((await license.getAttribute("href"))!)).toBe(`/contact?tab=licensing&tracks=${album.name} — ${album.artist} (full album)#licensing-form`);
     expect(await main.getByRole("button", { name: "Add to shortlist", exact: true }).isEnabled()).toBe(true);
     // back to the view the visitor came from, only its catalog parameters, no open sheet
     expect(await main.getByRole("link", { name: "Back to the catalog" }).getAttribute("href")).toBe("/catalog?genre=Jazz&page=2");

@@ -7,7 +7,7 @@ import { Badge } from "~/components/ui/badge";
 import type { AlbumDetailData, CardImage, CatalogDetailData, SingleDetailData, TrackData } from "~/lib/catalog/cards";
 import { albumShortlistEntry, singleShortlistEntry } from "~/lib/shortlist/catalog-entries";
 import type { ShortlistEntry } from "~/lib/shortlist/shortlist";
-import { genreWithSubGenre, licensingHref } from "~/lib/catalog/cards";
+import { genreWithSubGenre, licensingAlbumHref, licensingHref } from "~/lib/catalog/cards";
 import { formatReleaseDate } from "~/lib/catalog/format";
 import { itemPageHref } from "~/lib/catalog/item-url";
 import { trackShortlistId } from "~/lib/shortlist/shortlist";
@@ -72,14 +72,17 @@ export function Cover({ image, priority = false }: { image: CardImage | null; pr
   );
 }
 
-export function LicenseLink({ title, artist, children }: { title: string; artist: string; children?: ReactNode }) {
+export function LicenseLink({ href, children }: { href: string; children: ReactNode }) {
   return (
-    <Link to={licensingHref(title, artist)} className="btn-primary">
+    <Link to={href} className="btn-primary">
       <FileText className="size-4" aria-hidden="true" />
-      {children ?? "License this track"}
+      {children}
     </Link>
   );
 }
+
+/** Issue #41: the link says what it licenses (an album's said "License this track"). */
+const LICENSE_LABELS = { album: "License this album", single: "License this single", track: "License this track" } as const;
 
 /**
  * The sheet's actions (issue #11): license, shortlist, and "Open page", the item's own page,
@@ -198,11 +201,11 @@ export function AlbumTracks({ album, headingLevel = 3 }: { album: AlbumDetailDat
 }
 
 /** "License this" and "Add to shortlist" of an album or a single (sheet and page, issue #11). */
-export function LicenseAndShortlist({ title, artist, entry, label }: { title: string; artist: string; entry: ShortlistEntry; label?: string }) {
+export function LicenseAndShortlist({ title, artist, entry }: { title: string; artist: string; entry: ShortlistEntry }) {
   return (
     <>
-      <LicenseLink title={title} artist={artist}>
-        {label}
+      <LicenseLink href={entry.kind === "album" ? licensingAlbumHref(title, artist) : licensingHref(title, artist)}>
+        {LICENSE_LABELS[entry.kind]}
       </LicenseLink>
       <ShortlistButton entry={entry} />
     </>

@@ -44,7 +44,7 @@ function AlbumContent({ album }: { album: AlbumDetailData }) {
     <>
       <Heading title={album.name} artist={album.artist} badges={album.genre ? <Badge variant="accent">{album.genre}</Badge> : null} />
       <Actions>
-        <LicenseAndShortlist title={album.name} artist={album.artist} entry={albumShortlistEntry(album)} label="License this" />
+        <LicenseAndShortlist title={album.name} artist={album.artist} entry={albumShortlistEntry(album)} />
       </Actions>
       <AlbumTracks album={album} headingLevel={2} />
     </>
@@ -60,7 +60,7 @@ function SingleContent({ single }: { single: SingleDetailData }) {
         badges={<SingleBadges single={single} />}
       />
       <Actions>
-        <LicenseAndShortlist title={single.title} artist={single.artist} entry={singleShortlistEntry(single)} label="License this" />
+        <LicenseAndShortlist title={single.title} artist={single.artist} entry={singleShortlistEntry(single)} />
       </Actions>
       <SinglePreview single={single} headingLevel={2} />
       <ReleaseDetails single={single} headingLevel={2} />

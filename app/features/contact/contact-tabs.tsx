@@ -1,10 +1,10 @@
 import { useState, type MouseEvent } from "react";
-import { useSearchParams } from "react-router";
+import { useFetcher, useSearchParams } from "react-router";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { contactPage } from "~/content/contact";
 import type { LeadActionResult } from "~/lib/contact/result";
 import type { FormKind } from "~/lib/contact/schemas";
-import { ContactMessageForm, LicensingRequestForm } from "./lead-forms";
+import { ContactMessageForm, leadFetcherKey, LicensingRequestForm } from "./lead-forms";
 
 export interface ContactTabsProps {
   /** The tab the server rendered (?tab=licensing, or the form that was just posted). */
@@ -35,6 +35,13 @@ export function ContactTabs({ tab, tracks, keys, documentResult, retentionDays }
   // (a link to /contact?tab=licensing while the page is open, a document post).
   const [active, setActive] = useState<FormKind>(tab);
   const [serverTab, setServerTab] = useState<FormKind>(tab);
+  // Issue #41: Radix unmounts the inactive tab's panel. Each form's fetcher (its last answer) and
+  // the confirmation the visitor put away with "Send another" live here, so switching tabs after
+  // a send finds the form as it was left: the confirmation still in place, or the empty form.
+  useFetcher({ key: leadFetcherKey("contact") });
+  useFetcher({ key: leadFetcherKey("licensing") });
+  const [dismissed, setDismissed] = useState<Partial<Record<FormKind, string>>>({});
+  const dismiss = (kind: FormKind) => (reference: string) => setDismissed((d) => ({ ...d, [kind]: reference }));
   if (serverTab !== tab) {
     setServerTab(tab);
     setActive(tab);
@@ -71,10 +78,23 @@ export function ContactTabs({ tab, tracks, keys, documentResult, retentionDays }
         </TabsTrigger>
       </TabsList>
       <TabsContent value="contact">
-        <ContactMessageForm idempotencyKey={keys.contact} documentResult={documentResult} retentionDays={retentionDays} />
+        <ContactMessageForm
+          idempotencyKey={keys.contact}
+          documentResult={documentResult}
+          retentionDays={retentionDays}
+          dismissed={dismissed.contact}
+          onDismiss={dismiss("contact")}
+        />
       </TabsContent>
       <TabsContent value="licensing">
-        <LicensingRequestForm idempotencyKey={keys.licensing} documentResult={documentResult} retentionDays={retentionDays} tracks={tracks} />
+        <LicensingRequestForm
+          idempotencyKey={keys.licensing}
+          documentResult={documentResult}
+          retentionDays={retentionDays}
+          tracks={tracks}
+          dismissed={dismissed.licensing}
+          onDismiss={dismiss("licensing")}
+        />
       </TabsContent>
     </Tabs>
   );

@@ -5,14 +5,14 @@ import { CircleCheck } from "~/components/ui/icons/circle-check";
 import { LoaderCircle } from "~/components/ui/icons/loader-circle";
 import { Send } from "~/components/ui/icons/send";
 import { ShieldCheck } from "~/components/ui/icons/shield-check";
-import { useEffect } from "react";
+import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { useFetcher } from "react-router";
-import { contactFields, contactForm, licensingFields, licensingForm, type LeadFieldSpec } from "~/content/contact";
+import { contactFields, contactForm, leadReceipt, licensingFields, licensingForm, type LeadFieldSpec } from "~/content/contact";
 import { formPrivacyNotice } from "~/content/privacy";
 import { site } from "~/content/site";
 import { cn } from "~/lib/cn";
 import { fillTemplate } from "~/lib/legal/facts";
-import { referenceText, type LeadActionResult } from "~/lib/contact/result";
+import { referenceTextParts, type LeadActionResult } from "~/lib/contact/result";
 import { formFields, formSchemas, HONEYPOT_FIELD, MAX_LENGTH, type FormKind } from "~/lib/contact/schemas";
 import { notify } from "~/lib/toast";
 import { ChoiceGroup, Field, NativeSelect } from "./field";
@@ -26,7 +26,20 @@ interface FormProps {
   documentResult: LeadActionResult | undefined;
   /** LEAD_RETENTION_DAYS, which the privacy notice states (issue #16). */
   retentionDays: number;
+  /**
+   * The reference whose confirmation the visitor put away with "Send another", and how to put
+   * one away. Held by the tabs (contact-tabs.tsx), which outlive the form: Radix unmounts the
+   * inactive tab's panel, and switching back must not bring a put-away confirmation back.
+   */
+  dismissed: string | undefined;
+  onDismiss: (reference: string) => void;
 }
+
+/**
+ * The fetcher each form posts with. The tabs hold it too (contact-tabs.tsx) so that its answer
+ * outlives the form's panel when the other tab is chosen (issue #41).
+ */
+export const leadFetcherKey = (kind: FormKind) => `lead-${kind}`;
 
 /** The hidden parts every lead form posts: which form, the render's key, the honeypot. */
 function HiddenFields({ kind, idempotencyKey }: { kind: FormKind; idempotencyKey: string }) {
@@ -43,28 +56,129 @@ function HiddenFields({ kind, idempotencyKey }: { kind: FormKind; idempotencyKey
   );
 }
 
-/** A success answered to a document post (no JavaScript, so no toast), or a refusal. */
-type Outcome =
-  | { kind: "success"; title: string; description: string; reference: string }
-  | { kind: "notice"; title: string; message: string };
-
-/** The two boxes an answer shows: a success (a status) and a notice (an alert), each in its own colours. */
-const STATUS_TONES = {
-  success: { role: "status", Icon: CircleCheck, box: "border-[#2f6b4f] bg-[#0f2a1f]", icon: "text-[#6ee7a8]", text: "text-[#c9f2dc]" },
-  notice: { role: "alert", Icon: CircleAlert, box: "border-[#7a2d3b] bg-[#2a1016]", icon: "text-[#ff9aa8]", text: "text-[#ffd6dc]" },
-} as const;
-
-function FormStatus({ outcome }: { outcome: Outcome | undefined }) {
-  if (!outcome) return null;
-  const tone = STATUS_TONES[outcome.kind];
+/** A refusal the visitor can act on (429, 503, a stale form): an alert above the kept values. */
+function FormNotice({ notice }: { notice: { title: string; message: string } | undefined }) {
+  if (!notice) return null;
   return (
-    <div role={tone.role} className={`flex items-start gap-3 rounded-xl border ${tone.box} p-4 text-sm`}>
-      <tone.Icon aria-hidden="true" className={`mt-0.5 size-5 shrink-0 ${tone.icon}`} />
+    <div role="alert" className="flex items-start gap-3 rounded-xl border border-[#7a2d3b] bg-[#2a1016] p-4 text-sm">
+      <CircleAlert aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-[#ff9aa8]" />
       <p>
-        <strong className="block font-semibold text-fg">{outcome.title}</strong>
-        <span className={tone.text}>{outcome.kind === "success" ? outcome.description : outcome.message}</span>
-        {outcome.kind === "success" ? <span className={`mt-1 block font-semibold ${tone.text}`}>{referenceText(outcome.reference)}</span> : null}
+        <strong className="block font-semibold text-fg">{notice.title}</strong>
+        <span className="text-[#ffd6dc]">{notice.message}</span>
       </p>
+    </div>
+  );
+}
+
+/**
+ * "Your reference: NB-000042" with the reference in an element of its own that never wraps
+ * (issue #41: it broke into "NB-" and "000001"). `data-lead-reference` marks it for the tests.
+ */
+function ReferenceLine({ reference, className }: { reference: string; className?: string }) {
+  const { before, after } = referenceTextParts();
+  return (
+    <span className={className}>
+      {before}
+      <strong data-lead-reference="" className="font-semibold whitespace-nowrap">
+        {reference}
+      </strong>
+      {after}
+    </span>
+  );
+}
+
+/** Where each form sits on /contact: the target of "License this …" links and of "Send another …". */
+const formAnchor = (kind: FormKind) => `${kind}-form`;
+
+/**
+ * "Send another" without JavaScript: a fresh page with an empty form (and a new idempotency key),
+ * scrolled to the form. `new=1` is there only to differ from the URL the form posted to
+ * (`/contact?tab=licensing`): a link that differs from the page's URL by its #fragment alone
+ * only scrolls, and the confirmation would stay. The loader ignores it.
+ */
+function anotherHref(kind: FormKind): string {
+  const [path, query = ""] = forms[kind].action.split("?");
+  const params = new URLSearchParams(query);
+  params.set("new", "1");
+  return `${path}?${params}#${formAnchor(kind)}`;
+}
+
+/**
+ * Issue #41: after a send, the form's place holds a lasting confirmation instead of the reset
+ * form under a five-second toast: the spec's success title and text (product-rules §8), the
+ * reference on one line, and a way to send another. The same markup answers a post without
+ * JavaScript (the page comes back with it). `role="status"` names it for assistive technology;
+ * its heading takes the focus when it appears (the Submit button that had it is gone), which
+ * also scrolls it into view; without JavaScript, `autofocus` does both on the returned page
+ * (React itself autofocuses only form controls, hence the effect). "Send another" is a link to
+ * a fresh form (new idempotency key) that, with JavaScript, opens the empty form in place.
+ */
+function LeadConfirmation({
+  kind,
+  reference,
+  focus,
+  onAnother,
+}: {
+  kind: FormKind;
+  reference: string;
+  /** false when the form comes back (the other tab was chosen and this one again): the focus stays on the tab */
+  focus: boolean;
+  onAnother: (event: MouseEvent<HTMLAnchorElement>) => void;
+}) {
+  const { copy } = forms[kind];
+  const [beforeEmail, afterEmail = ""] = leadReceipt.quoteReference.split("{email}");
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (focus) heading.current?.focus();
+  }, [focus]);
+  return (
+    <div role="status" className="mt-6 rounded-xl border border-[#2f6b4f] bg-[#0f2a1f] p-4 sm:p-6">
+      <div className="flex items-start gap-2.5 sm:gap-4">
+        <CircleCheck aria-hidden="true" className="mt-0.5 size-6 shrink-0 text-[#6ee7a8]" />
+        <h3 ref={heading} id={`${kind}-sent-title`} tabIndex={-1} autoFocus className="scroll-mt-28 text-xl font-bold tracking-tight text-fg focus:outline-none">
+          {copy.success.title}
+        </h3>
+      </div>
+      {/* On a phone the text takes the box's whole width, so "Your reference: NB-000042" fits one
+          line at 390 px (issue #41; narrower, the reference moves whole to the next line); from
+          sm it lines up with the heading, past the icon. */}
+      <div className="mt-2 flex min-w-0 flex-col gap-2 sm:pl-10">
+        <p className="text-[#c9f2dc]">{copy.success.description}</p>
+        <p className="text-lg text-fg">
+          <ReferenceLine reference={reference} />
+        </p>
+        <p className="text-sm text-[#c9f2dc]">
+          {beforeEmail}
+          <a
+            href={`mailto:${site.contactEmail}?subject=${encodeURIComponent(reference)}`}
+            className="font-semibold break-words text-fg underline underline-offset-4"
+          >
+            {site.contactEmail}
+          </a>
+          {afterEmail}
+        </p>
+        <p className="mt-2">
+          <a href={anotherHref(kind)} onClick={onAnother} className="btn-secondary">
+            {copy.sent.another}
+          </a>
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Issue #41: a "License this …" link lands here with Specific Tracks filled in; the field sits
+ * low in the form, so the top of the form says what the request is about, in view on arrival.
+ */
+function RequestAbout({ tracks }: { tracks: string }) {
+  return (
+    <div className="mt-4 rounded-xl border border-border bg-white/5 px-4 py-3 text-sm">
+      <p className="font-semibold text-muted">{licensingForm.about.label}</p>
+      <p data-request-about="" className="mt-1 line-clamp-3 font-semibold break-words whitespace-pre-line text-fg">
+        {tracks}
+      </p>
+      <p className="mt-1 text-muted">{licensingForm.about.note}</p>
     </div>
   );
 }
@@ -106,7 +220,9 @@ function SubmitButton({ submitting, label, busyLabel }: { submitting: boolean; l
 
 type FieldRow = readonly LeadFieldSpec[];
 
-const ROW_COLUMNS = ["", "", "sm:grid-cols-2", "sm:grid-cols-3"];
+// Three selects side by side only from lg, where the form is 4xl wide: at 3xl (and on tablets)
+// a third of the row cut "Select budget range" (issue #41).
+const ROW_COLUMNS = ["", "", "sm:grid-cols-2", "lg:grid-cols-3"];
 
 /** One field of app/content/contact.ts, with its label, control and the first of its messages. */
 function LeadField({ spec, field, autoFocus }: { spec: LeadFieldSpec; field: LeadFieldMeta; autoFocus: boolean }) {
@@ -167,8 +283,21 @@ const forms = {
 } as const;
 
 /**
+ * Every select of a form starts (and, after a send, starts again) on its prompt option. Issue
+ * #41: without a default, Conform's reset set each select's `selectedIndex` to -1, an empty box
+ * with no prompt.
+ */
+const emptySelects = Object.fromEntries(
+  (["contact", "licensing"] as const).map((kind) => [
+    kind,
+    Object.fromEntries(forms[kind].rows.flat().flatMap((f: LeadFieldSpec) => (f.control === "select" ? [[f.name, ""]] : []))),
+  ]),
+) as Record<FormKind, LeadValues>;
+
+/**
  * Tells the visitor what became of a post made with JavaScript (product-rules §8): the success
- * toast with the reference, or the refusal's toast. Deviation 2: the visitor is told (the contact
+ * toast with the reference (product-rules §4 keeps it; the lasting confirmation in the form's
+ * place is what stays, issue #41), or the refusal's toast. Deviation 2: the visitor is told (the contact
  * address is in the message) and keeps the form. A form with field messages needs no toast:
  * Conform focuses its first invalid field.
  */
@@ -176,8 +305,14 @@ function useAnnouncement(kind: FormKind, data: LeadActionResult | undefined) {
   useEffect(() => {
     if (!data || data.status === "invalid") return;
     const { success } = forms[kind].copy;
-    if (data.status === "success") notify.success(success.title, `${success.description} ${referenceText(data.reference)}`);
-    else notify.error(data.title, data.message);
+    if (data.status === "success") {
+      notify.success(
+        success.title,
+        <>
+          {success.description} <ReferenceLine reference={data.reference} />
+        </>,
+      );
+    } else notify.error(data.title, data.message);
   }, [data, kind]);
 }
 
@@ -199,64 +334,124 @@ function LeadForm({
   documentResult,
   retentionDays,
   defaultValue,
-}: FormProps & { kind: FormKind; defaultValue?: LeadValues }) {
-  const { copy, rows, action } = forms[kind];
-  const fetcher = useFetcher<LeadActionResult>({ key: `lead-${kind}` });
+  about,
+  dismissed,
+  onDismiss,
+}: FormProps & { kind: FormKind; defaultValue?: LeadValues; about?: string }) {
+  const { copy } = forms[kind];
+  const fetcher = useFetcher<LeadActionResult>({ key: leadFetcherKey(kind) });
+  // What the fetcher held when this form mounted was announced (and focused) then: switching
+  // tabs mounts the form again, and must not raise that toast or move the focus again (issue #41).
+  const [mountedWith] = useState(fetcher.data);
+  const fresh = fetcher.data !== mountedWith;
   const initial = documentResult?.form === kind ? documentResult : undefined;
   const result = fetcher.data ?? initial;
+  useAnnouncement(kind, fresh ? fetcher.data : undefined);
+
+  // Issue #41: a stored lead shows the confirmation in the form's place until "Send another".
+  const [reopened, setReopened] = useState(false);
+  const putAway = result?.status === "success" && result.reference === dismissed;
+  const sent = result?.status === "success" && !putAway ? result.reference : undefined;
+  const sendAnother = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (!sent || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
+    event.preventDefault();
+    onDismiss(sent);
+    setReopened(true);
+  };
+
+  const titleId = `${kind}-form-title`;
+  return (
+    // scroll-margin: a "License this …" link (#licensing-form) lands with the tabs above the form in view
+    <section id={formAnchor(kind)} aria-labelledby={titleId} className="card relative scroll-mt-40 p-6 sm:p-8">
+      <h2 id={titleId} className="text-2xl font-bold tracking-tight">
+        {copy.title}
+      </h2>
+      {sent ? (
+        <LeadConfirmation kind={kind} reference={sent} focus={fresh} onAnother={sendAnother} />
+      ) : (
+        <>
+          <p className="mt-1.5 text-sm text-muted">{copy.description}</p>
+          {about ? <RequestAbout tracks={about} /> : null}
+          <LeadFormBody
+            // After "Send another" the form starts anew (a new Conform state), from this render's
+            // defaults: no pre-fill once its request was sent, whenever Conform applied the reset
+            key={dismissed ?? ""}
+            kind={kind}
+            titleId={titleId}
+            idempotencyKey={idempotencyKey}
+            retentionDays={retentionDays}
+            result={putAway ? undefined : result}
+            defaultValue={defaultValue}
+            autoFocusField={
+              // A document post's first invalid field takes the focus on load, without JavaScript
+              // too; after "Send another", the empty form's first field.
+              !fetcher.data && initial?.status === "invalid"
+                ? formFields[kind].find((name) => initial.reply.error?.[name])
+                : reopened
+                  ? formFields[kind][0]
+                  : undefined
+            }
+          />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** The <form> of a LeadForm, with its Conform state. */
+function LeadFormBody({
+  kind,
+  titleId,
+  idempotencyKey,
+  retentionDays,
+  result,
+  defaultValue,
+  autoFocusField,
+}: {
+  kind: FormKind;
+  titleId: string;
+  idempotencyKey: string;
+  retentionDays: number;
+  result: LeadActionResult | undefined;
+  defaultValue?: LeadValues;
+  autoFocusField?: string;
+}) {
+  const { copy, rows, action } = forms[kind];
+  const fetcher = useFetcher<LeadActionResult>({ key: leadFetcherKey(kind) });
   const [form, fields] = useForm<LeadValues>({
     // The fields' ids are `${kind}-${name}` and their messages' `${kind}-${name}-error`.
     id: kind,
     // A success's reply resets the form to `defaultValue`; any other keeps what was posted.
     lastResult: result?.reply,
-    defaultValue,
+    defaultValue: { ...emptySelects[kind], ...defaultValue },
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: formSchemas[kind] }),
   });
-  useAnnouncement(kind, fetcher.data);
-
-  // Without JavaScript there is no toast: the returned page states the success instead.
-  const outcome: Outcome | undefined =
-    !fetcher.data && initial?.status === "success"
-      ? { kind: "success", ...copy.success, reference: initial.reference }
-      : result && result.status !== "success" && result.status !== "invalid"
-        ? { kind: "notice", title: result.title, message: result.message }
-        : undefined;
-  // A document post's first invalid field takes the focus on load, without JavaScript too.
-  const autoFocusField =
-    !fetcher.data && initial?.status === "invalid" ? formFields[kind].find((name) => initial.reply.error?.[name]) : undefined;
+  const notice = result && result.status !== "success" && result.status !== "invalid" ? { title: result.title, message: result.message } : undefined;
   const submitting = fetcher.state !== "idle";
-
-  const titleId = `${kind}-form-title`;
   const noticeId = `${kind}-privacy-notice`;
   return (
-    <section aria-labelledby={titleId} className="card relative p-6 sm:p-8">
-      <h2 id={titleId} className="text-2xl font-bold tracking-tight">
-        {copy.title}
-      </h2>
-      <p className="mt-1.5 text-sm text-muted">{copy.description}</p>
-      <fetcher.Form
-        // A success gives the form a new key: it is mounted again, empty (product-rules §4: "the form resets").
-        key={form.key}
-        id={form.id}
-        onSubmit={form.onSubmit}
-        noValidate
-        method="post"
-        action={action}
-        aria-labelledby={titleId}
-        aria-describedby={noticeId}
-        className="mt-6 flex flex-col gap-5"
-     >
-        <FormStatus outcome={outcome} />
-        <HiddenFields kind={kind} idempotencyKey={idempotencyKey} />
-        <LeadFields rows={rows} fields={fields} autoFocusField={autoFocusField} />
-        <PrivacyNotice id={noticeId} retentionDays={retentionDays} />
-        <div>
-          <SubmitButton submitting={submitting} label={copy.submit} busyLabel={copy.submitting} />
-        </div>
-      </fetcher.Form>
-    </section>
+    <fetcher.Form
+      // A success gives the form a new key: it is mounted again, empty (product-rules §4: "the form resets").
+      key={form.key}
+      id={form.id}
+      onSubmit={form.onSubmit}
+      noValidate
+      method="post"
+      action={action}
+      aria-labelledby={titleId}
+      aria-describedby={noticeId}
+      className="mt-6 flex flex-col gap-5"
+    >
+      <FormNotice notice={notice} />
+      <HiddenFields kind={kind} idempotencyKey={idempotencyKey} />
+      <LeadFields rows={rows} fields={fields} autoFocusField={autoFocusField} />
+      <PrivacyNotice id={noticeId} retentionDays={retentionDays} />
+      <div>
+        <SubmitButton submitting={submitting} label={copy.submit} busyLabel={copy.submitting} />
+      </div>
+    </fetcher.Form>
   );
 }
 
@@ -267,8 +462,8 @@ export function ContactMessageForm(props: FormProps) {
 
 /** product-rules §2: "Sync Licensing" — form "Sync Licensing Inquiry". */
 export function LicensingRequestForm({ tracks, ...props }: FormProps & { tracks: string }) {
-  const fetcher = useFetcher<LeadActionResult>({ key: "lead-licensing" });
+  const fetcher = useFetcher<LeadActionResult>({ key: leadFetcherKey("licensing") });
   // The catalog links here with ?tracks=…; after a success the form starts empty, tracks too.
   const defaultValue = tracks && fetcher.data?.status !== "success" ? { tracks } : undefined;
-  return <LeadForm kind="licensing" {...props} defaultValue={defaultValue} />;
+  return <LeadForm kind="licensing" {...props} defaultValue={defaultValue} about={defaultValue?.tracks} />;
 }

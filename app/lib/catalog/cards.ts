@@ -109,7 +109,20 @@ export function licensingHref(title: string, artist: string, album = ""): string
   return licensingTracksHref(album ? `${line} (${album})` : line);
 }
 
-/** The licensing tab with its Specific Tracks field filled in (a catalog item, a shortlist). */
+/**
+ * "License this album": the whole album, written as the shortlist writes it
+ * (app/lib/shortlist/links.ts `licensingLine`), "Album — Artist (full album)" (issue #41).
+ */
+export function licensingAlbumHref(name: string, artist: string): string {
+  return licensingTracksHref(`${artist ? `${name} — ${artist}` : name} (full album)`);
+}
+
+/**
+ * The licensing tab with its Specific Tracks field filled in (a catalog item, a shortlist), at
+ * the form itself: `#licensing-form` is the form's place on /contact
+ * (app/features/contact/lead-forms.tsx), below the page's header and cards, so the visitor
+ * lands with the pre-filled form in view (issue #41).
+ */
 export function licensingTracksHref(tracks: string): string {
-  return `/contact?tab=licensing&tracks=${encodeURIComponent(tracks)}`;
+  return `/contact?tab=licensing&tracks=${encodeURIComponent(tracks)}#licensing-form`;
 }

@@ -7,9 +7,15 @@ export function leadReference(id: number): string {
   return `${leadReceipt.referencePrefix}-${String(id).padStart(6, "0")}`;
 }
 
-/** "Your reference: NB-000042", under the success toast and the no-JavaScript success message. */
-export function referenceText(reference: string): string {
-  return leadReceipt.shownReference.replace("{reference}", reference);
+/**
+ * The words around the reference in "Your reference: {reference}" (under the success toast and
+ * in the confirmation that replaces the form after a send), so a page can render the
+ * reference in an element of its own that never breaks at its hyphen (issue #41: "NB-" /
+ * "000001" on two lines).
+ */
+export function referenceTextParts(): { before: string; after: string } {
+  const [before = "", after = ""] = leadReceipt.shownReference.split("{reference}");
+  return { before, after };
 }
 
 /**
