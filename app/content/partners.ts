@@ -3,7 +3,7 @@
  * §3 PartnerCategoryCard and Partner, §9: about 90 music and about 160 film partners).
  *
  * The names are public distribution outlets (stores, streaming and video-on-demand services).
- * Logos are our own generated SVG wordmarks (scripts/generate-partner-logos.ts), so no page
+ * Logos are our own generated SVG wordmarks (commands/generate-partner-logos.ts), so no page
  * requests anything from a third party. product-rules §3 gives .png/.jpg/.jpeg logo paths; SVG is a
  * deliberate deviation (ADR 0030).
  */

@@ -1,5 +1,5 @@
 // midi-writer-js 3.2.1 ships types its package.json "exports" does not expose; this declares
-// the part of its API bench:tempo's evaluation set uses (scripts/lib/tempo-set.ts).
+// the part of its API bench:tempo's evaluation set uses (benchmarks/lib/tempo-set.ts).
 declare module "midi-writer-js" {
   interface MidiEvent {
     name: string;

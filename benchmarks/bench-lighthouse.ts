@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { freePort, startSite } from "./lib/site-process.ts";
-import { renderVcl, varnishdArgs, varnishdPath } from "./varnish.ts";
+import { renderVcl, varnishdArgs, varnishdPath } from "../commands/varnish.ts";
 import { SITE_PAGE_PATHS } from "../app/lib/static-pages.ts";
 
 export const ROUTES = [...SITE_PAGE_PATHS, "/this-page-does-not-exist"];

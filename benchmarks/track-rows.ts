@@ -1,4 +1,4 @@
-// `node scripts/track-rows.ts URL`: the bytes and elements of each track row (li[data-track-id])
+// `node benchmarks/track-rows.ts URL`: the bytes and elements of each track row (li[data-track-id])
 // of a track view's HTML (issue #32 "Lighter track rows": a row <= 3 KB and <= 30 elements).
 // It measures; it asserts nothing.
 import { Parser } from "htmlparser2";

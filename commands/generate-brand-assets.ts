@@ -1,6 +1,6 @@
 // Generates the committed raster brand assets in public/ from SVG, once, with sharp:
 // the PWA icons, the Apple touch icon and the 1200×630 Open Graph image.
-// Run: node_modules/.bin/node scripts/generate-brand-assets.ts (only when the brand changes).
+// Run: node_modules/.bin/node commands/generate-brand-assets.ts (only when the brand changes).
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";

@@ -1,4 +1,4 @@
-// The signal half of Klapuri, Eronen and Astola's (2006) meter model, for scripts/meter-lab.ts
+// The signal half of Klapuri, Eronen and Astola's (2006) meter model, for labs/meter-lab.ts
 // (issue #28, ADR 0138: measured, not kept in the analyzer): the four registral accent signals
 // (the paper's §II) and the comb-filter resonators' periodicity salience over them (§III-B).
 import { PowerSpectrum } from "../../app/.server/analysis/segments.ts";

@@ -1,7 +1,7 @@
 // `npm run profile:render`: what one uncached catalog or item page costs the server (issue #18).
 // Starts the built site (the sample catalog unless --albums says otherwise, with analysis results
-// behind it: scripts/lib/analysed-site.ts) under `node --cpu-prof`, warms it with URLs of the
-// same kinds, then asks, one at a time, URLs never asked before (scripts/lib/long-tail.ts):
+// behind it: benchmarks/lib/analysed-site.ts) under `node --cpu-prof`, warms it with URLs of the
+// same kinds, then asks, one at a time, URLs never asked before (benchmarks/lib/long-tail.ts):
 // catalog views (typo'd searches, tempo and length ranges, searches sorted by tempo), album/single
 // item pages and `like=` views, each as an HTML document and as `.data`. For every request it reads the server's CPU time from /proc (schedstat: nanoseconds,
 // the main thread and all threads), and prints the p50 and p90 per kind. The profile is cut to
@@ -9,7 +9,7 @@
 // too), and its top self-time items are printed.
 //
 // `--compare DIR`: a second checkout of the site (built, from 2026-11-25 on: it needs
-// scripts/lib/analysed-site.ts) runs beside this one on the same catalog, under the same
+// benchmarks/lib/analysed-site.ts) runs beside this one on the same catalog, under the same
 // profiler, and each URL is asked of both in turn, the first alternating. Two runs of one build
 // differ by up to 15 % here (the machine, the heap's state); requests alternated between two
 // builds see the same conditions, so a change of a few per cent shows (issue #18).
@@ -203,8 +203,8 @@ for (const [group, n] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, 12)) c
 
 /** The other checkout's site (--compare), on the same catalog, under the profiler as this one. */
 async function startOther(dir: string): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
-  const helper = path.join(dir, "scripts/lib/analysed-site.ts");
-  if (!fs.existsSync(helper)) throw new Error(`--compare ${dir}: no scripts/lib/analysed-site.ts there (a checkout from 2026-11-25 on, built)`);
+  const helper = path.join(dir, "benchmarks/lib/analysed-site.ts");
+  if (!fs.existsSync(helper)) throw new Error(`--compare ${dir}: no benchmarks/lib/analysed-site.ts there (a checkout from 2026-11-25 on, built)`);
   const otherProfiles = fs.mkdtempSync(path.join(os.tmpdir(), "render-prof-other-"));
   const { startAnalysedSite: startThere } = (await import(helper)) as { startAnalysedSite: typeof startAnalysedSite };
   const started = await startThere(ALBUMS, siteEnv(otherProfiles));

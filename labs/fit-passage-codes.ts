@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
-import { loadReal } from "./lib/bench-real.ts";
+import { loadReal } from "../benchmarks/lib/bench-real.ts";
 import { SEGMENTS_VERSION, segmentWindows, WINDOW_BYTES } from "../app/.server/analysis/segments.ts";
 import { HALF, HALF_CODES, RESIDUAL_CODES, RESIDUAL_PART, RESIDUAL_PARTS } from "../app/.server/analysis/passage-codes.ts";
 import { ANALYZER_VERSION } from "../app/.server/analysis/analyze.ts";
@@ -116,7 +116,7 @@ fs.writeFileSync(
   JSON.stringify({
     version: 1,
     provenance: {
-      script: "scripts/fit-passage-codes.ts (npm run fit:passage-codes)",
+      script: "labs/fit-passage-codes.ts (npm run fit:passage-codes)",
       fittedOn: `passage windows of the real corpus's tuning groups only (${n} windows of ${[...groups].length} groups: ${[...groups].sort().join(", ")}), anchors of segments v${SEGMENTS_VERSION} (bench cache of analyser v${ANALYZER_VERSION})`,
       method: `k-means++ (fixed seeds) + 30 Lloyd iterations, ${HALF_CODES} centroids per half (ADR 0129); the residual in ${RESIDUAL_PARTS} parts of ${RESIDUAL_PART} values, ${RESIDUAL_CODES} centroids each (ADR 0130)`,
       commit,

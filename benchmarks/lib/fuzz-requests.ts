@@ -4,7 +4,7 @@ import { createPrng, type Prng } from "../../app/.server/catalog/sample/prng.ts"
 
 /**
  * Generated hostile and careless requests (issue #7 "A fuzz test in npm test"), shared by
- * tests/e2e/fuzz.test.ts and scripts/bench-resilience.ts. Every request is written byte for
+ * tests/e2e/fuzz.test.ts and benchmarks/bench-resilience.ts. Every request is written byte for
  * byte on its own loopback socket (so malformed heads, odd methods and chunked bodies reach
  * the server unchanged) with `Connection: close`, and the answer is read until the server
  * closes. A socket error, or a close before a complete status line, is a connection reset:

@@ -7,7 +7,7 @@ import { SEGMENTS_VERSION, segmentWindows, WINDOW_BYTES, windowScales } from "..
 import { catalogScales, compare, createModel, keyRelation, LEARNED, tempoTerm, WEIGHTS, type LearnedMetric, type Sounding, type Weights } from "../../app/.server/analysis/similarity.ts";
 import { KEY_NAMES } from "../../app/lib/catalog/track-query.ts";
 import { blockFeatures, FEATURES_VERSION, type BlockFeatures } from "./block-features.ts";
-import ADR_0125_MAP from "./legacy/similarity-map-adr0125.json" with { type: "json" };
+import ADR_0125_MAP from "../recorded/similarity-map-adr0125.json" with { type: "json" };
 import { meanSpread, ncaDistances, type NcaModel, type NcaProblem, type Shape } from "./metric-learning.ts";
 import { cacheDir, ffmpegWav, macroMean, realCandidates, realCorpus, referenceExcerpt, scoreRanking, type RealTrack } from "./real-music.ts";
 

@@ -20,7 +20,7 @@
 // the tuning part and read on the other. `--hmm`: the paper's inference frame by frame (a hidden
 // tactus, forward–backward) in place of the whole excerpt's mean. `--beats`: Zapata et al.'s
 // committee by its members' beats (information gain), as an abstention.
-// `node scripts/meter-lab.ts [--part tuning|held-out] [--folds] [--verbose] [--variant A,B] [--grid] [--hmm] [--beats] [--limit N]`
+// `node labs/meter-lab.ts [--part tuning|held-out] [--folds] [--verbose] [--variant A,B] [--grid] [--hmm] [--beats] [--limit N]`
 // (`--limit N`: the first N renders only, their salience at the notated beat's ratios printed,
 // nothing cached). The saliences and version 9's answers are cached per part in
 // ~/.cache/northbeat-bench/meter-lab-<part>.json (this script's own file). Read the held-out
@@ -34,8 +34,8 @@ import { trackBeats } from "../app/.server/analysis/beat-tracker.ts";
 import { onsetStrength } from "../app/.server/analysis/onset.ts";
 import { measureEnvelope } from "../app/.server/analysis/tempo.ts";
 import { accents, HMM_HOP, MAX_PERIOD, resonators, WARM_UP } from "./lib/meter-accents.ts";
-import { realSet } from "./lib/real-set.ts";
-import { acc1, acc2, errorKind } from "./lib/tempo-scoring.ts";
+import { realSet } from "../benchmarks/lib/real-set.ts";
+import { acc1, acc2, errorKind } from "../benchmarks/lib/tempo-scoring.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -78,7 +78,7 @@ function load(): Row[] {
     if (p.heldOut !== (flags.part === "held-out") || p.bpm === null) continue;
     if (flags.limit && rows.length >= Number(flags.limit)) break;
     const file = path.join(LAB, crypto.createHash("sha1").update(`real ${p.name} ${p.soundfont}`).digest("hex").slice(0, 16));
-    if (!fs.existsSync(file + ".f32")) throw new Error(`${p.name}: not in tempo-lab's cache (run scripts/tempo-lab.ts --part ${flags.part} first)`);
+    if (!fs.existsSync(file + ".f32")) throw new Error(`${p.name}: not in tempo-lab's cache (run labs/tempo-lab.ts --part ${flags.part} first)`);
     const buf = fs.readFileSync(file + ".f32");
     const pcm = new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4);
     const rate = Number(fs.readFileSync(file + ".rate", "utf8"));

@@ -2,7 +2,7 @@
 // the same machine. One table per run: 1 and 2 server processes (WEB_CONCURRENCY), with the
 // 300-album sample and with 250,000 albums. Rows: /healthz (the reference), /mission (a cached
 // story page), a catalog mix of 50 URLs (40 filter and page views, 10 searches), the same mix as
-// `.data`, a warm /img thumbnail, contact posts, and the long tail (issue #18, scripts/lib/long-tail.ts:
+// `.data`, a warm /img thumbnail, contact posts, and the long tail (issue #18, benchmarks/lib/long-tail.ts:
 // every request a URL never asked before, seeded): searches of one or two words drawn as the
 // catalog uses them, rare ones too, half with a typo (issue #32), track-view tempo and
 // length ranges and searches sorted by tempo (HTML and `.data`), album and single pages in sitemap
@@ -18,7 +18,7 @@
 //                          --node-args=--max-semi-space-size=16]
 //
 // `--profile DIR`: the server runs with `--cpu-prof` (one .cpuprofile per server process in DIR,
-// written when it stops) and scripts/lib/loop-probe.mjs, and each row gets the event loop's
+// written when it stops) and benchmarks/lib/loop-probe.mjs, and each row gets the event loop's
 // delay (p50/p99/max) and the GC's pauses printed under the table (issue #32). Profiling costs
 // throughput: compare profiled runs with profiled runs.
 // `--latencies FILE`: every answer's latency, as tab-separated lines (row, ms since the row's
@@ -182,7 +182,7 @@ async function settled(pid: number) {
   }
 }
 
-/** Asks the server's processes for their loop delay and GC pauses since the last ask (scripts/lib/loop-probe.mjs). */
+/** Asks the server's processes for their loop delay and GC pauses since the last ask (benchmarks/lib/loop-probe.mjs). */
 async function probeRow(pid: number): Promise<string[]> {
   const before = fs.existsSync(probeFile!) ? fs.readFileSync(probeFile!, "utf8").split("\n").filter(Boolean).length : 0;
   const pids = [pid, ...descendantPids(pid)];

@@ -5,9 +5,9 @@ import { decodePassageCodes, decodeWindow, encodePassageCodes, passageCodebook, 
 import { referenceAnchors, segmentDistance, segmentWindows, windowScales, WINDOW_BYTES } from "../app/.server/analysis/segments.ts";
 import { buildPassageIndex, MAX_TRACK_PASSAGES, PASSAGE_CANDIDATES, passageCandidates, passageCodesOf } from "../app/.server/catalog/tracks/passage-index.ts";
 import { reorderBySegments } from "../app/.server/catalog/tracks/passage-reorder.ts";
-import { realMixPassages } from "./lib/bench-reference.ts";
-import type { RealData } from "./lib/bench-real.ts";
-import { cacheDir, realCandidates, realCorpus } from "./lib/real-music.ts";
+import { realMixPassages } from "../benchmarks/lib/bench-reference.ts";
+import type { RealData } from "../benchmarks/lib/bench-real.ts";
+import { cacheDir, realCandidates, realCorpus } from "../benchmarks/lib/real-music.ts";
 
 /**
  * A lab for the reference first stage at scale (issue #29, ADR 0134), not the site: where an

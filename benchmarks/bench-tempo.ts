@@ -2,9 +2,9 @@
 // the accuracy of the analyzer's tempo and key (issues #20 and #28, ADRs 0105 and 0117), next to
 // the previous analyzer versions', on two sets:
 // - synthetic (the regression set): compositions this project writes itself
-//   (scripts/lib/tempo-set.ts), rendered by fluidsynth with FluidR3_GM, as WAV, MP3 and Opus,
+//   (benchmarks/lib/tempo-set.ts), rendered by fluidsynth with FluidR3_GM, as WAV, MP3 and Opus,
 //   and beatless controls; renders cached in node_modules/.cache/bench-tempo;
-// - real: compositions by other people from Debian packages (scripts/lib/real-set.ts), fetched
+// - real: compositions by other people from Debian packages (benchmarks/lib/real-set.ts), fetched
 //   with `apt-get download` into BENCH_TEMPO_CACHE (default ~/.cache/northbeat-bench/tempo),
 //   their notated tempo, metre and key read from the files, their steady part scored, rendered
 //   with two soundfonts; beatless controls made of their own notes. Without apt-get that part is
@@ -21,12 +21,12 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
-import { estimateKey as legacyKey } from "./lib/legacy/key-v2.ts";
-import { estimateKey as v3Key } from "./lib/legacy/key-v3.ts";
-import { estimateTempo as legacyTempo } from "./lib/legacy/tempo-v2.ts";
-import { estimateTempo as v3Tempo } from "./lib/legacy/tempo-v3.ts";
-import { estimateTempo as v7Tempo } from "./lib/legacy/tempo-v7.ts";
-import { estimateTempo as v8Tempo } from "./lib/legacy/tempo-v8.ts";
+import { estimateKey as legacyKey } from "../scripts/lib/legacy/key-v2.ts";
+import { estimateKey as v3Key } from "../scripts/lib/legacy/key-v3.ts";
+import { estimateTempo as legacyTempo } from "../scripts/lib/legacy/tempo-v2.ts";
+import { estimateTempo as v3Tempo } from "../scripts/lib/legacy/tempo-v3.ts";
+import { estimateTempo as v7Tempo } from "../scripts/lib/legacy/tempo-v7.ts";
+import { estimateTempo as v8Tempo } from "../scripts/lib/legacy/tempo-v8.ts";
 import { encodeWithFfmpeg } from "./lib/encode-audio.ts";
 import { keyScore } from "./lib/key-score.ts";
 import { REAL_CACHE, realSet, SOUNDFONTS } from "./lib/real-set.ts";

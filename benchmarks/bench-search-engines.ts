@@ -1,4 +1,4 @@
-// `node scripts/bench-search-engines.ts [--albums 25000] [--mini-albums 25000] [--vocabulary 300000]`
+// `node benchmarks/bench-search-engines.ts [--albums 25000] [--mini-albums 25000] [--vocabulary 300000]`
 //
 // The measurements behind ADR 0099 (issue #10: which search for the catalog), in process, over
 // the sample catalog's albums (app/.server/catalog/sample/generate.ts, about 10 tracks each):

@@ -3,13 +3,13 @@ import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { ANALYZER_VERSION } from "../app/.server/analysis/analyze.ts";
-import { FEATURES_VERSION } from "./lib/block-features.ts";
+import { FEATURES_VERSION } from "../benchmarks/lib/block-features.ts";
 import { FIELDS } from "../app/.server/analysis/fingerprint.ts";
 
 const FIELDS_COUNT = FIELDS.length;
-import { ADR_0104_WEIGHTS, adr0104Start, combined, FEATURE_SETS, fingerprintParts, loadFeatures, loadReal, ncaProblem, PART_KEYS, termShare, type FeatureSet, type PartKey } from "./lib/bench-real.ts";
-import { groupBalanced, ncaDistances, ncaFit, type NcaModel, type Shape } from "./lib/metric-learning.ts";
-import { macroMean, scoreRanking } from "./lib/real-music.ts";
+import { ADR_0104_WEIGHTS, adr0104Start, combined, FEATURE_SETS, fingerprintParts, loadFeatures, loadReal, ncaProblem, PART_KEYS, termShare, type FeatureSet, type PartKey } from "../benchmarks/lib/bench-real.ts";
+import { groupBalanced, ncaDistances, ncaFit, type NcaModel, type Shape } from "../benchmarks/lib/metric-learning.ts";
+import { macroMean, scoreRanking } from "../benchmarks/lib/real-music.ts";
 
 /**
  * `npm run fit:similarity` (issue #29, ADR 0118): the learned step the company owns. Fits one
@@ -17,12 +17,12 @@ import { macroMean, scoreRanking } from "./lib/real-music.ts";
  * normalised as bench:similarity does) on the TUNING groups of the real corpus only — the
  * held-out groups are dropped before anything is computed — by coordinate ascent over a grid,
  * maximising the tuning part's P@10 + MAP@24; and, the same way, the v1 fingerprint's own part
- * weights (free, and with the tempo and key terms fixed); similarity.ts uses neither (ADR 0118). Writes scripts/lib/similarity-metric.json with
+ * weights (free, and with the tempo and key terms fixed); similarity.ts uses neither (ADR 0118). Writes benchmarks/lib/similarity-metric.json with
  * its provenance (packages, groups, commit, date, score). Rerun it anyone can: same corpus,
  * same rule, same result.
  *
  * Then (ADR 0123) linear projections of the fingerprint's values fitted by neighbourhood
- * components analysis (scripts/lib/metric-learning.ts) on the same tuning groups: one weight per
+ * components analysis (benchmarks/lib/metric-learning.ts) on the same tuning groups: one weight per
  * value ("diag"), a map within each part ("parts"), a full map ("full"), each from ADR 0104's
  * metric, and the full map with the tempo and key terms' share of the distance held at ADR
  * 0104's (what the like= scan's early stop needs, ADR 0116). Their steps and regularisation
@@ -36,7 +36,7 @@ import { macroMean, scoreRanking } from "./lib/real-music.ts";
  */
 const { values: args } = parseArgs({
   options: {
-    out: { type: "string", default: path.join(import.meta.dirname, "lib", "similarity-metric.json") },
+    out: { type: "string", default: path.join(import.meta.dirname, "..", "benchmarks", "lib", "similarity-metric.json") },
     /** the site's metric (ADR 0125) */
     map: { type: "string", default: path.join(import.meta.dirname, "..", "app", ".server", "analysis", "similarity-map.json") },
     cv: { type: "boolean", default: false },
@@ -165,7 +165,7 @@ const SITE_RUN: NcaRun = { shape: "diag", lambda: 0.01, steps: 150, s: 2, holdTe
   console.error(`site metric (NCA diag): tuning P@10 ${score.p10.toFixed(3)} MAP@24 ${score.map24.toFixed(3)}, tempo and key ${(share * 100).toFixed(0)} % of the distance`);
   const map = {
     what: "the site's similarity metric (ADR 0125, refitted by ADR 0131): D = Σ fields[i] × ((a_i − b_i) / σ_i)² + tempo × tempo term + key × key term (similarity.ts), σ_i each fingerprint value's spread over the catalog",
-    fittedBy: "scripts/fit-similarity.ts (npm run fit:similarity): neighbourhood components analysis, one weight per value, from ADR 0104's metric, on the real corpus's tuning groups only (scripts/lib/real-music.ts); deterministic",
+    fittedBy: "labs/fit-similarity.ts (npm run fit:similarity): neighbourhood components analysis, one weight per value, from ADR 0104's metric, on the real corpus's tuning groups only (benchmarks/lib/real-music.ts); deterministic",
     fittedOn: { part: "tuning", groups: [...new Set(tracks.map((t) => t.group))].sort(), tracks: tracks.length, packages: [...new Set(tracks.map((t) => t.file.split("/x/")[1]?.split("/")[0]))].sort() },
     analyzerVersion: ANALYZER_VERSION,
     settings: SITE_RUN,
@@ -281,7 +281,7 @@ const fixedFit = fitParts({ tempo: ADR_0104_WEIGHTS.tempo, key: ADR_0104_WEIGHTS
 
 const commit = gitCommit();
 const out = {
-  what: "per-feature-set weights of the real-music similarity (ADR 0118), fitted by scripts/fit-similarity.ts",
+  what: "per-feature-set weights of the real-music similarity (ADR 0118), fitted by labs/fit-similarity.ts",
   fittedOn: { part: "tuning", groups: [...new Set(tracks.map((t) => t.group))].sort(), tracks: tracks.length, packages: [...new Set(tracks.map((t) => t.file.split("/x/")[1]?.split("/")[0]))].sort() },
   analyzerVersion: ANALYZER_VERSION,
   featuresVersion: FEATURES_VERSION,

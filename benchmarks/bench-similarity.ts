@@ -69,7 +69,7 @@ import { LIKE_LIMIT } from "../app/lib/catalog/track-query.ts";
  * - Speed and memory: like= views (p50, p95; first asks and repeated) on catalogs of the given
  *   sizes (synthetic fingerprints around six family centres), and the memory the fingerprints add;
  * - Upload: a 3-minute MP3 reference from POST to the 303 (the upload route, its worker pool).
- * - Real music (issue #29, ADR 0118): free game soundtracks from Debian packages (scripts/lib/
+ * - Real music (issue #29, ADR 0118): free game soundtracks from Debian packages (benchmarks/lib/
  *   real-music.ts; cached outside the repository, SIMILARITY_BENCH_CACHE): precision at 10 and
  *   MAP over 24 per group and overall, tuning and held-out parts, against a random order; and
  *   reference-file retrieval on them. Without apt-get or ffmpeg it prints one line and skips.

@@ -2,7 +2,7 @@
 // bench:tempo's steady renders (real part and synthetic set, WAV), cached once in a directory of
 // this script's own (~/.cache/northbeat-bench/tempo-lab), so that a change to the level
 // decision is measured in seconds instead of a whole bench run (the first run fills the cache: a
-// few minutes). `node scripts/tempo-lab.ts [--part tuning|held-out|all] [--only TEXT] [--verbose]
+// few minutes). `node labs/tempo-lab.ts [--part tuning|held-out|all] [--only TEXT] [--verbose]
 // [--folds] [--feel]` (--folds: the real tuning part also in two folds by composition, a
 // cross-check of a choice; --feel: the real part by feel).
 // The figures are bench:tempo's (answered, accuracy 1 and 2, answers wrong at accuracy 2, beatless).
@@ -15,10 +15,10 @@ import { parseArgs } from "node:util";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
 import { onsetStrength } from "../app/.server/analysis/onset.ts";
 import { measureEnvelope, type TempoMeasures } from "../app/.server/analysis/tempo.ts";
-import { measureEnvelope as v8Envelope } from "./lib/legacy/tempo-v8.ts";
-import { realSet } from "./lib/real-set.ts";
-import { acc1, acc2, errorKind } from "./lib/tempo-scoring.ts";
-import { evaluationSet } from "./lib/tempo-set.ts";
+import { measureEnvelope as v8Envelope } from "../scripts/lib/legacy/tempo-v8.ts";
+import { realSet } from "../benchmarks/lib/real-set.ts";
+import { acc1, acc2, errorKind } from "../benchmarks/lib/tempo-scoring.ts";
+import { evaluationSet } from "../benchmarks/lib/tempo-set.ts";
 
 const { values: flags } = parseArgs({
   options: {

@@ -2,7 +2,7 @@
  * Writes one small SVG wordmark per partner to public/assets/dsps/{music|film}/{slug}.svg
  * (ADR 0030). The files are committed; run this again after editing app/content/partners.ts:
  *
- *   node_modules/.bin/node scripts/generate-partner-logos.ts [--check]
+ *   node_modules/.bin/node commands/generate-partner-logos.ts [--check]
  *
  * --check writes nothing and exits 1 when a logo is missing or out of date.
  * Colours are spread around the hue circle by the golden angle, so neighbours in the grid

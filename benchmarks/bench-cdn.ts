@@ -19,7 +19,7 @@ import { parseArgs } from "node:util";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
 import { freePort, startSite } from "./lib/site-process.ts";
 import { cpuSeconds } from "./lib/proc.ts";
-import { renderVcl, varnishdArgs, varnishdPath } from "./varnish.ts";
+import { renderVcl, varnishdArgs, varnishdPath } from "../commands/varnish.ts";
 
 const { values } = parseArgs({
   options: {

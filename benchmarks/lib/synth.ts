@@ -3,7 +3,7 @@ import { CADENCE, midiToHz, parseKey, SYNTH_RATE } from "../../app/.server/catal
 
 /**
  * Synthesised audio whose truth is known (no beat, a known key or pitch) for the analysis
- * benchmarks (scripts/lib/tempo-set.ts's beatless controls) and the analysis tests (issue #9:
+ * benchmarks (benchmarks/lib/tempo-set.ts's beatless controls) and the analysis tests (issue #9:
  * accuracy is tested on audio the tests generate). Drums and chords are the sample catalog's
  * own synthesis (app/.server/catalog/sample/synth.ts); these signals are not part of the site.
  * Scripts never import tests/, so what both use lives here (tests/support/synth.ts gathers it).
