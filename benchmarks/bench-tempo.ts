@@ -1,6 +1,8 @@
 // `npm run bench:tempo [-- --set synthetic|real|all --part tuning|held-out|all --formats wav,mp3,opus --with-v3 --verbose]`:
 // the accuracy of the analyzer's tempo and key (issues #20 and #28, ADRs 0105 and 0117), next to
-// the previous analyzer versions', on two sets:
+// the previous analyzer versions' figures as recorded when each was released
+// (benchmarks/recorded/tempo-key.json, ADR 0153: recorded data, not frozen copies of old code),
+// on two sets:
 // - synthetic (the regression set): compositions this project writes itself
 //   (benchmarks/lib/tempo-set.ts), rendered by fluidsynth with FluidR3_GM, as WAV, MP3 and Opus,
 //   and beatless controls; renders cached in node_modules/.cache/bench-tempo;
@@ -21,17 +23,12 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
-import { estimateKey as legacyKey } from "../scripts/lib/legacy/key-v2.ts";
-import { estimateKey as v3Key } from "../scripts/lib/legacy/key-v3.ts";
-import { estimateTempo as legacyTempo } from "../scripts/lib/legacy/tempo-v2.ts";
-import { estimateTempo as v3Tempo } from "../scripts/lib/legacy/tempo-v3.ts";
-import { estimateTempo as v7Tempo } from "../scripts/lib/legacy/tempo-v7.ts";
-import { estimateTempo as v8Tempo } from "../scripts/lib/legacy/tempo-v8.ts";
 import { encodeWithFfmpeg } from "./lib/encode-audio.ts";
 import { keyScore } from "./lib/key-score.ts";
 import { REAL_CACHE, realSet, SOUNDFONTS } from "./lib/real-set.ts";
 import { evaluationSet, type Piece } from "./lib/tempo-set.ts";
 import { acc1 as bpmAcc1, acc2 as bpmAcc2, errorKind } from "./lib/tempo-scoring.ts";
+import RECORDED from "./recorded/tempo-key.json" with { type: "json" };
 
 const { values: flags } = parseArgs({
   options: {
@@ -39,12 +36,28 @@ const { values: flags } = parseArgs({
     part: { type: "string", default: "all" },
     formats: { type: "string", default: "wav,mp3,opus" },
     verbose: { type: "boolean", default: false },
-    // versions 2 and 3 in two more columns (version 2's BeatRoot is slow); versions 7 and 8 are always shown
+    // versions 3 and 4 in two more columns (recorded on ADR 0117's smaller real set); versions 7, 8 and 9 are always shown
     "with-v3": { type: "boolean", default: false },
-    "with-v2": { type: "boolean", default: false },
     only: { type: "string", default: "" },
+    help: { type: "boolean", default: false },
   },
 });
+if (flags.help) {
+  console.log(
+    "npm run bench:tempo [-- --set synthetic|real|all --part tuning|held-out|all --formats wav,mp3,opus --only TEXT --with-v3 --verbose]\n" +
+      "The analyzer's tempo and key accuracy, beside the released versions' recorded figures (benchmarks/recorded/tempo-key.json).",
+  );
+  process.exit(0);
+}
+interface Recorded {
+  version: number;
+  source: string;
+  corpus: { real: string; synthetic: string };
+  parts: Record<string, Record<string, string>>;
+  byFeel?: Record<string, Record<string, string | number>>;
+}
+const recorded = (RECORDED.versions as Recorded[]).filter((v) => v.version >= 7 || flags["with-v3"]);
+const v8Recorded = recorded.find((v) => v.version === 8)!;
 const FORMATS = flags.formats.split(",") as ("wav" | "mp3" | "opus")[];
 const cacheDir = path.join(import.meta.dirname, "..", "node_modules", ".cache", "bench-tempo");
 
@@ -57,10 +70,6 @@ interface Row {
   piece: Piece & { section?: { fromSeconds: number; toSeconds: number }; real?: boolean };
   format: string;
   now: Answer;
-  v7: Answer;
-  v8: Answer;
-  v3: Answer;
-  before: Answer;
 }
 
 const acc1 = (a: Answer, truth: number) => bpmAcc1(a.bpm, truth);
@@ -73,51 +82,22 @@ if (real.length > 0) console.log(`real part: ${real.length} renders (${SOUNDFONT
 const pieces = [...synthetic, ...real];
 const rows: Row[] = [];
 let newSeconds = 0;
-let oldSeconds = 0;
 const started = performance.now();
 for (const piece of pieces) {
   const wav = piece.wav();
   // the real renders are WAV only: their two soundfonts are the variation
   for (const format of piece.real ? ["wav"] : FORMATS) {
     const bytes = format === "wav" ? wav : encodeWithFfmpeg(wav, format as "mp3" | "opus");
-    let before: Answer = { bpm: null, confidence: 0, key: null };
-    let v3: Answer = { bpm: null, confidence: 0, key: null };
-    let v7: Answer = { bpm: null, confidence: 0, key: null };
-    let v8: Answer = { bpm: null, confidence: 0, key: null };
     const t0 = performance.now();
-    let excerptMs = 0;
-    const r = await analyzeAudio(bytes, {
-      section: piece.section,
-      onExcerpt(pcm, rate) {
-        const t = performance.now();
-        if (flags["with-v2"]) {
-          const tempo = legacyTempo(pcm, rate);
-          before = { bpm: tempo.bpm, confidence: tempo.confidence, key: legacyKey(pcm, rate).key };
-        }
-        // version 3's and 4's key is the same (key-v3.ts)
-        const key3 = v3Key(pcm, rate).key;
-        if (flags["with-v3"]) {
-          const tempo3 = v3Tempo(pcm, rate);
-          v3 = { bpm: tempo3.bpm, confidence: tempo3.confidence, key: key3 };
-        }
-        // versions 7 and 8 have version 4's key too (key.ts unchanged since)
-        const tempo7 = v7Tempo(pcm, rate);
-        v7 = { bpm: tempo7.bpm, confidence: tempo7.confidence, key: key3 };
-        const tempo8 = v8Tempo(pcm, rate);
-        v8 = { bpm: tempo8.bpm, confidence: tempo8.confidence, key: key3 };
-        excerptMs = performance.now() - t;
-      },
-    });
-    newSeconds += (performance.now() - t0 - excerptMs) / 1000;
-    oldSeconds += excerptMs / 1000;
+    const r = await analyzeAudio(bytes, { section: piece.section });
+    newSeconds += (performance.now() - t0) / 1000;
     const now = { bpm: r.bpm, confidence: r.bpmConfidence, key: r.key };
-    rows.push({ piece, format, now, v7, v8, v3, before });
+    rows.push({ piece, format, now });
     if (flags.verbose) {
       const show = (a: Answer) => `${a.bpm === null ? "—" : a.bpm.toFixed(1)} (${a.confidence.toFixed(2)}) ${a.key ?? "no key"}`;
       const truth = piece.bpm === null ? "no beat" : String(piece.bpm);
       const mark = piece.bpm === null ? (now.bpm === null ? "ok" : "FALSE") : acc1(now, piece.bpm) ? "ok" : acc2(now, piece.bpm) ? "octave" : now.bpm === null ? "MISSED" : `WRONG ${errorKind(now.bpm!, piece.bpm)}`;
-      const mark4 = piece.bpm === null ? (v8.bpm === null ? "ok" : "FALSE") : acc1(v8, piece.bpm) ? "ok" : acc2(v8, piece.bpm) ? "octave" : v8.bpm === null ? "MISSED" : `WRONG ${errorKind(v8.bpm!, piece.bpm)}`;
-      console.log(`${piece.heldOut ? "H" : " "} ${piece.name.padEnd(50)} ${format.padEnd(4)} ${("metre " + ((piece as { metre?: string }).metre ?? "-")).padEnd(11)} truth ${truth.padEnd(7)} key ${(piece.key ?? "-").padEnd(8)} now ${show(now).padEnd(30)} ${mark.padEnd(12)} v8 ${show(v8).padEnd(30)} ${mark4}`);
+      console.log(`${piece.heldOut ? "H" : " "} ${piece.name.padEnd(50)} ${format.padEnd(4)} ${("metre " + ((piece as { metre?: string }).metre ?? "-")).padEnd(11)} truth ${truth.padEnd(7)} key ${(piece.key ?? "-").padEnd(8)} now ${show(now).padEnd(30)} ${mark}`);
     }
   }
 }
@@ -161,19 +141,26 @@ const parts: [string, Row[]][] = [
   ["synthetic, held out, steady beat", syn.filter((r) => r.piece.heldOut && !r.piece.variable)],
 ];
 console.log(`\n${pieces.length} pieces × ${FORMATS.join(", ")} = ${rows.length} files; ${((performance.now() - started) / 1000).toFixed(0)} s in all`);
-console.log(`analysis: ${newSeconds.toFixed(1)} s this version (whole analysis), ${oldSeconds.toFixed(1)} s the previous versions' tempo and key on the same excerpts\n`);
+console.log(`analysis: ${newSeconds.toFixed(1)} s this version (whole analysis)`);
+// the recorded columns are whole parts, all formats: a run on a subset is not comparable figure for figure
+const subsetRun = flags.only !== "" || flags.formats !== "wav,mp3,opus";
+for (const v of recorded) console.log(`version ${v.version}: recorded (${v.source}; real set ${v.corpus.real})`);
+if (subsetRun) console.log("(this run is a subset: --only or --formats; the recorded columns are of the whole parts)");
+console.log("");
 // the real part by feel (real-set.ts: compound metre, triplet or swing, cut time, straight; read
 // from the scores), issue #28's sources of 2:3 and 4:3 errors
 if (rea.length > 0) {
+  // version 8's by-feel figures are ADR 0132's (recorded); this version's are measured now
   console.log("| real, by feel | renders | answered v8 → now | accuracy 1 v8 → now | accuracy 2 v8 → now | wrong answers v8 → now |\n|---|---|---|---|---|---|");
   for (const heldOut of [false, true]) {
     for (const feel of [...new Set(rea.map((r) => r.piece.style))].filter((f) => f !== "beatless").sort()) {
       const subset = rea.filter((r) => r.piece.heldOut === heldOut && r.piece.style === feel);
       if (subset.length === 0) continue;
-      const a = figures(subset, (r) => r.v8);
+      const a = v8Recorded.byFeel?.[`${heldOut ? "held out" : "tuning"}, ${feel}`] ?? {};
       const b = figures(subset, (r) => r.now);
       const short = (v: string) => v.replace(/ \(.*\)/, "");
-      console.log(`| ${heldOut ? "held out" : "tuning"}, ${feel} | ${subset.length} | ${short(a.answered)} → ${short(b.answered)} | ${short(a["accuracy 1"])} → ${short(b["accuracy 1"])} | ${short(a["accuracy 2"])} → ${short(b["accuracy 2"])} | ${short(a["wrong answers (acc. 2)"])} → ${short(b["wrong answers (acc. 2)"])} |`);
+      const was = (k: string) => String(a[k] ?? "—");
+      console.log(`| ${heldOut ? "held out" : "tuning"}, ${feel} | ${subset.length} | ${was("answered")} → ${short(b.answered)} | ${was("accuracy 1")} → ${short(b["accuracy 1"])} | ${was("accuracy 2")} → ${short(b["accuracy 2"])} | ${was("wrong answers (acc. 2)")} → ${short(b["wrong answers (acc. 2)"])} |`);
     }
   }
   console.log("");
@@ -181,13 +168,8 @@ if (rea.length > 0) {
 for (const [name, subset] of parts) {
   if (subset.length === 0) continue;
   const now = figures(subset, (r) => r.now);
-  const v7 = figures(subset, (r) => r.v7);
-  const v8 = figures(subset, (r) => r.v8);
-  const v3 = figures(subset, (r) => r.v3);
-  const before = figures(subset, (r) => r.before);
-  const v2 = flags["with-v2"];
-  const w3 = flags["with-v3"];
-  console.log(`| ${name} |${v2 ? " version 2 |" : ""}${w3 ? " version 3 |" : ""} version 7 | version 8 (before) | this version |\n|---|${v2 ? "---|" : ""}${w3 ? "---|" : ""}---|---|---|`);
-  for (const k of Object.keys(now) as (keyof typeof now)[]) console.log(`| ${k} |${v2 ? ` ${before[k]} |` : ""}${w3 ? ` ${v3[k]} |` : ""} ${v7[k]} | ${v8[k]} | ${now[k]} |`);
+  const earlier = recorded.filter((v) => v.parts[name]);
+  console.log(`| ${name} |${earlier.map((v) => ` version ${v.version} (recorded) |`).join("")} this version |\n|---|${earlier.map(() => "---|").join("")}---|`);
+  for (const k of Object.keys(now) as (keyof typeof now)[]) console.log(`| ${k} |${earlier.map((v) => ` ${v.parts[name]![k] ?? "—"} |`).join("")} ${now[k]} |`);
   console.log("");
 }

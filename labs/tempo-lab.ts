@@ -15,7 +15,6 @@ import { parseArgs } from "node:util";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
 import { onsetStrength } from "../app/.server/analysis/onset.ts";
 import { measureEnvelope, type TempoMeasures } from "../app/.server/analysis/tempo.ts";
-import { measureEnvelope as v8Envelope } from "../scripts/lib/legacy/tempo-v8.ts";
 import { realSet } from "../benchmarks/lib/real-set.ts";
 import { acc1, acc2, errorKind } from "../benchmarks/lib/tempo-scoring.ts";
 import { evaluationSet } from "../benchmarks/lib/tempo-set.ts";
@@ -91,8 +90,8 @@ for (const p of evaluationSet(path.join(import.meta.dirname, "..", "node_modules
   items.push({ name: p.name, real: false, variable: p.variable, heldOut: p.heldOut, bpm: p.bpm, style: p.style, pcm, rate });
 }
 const envelopes = items.map((i) => onsetStrength(i.pcm, i.rate));
-// the frozen version 8 (bench:tempo's "before" column) beside the rest: "v8" is its figures
-const frozen = envelopes.map((e) => v8Envelope(e));
+// The frozen version 8 that this lab printed beside "current" was deleted with scripts/lib/legacy
+// (ADR 0153); its figures are recorded in benchmarks/recorded/tempo-key.json (ADR 0132's).
 
 
 // The variants measured for ADR 0126 ran through options of measureEnvelope at commit 67765b2
@@ -100,9 +99,9 @@ const frozen = envelopes.map((e) => v8Envelope(e));
 // (`--variant NAME={json of LevelOptions}`; `--dump FILE`: the measures its octave decider was
 // fitted on), ADR 0133's committee of onset features and second methods by
 // scripts/tempo-agree-lab.ts at commit bcbd0fc (`--part`, `--out FILE`: every member's answer per render); the analyzer now has one decision, "current",
-// printed after the frozen version 8.
-for (const vname of ["v8", "current"]) {
-  const res = items.map((it, i) => ({ it, m: (vname === "v8" ? frozen[i] : measureEnvelope(envelopes[i])) as TempoMeasures }));
+// printed below.
+for (const vname of ["current"]) {
+  const res = items.map((it, i) => ({ it, m: measureEnvelope(envelopes[i]) as TempoMeasures }));
   const real = res.filter((r) => r.it.real);
   const groups: [string, typeof res][] = [
     ["real", real],
