@@ -18,6 +18,9 @@ import { startSite } from "./lib/site-process.ts";
 import { catalogMix } from "./lib/catalog-mix.ts";
 import { PITCH_CLASSES, chordsInKey, drumPattern, mix } from "../app/.server/catalog/sample/synth.ts";
 import { encodeWav, encodeWithFfmpeg } from "./lib/encode-audio.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 const { values: flags } = parseArgs({
   options: {

@@ -43,6 +43,9 @@ import { startSite } from "./lib/site-process.ts";
 import { trackQueryOf } from "../app/lib/catalog/url-state.ts";
 import type { TracksState } from "../app/lib/catalog/types.ts";
 import { ALBUM_SEARCHES, seedAnalysis, TRACK_SEARCHES, trackViews } from "./lib/bench-tracks.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 const { values } = parseArgs({
   options: {

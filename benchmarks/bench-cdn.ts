@@ -20,6 +20,9 @@ import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
 import { freePort, startSite } from "./lib/site-process.ts";
 import { cpuSeconds } from "./lib/proc.ts";
 import { renderVcl, varnishdArgs, varnishdPath } from "../commands/varnish.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 const { values } = parseArgs({
   options: {

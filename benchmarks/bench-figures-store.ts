@@ -15,6 +15,9 @@ import { FiguresBuilder } from "../app/.server/catalog/tracks/figures-builder.ts
 import { readFigures } from "../app/.server/catalog/tracks/figures-read.ts";
 import { buildTrackColumns } from "../app/.server/catalog/tracks/table.ts";
 import { NO_YIELD } from "../app/.server/catalog/tracks/yielding.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 /**
  * `npm run bench:figures-store -- --tracks 250000` (ADR 0134): the track index's full read of

@@ -8,6 +8,9 @@ import os from "node:os";
 import { parseArgs } from "node:util";
 import { startTestPostgres, type TestPostgres } from "./lib/postgres-server.ts";
 import { startSite } from "./lib/site-process.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 const { values: flags } = parseArgs({
   options: {

@@ -19,6 +19,9 @@ import lighthouse from "lighthouse";
 import { freePort, startSite } from "./lib/site-process.ts";
 import { renderVcl, varnishdArgs, varnishdPath } from "../commands/varnish.ts";
 import { SITE_PAGE_PATHS } from "../app/lib/static-pages.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 export const ROUTES = [...SITE_PAGE_PATHS, "/this-page-does-not-exist"];
 

@@ -49,6 +49,9 @@ import { startAnalysedSite } from "./lib/analysed-site.ts";
 import { cpuSeconds, descendants as descendantPids } from "./lib/proc.ts";
 import { catalogMix } from "./lib/catalog-mix.ts";
 import { asDataUrl, catalogWords, itemWalk, likeSeeds, likeViews, searchMix, sitemapPaths, type UrlGenerator } from "./lib/long-tail.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 const { values: flags } = parseArgs({
   options: {

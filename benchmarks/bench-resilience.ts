@@ -23,6 +23,9 @@ import { startSmtpServer } from "./lib/mail-peers.ts";
 import { runFuzz } from "./lib/fuzz-requests.ts";
 import { freePort, waitForHealthy } from "./lib/site-process.ts";
 import { cpuSeconds, rssBytes } from "./lib/proc.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 const { values: flags } = parseArgs({
   options: {

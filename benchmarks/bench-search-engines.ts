@@ -23,6 +23,9 @@ import { genrePath } from "../app/.server/catalog/album-columns.ts";
 import { createTrackSearch } from "../app/.server/catalog/search/build.ts";
 import { NO_YIELD } from "../app/.server/catalog/tracks/yielding.ts";
 import type { Album } from "../app/lib/catalog/types.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 const { values } = parseArgs({
   options: {

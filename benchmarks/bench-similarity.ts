@@ -57,6 +57,9 @@ import { APPROXIMATE_FROM, spreadAlbums } from "../app/.server/catalog/tracks/li
 import { buildCells } from "../app/.server/catalog/tracks/print-cells.ts";
 import { NO_YIELD } from "../app/.server/catalog/tracks/yielding.ts";
 import { LIKE_LIMIT } from "../app/lib/catalog/track-query.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 /**
  * `npm run bench:similarity` (issue #19): prints

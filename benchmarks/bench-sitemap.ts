@@ -18,6 +18,9 @@ import zlib from "node:zlib";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
 import { cpuSeconds, rssBytes } from "./lib/proc.ts";
 import { startSite } from "./lib/site-process.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 const { values } = parseArgs({
   options: {

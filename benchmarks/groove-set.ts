@@ -23,6 +23,9 @@ import { parseArgs } from "node:util";
 import { analyzeAudio } from "../app/.server/analysis/analyze.ts";
 import { createPrng, type Prng } from "../app/.server/catalog/sample/prng.ts";
 import { within } from "./lib/tempo-scoring.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 const { values: flags } = parseArgs({
   options: {

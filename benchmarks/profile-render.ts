@@ -23,6 +23,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { startAnalysedSite } from "./lib/analysed-site.ts";
 import { asDataUrl, catalogWords, itemWalk, likeSeeds, likeViews, searchMix, sitemapPaths, type UrlGenerator } from "./lib/long-tail.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 const { values: flags } = parseArgs({
   options: {
@@ -203,8 +206,9 @@ for (const [group, n] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, 12)) c
 
 /** The other checkout's site (--compare), on the same catalog, under the profiler as this one. */
 async function startOther(dir: string): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
-  const helper = path.join(dir, "benchmarks/lib/analysed-site.ts");
-  if (!fs.existsSync(helper)) throw new Error(`--compare ${dir}: no benchmarks/lib/analysed-site.ts there (a checkout from 2026-11-25 on, built)`);
+  // scripts/lib/ before ADR 0153's folders (2026-11-29), benchmarks/lib/ since
+  const helper = ["benchmarks/lib/analysed-site.ts", "scripts/lib/analysed-site.ts"].map((f) => path.join(dir, f)).find((f) => fs.existsSync(f));
+  if (!helper) throw new Error(`--compare ${dir}: no benchmarks/lib/analysed-site.ts (or scripts/lib/ before 2026-11-29) there (a checkout from 2026-11-25 on, built)`);
   const otherProfiles = fs.mkdtempSync(path.join(os.tmpdir(), "render-prof-other-"));
   const { startAnalysedSite: startThere } = (await import(helper)) as { startAnalysedSite: typeof startAnalysedSite };
   const started = await startThere(ALBUMS, siteEnv(otherProfiles));

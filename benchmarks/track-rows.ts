@@ -2,6 +2,9 @@
 // of a track view's HTML (issue #32 "Lighter track rows": a row <= 3 KB and <= 30 elements).
 // It measures; it asserts nothing.
 import { Parser } from "htmlparser2";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 export interface RowFigures {
   rows: number;

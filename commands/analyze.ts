@@ -8,6 +8,9 @@
 // No catalog, no store: ANALYSIS_CONCURRENCY worker threads, the engine's bounds.
 import path from "node:path";
 import { createFileAnalysis, loadConfig } from "../app/.server/services.ts";
+import { helpFromHeader } from "./lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 const files = process.argv.slice(2).filter((a) => a !== "--");
 if (files.length === 0) {

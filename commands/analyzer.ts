@@ -10,6 +10,9 @@
 // SHUTDOWN_TIMEOUT_SECONDS, gives the rest back for the next start.
 import { createLogger } from "../app/.server/logger.ts";
 import { createServices, loadConfig } from "../app/.server/services.ts";
+import { helpFromHeader } from "./lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 const config = loadConfig();
 const services = await createServices({

@@ -6,6 +6,9 @@ import path from "node:path";
 import sharp from "sharp";
 import { site } from "../app/content/site.ts";
 import { escapeXml } from "./lib/escape-xml.ts";
+import { helpFromHeader } from "./lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 const publicDir = path.resolve(import.meta.dirname, "../public");
 const gradient = `<linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#ff8a5c"/><stop offset=".55" stop-color="#e23a7a"/><stop offset="1" stop-color="#8b5cf6"/></linearGradient>`;

@@ -13,6 +13,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { escapeXml } from "./lib/escape-xml.ts";
+import { helpFromHeader } from "./lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 type IconData = { name: string; node: [string, Record<string, string | number>][]; aliases?: string[] };
 

@@ -12,6 +12,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { filmPartners, musicPartners, type Partner } from "../app/content/partners.ts";
 import { escapeXml } from "./lib/escape-xml.ts";
+import { helpFromHeader } from "./lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 const root = path.resolve(import.meta.dirname, "..");
 const WIDTH = 200;

@@ -6,6 +6,9 @@ import { writeSampleAudio } from "../app/.server/catalog/sample/audio.ts";
 import { clipKey } from "../app/.server/catalog/sample/generate.ts";
 import { SAMPLE_ANALYSIS_FILE, sha256, type ShippedSampleAnalysis } from "../app/.server/catalog/sample/sample-analysis.ts";
 import { SAMPLE_TRACKS } from "../app/.server/catalog/sample/tracks.ts";
+import { helpFromHeader } from "./lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 /**
  * `npm run sample:analysis`: writes app/.server/catalog/sample/sample-analysis.json again —

@@ -3,6 +3,9 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { helpFromHeader } from "./lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 const root = path.resolve(import.meta.dirname, "..");
 const report = path.join(root, "test-results", "vitest.json");

@@ -8,6 +8,9 @@ import { parseArgs } from "node:util";
 import { createLogger } from "../app/.server/logger.ts";
 import { describeOutbox } from "../app/.server/db/open.ts";
 import { createServices, loadConfig } from "../app/.server/services.ts";
+import { helpFromHeader } from "./lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 const { values: flags } = parseArgs({
   options: {

@@ -6,6 +6,9 @@ import { SEGMENTS_VERSION, segmentWindows, WINDOW_BYTES } from "../app/.server/a
 import { HALF, HALF_CODES, RESIDUAL_CODES, RESIDUAL_PART, RESIDUAL_PARTS } from "../app/.server/analysis/passage-codes.ts";
 import { ANALYZER_VERSION } from "../app/.server/analysis/analyze.ts";
 import { createPrng } from "../app/.server/catalog/sample/prng.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 /**
  * `npm run fit:passage-codes` (issue #29, ADR 0129): the passage codebook of

@@ -10,6 +10,9 @@ const FIELDS_COUNT = FIELDS.length;
 import { ADR_0104_WEIGHTS, adr0104Start, combined, FEATURE_SETS, fingerprintParts, loadFeatures, loadReal, ncaProblem, PART_KEYS, termShare, type FeatureSet, type PartKey } from "../benchmarks/lib/bench-real.ts";
 import { groupBalanced, ncaDistances, ncaFit, type NcaModel, type Shape } from "../benchmarks/lib/metric-learning.ts";
 import { macroMean, scoreRanking } from "../benchmarks/lib/real-music.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 /**
  * `npm run fit:similarity` (issue #29, ADR 0118): the learned step the company owns. Fits one

@@ -8,6 +8,9 @@ import { reorderBySegments } from "../app/.server/catalog/tracks/passage-reorder
 import { realMixPassages } from "../benchmarks/lib/bench-reference.ts";
 import type { RealData } from "../benchmarks/lib/bench-real.ts";
 import { cacheDir, realCandidates, realCorpus } from "../benchmarks/lib/real-music.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 /**
  * A lab for the reference first stage at scale (issue #29, ADR 0134), not the site: where an

@@ -36,6 +36,9 @@ import { measureEnvelope } from "../app/.server/analysis/tempo.ts";
 import { accents, HMM_HOP, MAX_PERIOD, resonators, WARM_UP } from "./lib/meter-accents.ts";
 import { realSet } from "../benchmarks/lib/real-set.ts";
 import { acc1, acc2, errorKind } from "../benchmarks/lib/tempo-scoring.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 const { values: flags } = parseArgs({
   options: {

@@ -18,6 +18,9 @@ import { measureEnvelope, type TempoMeasures } from "../app/.server/analysis/tem
 import { realSet } from "../benchmarks/lib/real-set.ts";
 import { acc1, acc2, errorKind } from "../benchmarks/lib/tempo-scoring.ts";
 import { evaluationSet } from "../benchmarks/lib/tempo-set.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+
+helpFromHeader(import.meta.filename);
 
 const { values: flags } = parseArgs({
   options: {
