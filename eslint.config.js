@@ -11,12 +11,17 @@ import tseslint from "typescript-eslint";
 // - features never import routes, nor another feature's internals (only its index.ts);
 // - browser code (features, components, lib, content, enhance) never imports app/.server:
 //   server data reaches it through a route's loader or action;
-// - product code and scripts never import from tests/ (shared helpers live in scripts/lib/).
+// - product code and the tools never import from tests/ (shared helpers live in benchmarks/lib/);
+// - product code (app/, server/) never imports the tools: commands/, benchmarks/, labs/ (ADR 0153).
 const SERVER_ONLY = {
   regex: "(^|/)\\.server(/|$)",
   message: "browser code must not import app/.server: pass the data through a route's loader or action",
 };
-const TESTS = { regex: "(^|/)tests/", message: "product code and scripts must not import from tests/ (shared helpers live in scripts/lib/)" };
+const TESTS = { regex: "(^|/)tests/", message: "product code and the tools must not import from tests/ (shared helpers live in benchmarks/lib/)" };
+const TOOLS = {
+  regex: "(^|/)(commands|benchmarks|labs)/",
+  message: "product code must not import commands/, benchmarks/ or labs/ (ADR 0153): what the site runs lives in app/ and server/",
+};
 const SHARED_TO_FEATURES = {
   group: ["~/features/*", "~/routes/*", "../features/*", "../routes/*"],
   message: "shared code must not import features or routes",
@@ -51,12 +56,13 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
     },
   },
-  { files: ["app/.server/**", "app/routes/**", "app/*.{ts,tsx}", "server/**", "server.ts", "scripts/**"], ignores: tests, rules: restrict(TESTS) },
-  { files: ["app/lib/**", "app/components/**", "app/content/**"], ignores: tests, rules: restrict(SHARED_TO_FEATURES, SERVER_ONLY, TESTS) },
-  { files: ["app/enhance/**"], ignores: tests, rules: restrict(SERVER_ONLY, TESTS) },
+  { files: ["app/.server/**", "app/routes/**", "app/*.{ts,tsx}", "server/**", "server.ts"], ignores: tests, rules: restrict(TESTS, TOOLS) },
+  { files: ["commands/**", "benchmarks/**", "labs/**"], ignores: tests, rules: restrict(TESTS) },
+  { files: ["app/lib/**", "app/components/**", "app/content/**"], ignores: tests, rules: restrict(SHARED_TO_FEATURES, SERVER_ONLY, TESTS, TOOLS) },
+  { files: ["app/enhance/**"], ignores: tests, rules: restrict(SERVER_ONLY, TESTS, TOOLS) },
   ...features.map((feature) => ({
     files: [`app/features/${feature}/**`],
     ignores: tests,
-    rules: restrict(FEATURE_TO_ROUTES, SERVER_ONLY, TESTS, otherFeatureInternals(feature)),
+    rules: restrict(FEATURE_TO_ROUTES, SERVER_ONLY, TESTS, TOOLS, otherFeatureInternals(feature)),
   })),
 );

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { podcastShows } from "./podcasts";
 import { filmPartners, findPartnerDirectory, musicPartners, partnerCategories, partnerSlug, type Partner } from "./partners";
-import { logoSvg, PNG_HEIGHT, PNG_WIDTH, svgSourceOf } from "../../scripts/generate-partner-logos.ts";
+import { logoSvg, PNG_HEIGHT, PNG_WIDTH, svgSourceOf } from "../../commands/generate-partner-logos.ts";
 import { featuredTokenizationPartner, findWeb3Topic, web3Topics } from "./web3";
 
 const publicDir = path.resolve(import.meta.dirname, "../../public");
@@ -60,7 +60,7 @@ describe("partner directories (product-rules §3 Partner, §9 counts)", () => {
     }
   });
 
-  it("has committed logos that match the generator (run scripts/generate-partner-logos.ts)", () => {
+  it("has committed logos that match the generator (run commands/generate-partner-logos.ts)", () => {
     for (const partners of [musicPartners, filmPartners]) {
       partners.forEach((partner, index) => {
         const svg = fs.readFileSync(path.join(publicDir, svgSourceOf(partner.logo)), "utf8");

@@ -3,7 +3,7 @@
  * §3 PartnerCategoryCard and Partner, §9: about 90 music and about 160 film partners).
  *
  * The names are public distribution outlets (stores, streaming and video-on-demand services).
- * Logos are our own generated wordmarks (scripts/generate-partner-logos.ts: an SVG, and the PNG
+ * Logos are our own generated wordmarks (commands/generate-partner-logos.ts: an SVG, and the PNG
  * rendered from it that the page shows, ADR 0030 and 0150), so no page requests anything from a
  * third party. product-rules §3 gives .png/.jpg/.jpeg logo paths; the file is named by the slug.
  */

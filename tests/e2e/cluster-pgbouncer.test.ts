@@ -36,7 +36,7 @@ beforeAll(async () => {
   origins.push(await startSite({ env }));
   for (let i = 0; i < 2; i++) origins.push(await startSite({ env: { ...env, SKIP_BUILD: "1" } }));
   // the analyzer on the first origin's machine: it reads that machine's audio (ADR 0091)
-  analyzer = spawn(projectNode, ["scripts/analyzer.ts"], {
+  analyzer = spawn(projectNode, ["commands/analyzer.ts"], {
     cwd: projectRoot,
     env: { ...process.env, NODE_ENV: undefined, DATA_DIR: origins[0].dataDir, DATABASE_URL: url, LOG_LEVEL: "info", SHUTDOWN_TIMEOUT_SECONDS: "5" },
     stdio: ["ignore", "pipe", "pipe"],

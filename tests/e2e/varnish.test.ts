@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startSite, type RunningSite } from "./support/server-process.ts";
-import { renderVcl, varnishdArgs, varnishdPath } from "../../scripts/varnish.ts";
+import { renderVcl, varnishdArgs, varnishdPath } from "../../commands/varnish.ts";
 import { waitFor } from "../support/wait.ts";
 import { parseEml } from "../support/mail-peers.ts";
 import { writeSampleSources } from "../../app/.server/catalog/sample/ensure.ts";

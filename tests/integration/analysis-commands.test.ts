@@ -38,7 +38,7 @@ describe("npm run analyzer and npm run catalog -- analysis", () => {
     // the catalog command never analyses
     expect(await catalog("analysis")).toMatchObject({ code: 0, stdout: expect.stringMatching(/done\s+0\n\s+pending\s+0\n\s+failed\s+0/) });
 
-    const analyzer = spawn(node, ["scripts/analyzer.ts"], { cwd: root, env: { ...env, LOG_LEVEL: "info" }, stdio: ["ignore", "pipe", "pipe"] });
+    const analyzer = spawn(node, ["commands/analyzer.ts"], { cwd: root, env: { ...env, LOG_LEVEL: "info" }, stdio: ["ignore", "pipe", "pipe"] });
     let log = "";
     analyzer.stdout.on("data", (d) => (log += d));
     analyzer.stderr.on("data", (d) => (log += d));

@@ -19,7 +19,7 @@ function codeFiles(dir: string): string[] {
   return out;
 }
 
-const files = ["app", "server", "scripts", "tests"].flatMap(codeFiles);
+const files = ["app", "server", "commands", "benchmarks", "labs", "tests"].flatMap(codeFiles);
 const sections = new Set([...fs.readFileSync(path.join(root, "docs/product-rules.md"), "utf8").matchAll(/^## §(\d+)\b/gm)].map((m) => m[1]));
 
 /** `product-rules §2`, `product-rules §2/§4`, `product-rules §2 and §5`: every section a citation names. */

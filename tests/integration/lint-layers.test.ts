@@ -25,14 +25,31 @@ describe("lint rules that enforce the layout", () => {
     expect(await restricted("app/routes/planted.tsx", 'import { services } from "~/.server/context";\nvoid services;\n')).toEqual([]);
   });
 
-  it("product code and scripts may not import from tests/", async () => {
-    for (const file of ["app/.server/planted.ts", "server/planted.ts", "scripts/planted.ts", "app/lib/planted.ts", "app/routes/planted.tsx"]) {
+  it("product code and the tools may not import from tests/", async () => {
+    for (const file of ["app/.server/planted.ts", "server/planted.ts", "commands/planted.ts", "benchmarks/planted.ts", "labs/planted.ts", "app/lib/planted.ts", "app/routes/planted.tsx"]) {
       expect(await restricted(file, 'import { waitFor } from "../tests/support/wait.ts";\nvoid waitFor;\n'), file).toEqual([
         expect.stringContaining("must not import from tests/"),
       ]);
     }
     // a unit test next to the code it tests may
     expect(await restricted("app/.server/planted.test.ts", 'import { waitFor } from "../../tests/support/wait.ts";\nvoid waitFor;\n')).toEqual([]);
+  });
+
+  it("product code may not import the commands, benchmarks or labs (ADR 0153)", async () => {
+    const planted: [string, string][] = [
+      ["app/.server/planted.ts", "../../commands/lib/vocabulary.ts"],
+      ["server/planted.ts", "../benchmarks/lib/site-process.ts"],
+      ["server.ts", "./labs/lib/meter-accents.ts"],
+      ["app/routes/planted.tsx", "../../benchmarks/lib/proc.ts"],
+      ["app/features/catalog/planted.tsx", "../../../labs/lib/meter-accents.ts"],
+      ["app/lib/planted.ts", "../../commands/varnish.ts"],
+    ];
+    for (const [file, target] of planted) {
+      expect(await restricted(file, `import { x } from "${target}";\nvoid x;\n`), file).toEqual([expect.stringContaining("product code must not import commands/, benchmarks/ or labs/")]);
+    }
+    // the tools may import each other and the product (a lab reuses the benchmarks' harness)
+    expect(await restricted("labs/planted.ts", 'import { x } from "../benchmarks/lib/real-set.ts";\nimport { y } from "../app/.server/analysis/analyze.ts";\nvoid x, y;\n')).toEqual([]);
+    expect(await restricted("benchmarks/planted.ts", 'import { x } from "../commands/varnish.ts";\nvoid x;\n')).toEqual([]);
   });
 
   it("a feature may import another feature only through its index", async () => {

@@ -15,7 +15,7 @@ function startWorker(env: Record<string, string>, log: string): ChildProcess {
   const out = fs.openSync(log, "a");
   return spawn(
     path.join(root, "node_modules/.bin/node"),
-    ["scripts/worker.ts", "--poll-ms", "50", "--lease-ms", "1500", "--base-delay-ms", "100", "--max-delay-ms", "500"],
+    ["commands/worker.ts", "--poll-ms", "50", "--lease-ms", "1500", "--base-delay-ms", "100", "--max-delay-ms", "500"],
     { cwd: root, env: { ...process.env, LOG_LEVEL: "info", ...env }, stdio: ["ignore", out, out] },
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { groupBalanced, lossAndGradient, ncaFit, type NcaProblem } from "../../scripts/lib/metric-learning.ts";
-import { HELD_OUT_GROUPS, macroMean, NEW_HELD_OUT_GROUPS, realCorpus, scoreRanking, SOURCES } from "../../scripts/lib/real-music.ts";
+import { groupBalanced, lossAndGradient, ncaFit, type NcaProblem } from "../../benchmarks/lib/metric-learning.ts";
+import { HELD_OUT_GROUPS, macroMean, NEW_HELD_OUT_GROUPS, realCorpus, scoreRanking, SOURCES } from "../../benchmarks/lib/real-music.ts";
 
 // ADR 0131: the learned metric's fit with every group weighing the same, the diagonal shortcut,
 // and the corpus's parts (new held-out groups apart from ADR 0118's six and from tuning).

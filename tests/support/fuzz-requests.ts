@@ -1,2 +1,2 @@
-// Moved to scripts/lib/fuzz-requests.ts (benchmarks use it too; scripts never import tests/).
-export * from "../../scripts/lib/fuzz-requests.ts";
+// Moved to benchmarks/lib/fuzz-requests.ts (benchmarks use it too; scripts never import tests/).
+export * from "../../benchmarks/lib/fuzz-requests.ts";

@@ -1,2 +1,2 @@
-// Moved to scripts/lib/mail-peers.ts (benchmarks use it too; scripts never import tests/).
-export * from "../../scripts/lib/mail-peers.ts";
+// Moved to benchmarks/lib/mail-peers.ts (benchmarks use it too; scripts never import tests/).
+export * from "../../benchmarks/lib/mail-peers.ts";

@@ -1,2 +1,2 @@
-// Moved to scripts/lib/postgres-server.ts (benchmarks use it too; scripts never import tests/).
-export * from "../../scripts/lib/postgres-server.ts";
+// Moved to benchmarks/lib/postgres-server.ts (benchmarks use it too; scripts never import tests/).
+export * from "../../benchmarks/lib/postgres-server.ts";

@@ -5,13 +5,13 @@ import { createPrng } from "../../app/.server/catalog/sample/prng.ts";
  * Synthesised test audio for the analysis engine (issue #9: accuracy is tested on audio the
  * tests generate, so the truth (tempo, key, length, level) is known exactly), in one place:
  * drums and chords from the sample catalog's synthesis (app/.server/catalog/sample/synth.ts),
- * the beatless signals and the encoders the benchmarks share (scripts/lib/), and what only
+ * the beatless signals and the encoders the benchmarks share (benchmarks/lib/), and what only
  * the tests use.
  */
 
 export { chordsInKey, drumPattern, mix, PITCH_CLASSES } from "../../app/.server/catalog/sample/synth.ts";
-export { drone, noiseTexture, padChords, tone } from "../../scripts/lib/synth.ts";
-export { encodeWav, encodeWithFfmpeg, type EncodedFormat } from "../../scripts/lib/encode-audio.ts";
+export { drone, noiseTexture, padChords, tone } from "../../benchmarks/lib/synth.ts";
+export { encodeWav, encodeWithFfmpeg, type EncodedFormat } from "../../benchmarks/lib/encode-audio.ts";
 
 /**
  * A beat with no drums (issue #20: ragtime, a stride or "oom-pah" accompaniment): plucked notes

@@ -1,2 +1,2 @@
-// Moved to scripts/lib/small-disk.ts (benchmarks use it too; scripts never import tests/).
-export * from "../../scripts/lib/small-disk.ts";
+// Moved to benchmarks/lib/small-disk.ts (benchmarks use it too; scripts never import tests/).
+export * from "../../benchmarks/lib/small-disk.ts";

@@ -19,7 +19,7 @@ import { BANDS, MAX_WINDOWS, WINDOW_BYTES } from "./segments.ts";
  * asymmetric distance of its residual-coded passage (a table per visited cell).
  *
  * The codebook is fixed (passage-codebook.json), fitted by `npm run fit:passage-codes` on the
- * real corpus's tuning groups only (scripts/fit-passage-codes.ts, its provenance in the file):
+ * real corpus's tuning groups only (labs/fit-passage-codes.ts, its provenance in the file):
  * a track's codes do not depend on the rest of the catalog, so they are computed once as its
  * figures are read (figures.ts), never refitted at 2.5 million tracks.
  */

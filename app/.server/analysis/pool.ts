@@ -58,7 +58,7 @@ export class QueueFullError extends Error {
 
 /**
  * The worker is a plain .ts module that Node loads by path (type stripping), in the server
- * and in `node scripts/*.ts` alike. It is found from this module's directory upwards: from
+ * and in `node commands/*.ts` (and the benchmarks) alike. It is found from this module's directory upwards: from
  * app/.server/analysis/ when run from source, from build/server/ when this module is part of
  * the Vite SSR bundle — which does not contain the worker, so the project's app/ folder must
  * sit beside build/, as it does wherever `npm start` runs.

@@ -5,7 +5,7 @@
  * whole-track fingerprint putting a 20 s excerpt's source first for 67 % of 134 real tracks;
  * its nearest passage, 100 %).
  *
- * Ported from bench:similarity's candidate features (scripts/lib/block-features.ts `logBands`,
+ * Ported from bench:similarity's candidate features (benchmarks/lib/block-features.ts `logBands`,
  * the windows' mean and spread): the decoded audio averaged down to ~11 kHz mono, 1,024-sample
  * Hann frames every 512 samples, BANDS triangular bands on the mel scale (40 Hz–5 kHz), in dB;
  * for each 20-second window every 10 seconds, each band's mean (the window's own level taken
@@ -71,7 +71,7 @@ export class PowerSpectrum {
   private readonly cos: Float64Array;
   private readonly sin: Float64Array;
   private readonly rev: Uint32Array;
-  /** `size`: a power of two (FRAME here; scripts/lib/meter-accents.ts uses 256) */
+  /** `size`: a power of two (FRAME here; labs/lib/meter-accents.ts uses 256) */
   constructor(size: number = FRAME) {
     this.size = size;
     this.re = new Float64Array(size);

@@ -158,7 +158,7 @@ describe("the words are true of the pair (issue #29)", () => {
 describe("the site's learned metric (ADR 0125)", () => {
   it("is the fitted map, fitted on tuning music only, and ranks by it", async () => {
     const map = (await import("./similarity-map.json", { with: { type: "json" } })).default;
-    const { HELD_OUT_GROUPS, NEW_HELD_OUT_GROUPS, SOURCES } = await import("../../../scripts/lib/real-music.ts");
+    const { HELD_OUT_GROUPS, NEW_HELD_OUT_GROUPS, SOURCES } = await import("../../../benchmarks/lib/real-music.ts");
     // never fitted on a held-out group (ADR 0118's six nor ADR 0131's new ones), nor on a package the corpus does not list
     expect(map.fittedOn.part).toBe("tuning");
     expect(map.fittedOn.groups.filter((g: string) => HELD_OUT_GROUPS.includes(g) || NEW_HELD_OUT_GROUPS.includes(g))).toEqual([]);

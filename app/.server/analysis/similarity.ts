@@ -83,7 +83,7 @@ export function catalogScales(vectors: Uint8Array, count: number, present?: Uint
 /**
  * The site's metric (ADR 0125): one weight per fingerprint value, for ((a − b) / σ_field)², and
  * the tempo and key terms' weights, fitted by neighbourhood components analysis on the real
- * corpus's tuning groups only (`npm run fit:similarity`, scripts/fit-similarity.ts; the file
+ * corpus's tuning groups only (`npm run fit:similarity`, labs/fit-similarity.ts; the file
  * carries its provenance). It has the scan's own form (a weighted squared difference per byte),
  * so the index keeps the stored fingerprint's bytes and applies it when it builds the model
  * from the catalog's σ: no new analysis. On the corpus's held-out groups (never fitted on)

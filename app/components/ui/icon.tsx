@@ -5,7 +5,7 @@ import type { SVGProps } from "react";
  * are a string. Lucide's own React components make an element per path, which cost a catalog
  * track view some 0.35 ms of its server render (74 icons, ~200 elements; measured, issue #18,
  * ADR 0114), and ship Lucide's runtime to the browser. The markup is Lucide's, attribute for
- * attribute: the modules in icons/ are generated from lucide-react by scripts/generate-icons.ts,
+ * attribute: the modules in icons/ are generated from lucide-react by commands/generate-icons.ts,
  * and icons/icons.test.tsx compares every icon with lucide-react's own rendering.
  */
 

@@ -1,2 +1,2 @@
-// Moved to scripts/lib/site-process.ts (benchmarks use it too; scripts never import tests/).
-export * from "../../../scripts/lib/site-process.ts";
+// Moved to benchmarks/lib/site-process.ts (benchmarks use it too; scripts never import tests/).
+export * from "../../../benchmarks/lib/site-process.ts";
