@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./site-process.ts";
 
 // A throw-away PostgreSQL server for tests: `initdb` into a temp dir, `postgres` on a free
 // loopback port, removed afterwards. PostgreSQL refuses to run as root, so under root the
@@ -43,29 +44,23 @@ function findBinDir(): string {
   return found;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 const isRoot = process.getuid?.() === 0;
 /** The command line that runs a PostgreSQL binary as a non-root user. */
 function asPostgresUser(bin: string, args: string[]): [string, string[]] {
   return isRoot ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
 }
 
-async function waitForConnection(port: number, child: ChildProcess, log: () => string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
+/**
+ * Waits until `port` on 127.0.0.1 accepts a connection and `ready(log)` holds (PostgreSQL's
+ * "ready to accept connections"); throws with the log when `child` exits first or time runs out.
+ * The PgBouncer of tests/support/pgbouncer.ts waits the same way.
+ */
+export async function waitForConnection(port: number, child: ChildProcess, log: () => string, opts: { name: string; timeoutMs: number; ready?: (log: string) => boolean }) {
+  const deadline = Date.now() + opts.timeoutMs;
   let exited = false;
   child.once("exit", () => (exited = true));
   while (Date.now() < deadline) {
-    if (exited) throw new Error(`postgres exited during start-up:\n${log()}`);
+    if (exited) throw new Error(`${opts.name} exited during start-up:\n${log()}`);
     const ok = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, "127.0.0.1", () => {
         socket.end();
@@ -73,10 +68,10 @@ async function waitForConnection(port: number, child: ChildProcess, log: () => s
       });
       socket.on("error", () => resolve(false));
     });
-    if (ok && /ready to accept connections/.test(log())) return;
+    if (ok && (opts.ready?.(log()) ?? true)) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`postgres did not accept connections within ${timeoutMs} ms:\n${log()}`);
+  throw new Error(`${opts.name} did not accept connections within ${opts.timeoutMs} ms:\n${log()}`);
 }
 
 export async function startTestPostgres(): Promise<TestPostgres> {
@@ -106,7 +101,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     let output = "";
     child.stdout!.on("data", (d) => (output += d));
     child.stderr!.on("data", (d) => (output += d));
-    await waitForConnection(port, child, () => output);
+    await waitForConnection(port, child, () => output, { name: "postgres", timeoutMs: 30_000, ready: (log) => /ready to accept connections/.test(log) });
   };
   const halt = async () => {
     if (child.exitCode !== null) return;

@@ -1,8 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { waitForConnection } from "../../benchmarks/lib/postgres-server.ts";
+import { freePort } from "../../benchmarks/lib/site-process.ts";
 
 // A throw-away PgBouncer (Debian's `pgbouncer` package) in front of a test PostgreSQL, on a free
 // loopback port, in transaction mode as docs/deployment.md runs it for many machines (issue #42).
@@ -19,17 +20,6 @@ export interface TestPgBouncer {
 
 const BIN = "/usr/sbin/pgbouncer";
 const isRoot = process.getuid?.() === 0;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * `poolSize` server connections per database and user at most (PgBouncer's default_pool_size):
@@ -68,22 +58,11 @@ export async function startTestPgBouncer(opts: { upstreamPort: number; poolSize:
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`pgbouncer exited during start-up: ${output}`);
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, "127.0.0.1", () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on("error", () => resolve(false));
-    });
-    if (ok) break;
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`pgbouncer did not listen within 20 s: ${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    await waitForConnection(port, child, () => output, { name: "pgbouncer", timeoutMs: 20_000 });
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
   }
   return {
     port,
