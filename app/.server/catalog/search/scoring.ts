@@ -3,6 +3,7 @@ import { Int32Column } from "../tracks/columns.ts";
 import type { TrackTable } from "../tracks/table.ts";
 import { MAX_SEARCH_WORD_LENGTH } from "../../../lib/catalog/matching.ts";
 import { fuzzyWords } from "./osa.ts";
+import { combine, EXACT, flagsOf, FUZZY, PREFIX, tierScore } from "./tiers.ts";
 import { headCount, headWord } from "./postings.ts";
 import { queryWords, words } from "./words.ts";
 import type { AlbumHits, CatalogSearch, Postings, SearchHits } from "./types.ts";
@@ -30,7 +31,7 @@ import type { AlbumHits, CatalogSearch, Postings, SearchHits } from "./types.ts"
  * another field (album, artist, genre; album view: artist, genre, a track title). Tiers 4–7 are
  * the same four for a match where some word is found only with an edit ("nihgt": "Night", then
  * "Night Drive", then "Into the Night"…). The tier is carried in the score, TIER_STEP × (7 −
- * tier) + score, so every consumer of the scores (the track view's pageOf, rankedAlbums) orders
+ * tier) + score (tiers.ts), so every consumer of the scores (the track view's pageOf, rankedAlbums) orders
  * by it unchanged.
  */
 
@@ -45,49 +46,6 @@ const ALBUM_WEIGHTS = { album: 1, artist: 0.8, genre: 0.5, title: 0.4 };
 
 /** Vocabulary words taken per query word (the best scored): a one-letter prefix must not expand to thousands. */
 const MAX_EXPANSIONS = 64;
-/** How a vocabulary word matched a query word (0: not at all); the better the higher. */
-const FUZZY = 1;
-const PREFIX = 2;
-const EXACT = 3;
-/** Above any score of up to 16 words (each ≤ 1): a tier's place in the score (ADR 0142). */
-export const TIER_STEP = 32;
-const LAST_TIER = 7;
-
-/**
- * Match flags over the query words: every word found whole in the main field (the title; album
- * view: the name), exactly or (for a word found only with an edit) with it; every word found in
- * it at all; some word found only with an edit.
- */
-const ALL_WHOLE = 1;
-const ALL_IN_MAIN = 2;
-const SOME_FUZZY = 4;
-/** A track's (album's) tier (see the comment at the top); `first`: how the first word typed matched its main field's first word. */
-function tierOf(flags: number, first: number, count: number, words: number): number {
-  const fuzzy = flags & SOME_FUZZY ? 4 : 0;
-  if (!(flags & ALL_IN_MAIN)) return fuzzy + 3;
-  if (flags & ALL_WHOLE && count === words) return fuzzy;
-  return fuzzy + (first >= (fuzzy ? FUZZY : PREFIX) ? 1 : 2);
-}
-
-/** flagsOf's answers, looked up (main << 2 | any): it runs once per candidate and word. */
-const FLAGS = Uint8Array.from({ length: 16 }, (_, i) => {
-  const main = i >> 2;
-  const any = i & 3;
-  if (any === FUZZY) return SOME_FUZZY | (main === FUZZY ? ALL_WHOLE | ALL_IN_MAIN : 0);
-  return (main === EXACT ? ALL_WHOLE : 0) | (main >= PREFIX ? ALL_IN_MAIN : 0);
-});
-
-/**
- * What each tier adds to a score, TIER_STEP × (7 − tier), looked up by (flags << 3 | first << 1 |
- * whole title), for a query of `words` words: the tier pass runs once per candidate (ADR 0142).
- */
-function tierScores(): Float32Array {
-  const out = new Float32Array(64);
-  for (let i = 0; i < 64; i++) out[i] = TIER_STEP * (LAST_TIER - tierOf(i >> 3, (i >> 1) & 3, i & 1, 1));
-  return out;
-}
-const TIER_SCORE = tierScores();
-
 interface Expansion {
   id: number;
   score: number;
@@ -260,13 +218,6 @@ function createScoring(ix: SearchParts) {
     return stamp;
   };
 
-  /**
-   * A word's match flags (as tierOf reads them) from how it matched the main field (the title;
-   * album view: the name) and any field; over the words the first two are AND-ed, the third OR-ed.
-   * A word found only with an edit counts as found in the main field when it is found there so.
-   */
-  const flagsOf = (main: number, any: number) => FLAGS[(main << 2) | any];
-  const combine = (flags: number, word: number) => (flags & word & (ALL_WHOLE | ALL_IN_MAIN)) | ((flags | word) & SOME_FUZZY);
 
   // how each vocabulary word stands for the first word typed (0: not), set per query and cleared
   // after it: read once per candidate by the tiers, where a Map lookup cost a sixth of a search
@@ -285,7 +236,7 @@ function createScoring(ix: SearchParts) {
 
   const scratchBytes =
     trackScore.byteLength + trackStamp.byteLength + albumScore.byteLength + albumStamp.byteLength + trackBits.byteLength + albumBits.byteLength + trackKind.byteLength + albumKind.byteLength + nameKind.byteLength + firstKind.byteLength;
-  return { T, A, trackScore, trackStamp, trackKind, albumScore, albumStamp, albumKind, nameKind, trackBits, albumBits, firstKind, expand, scoreAlbums, scoreTitles, reach, nextStamp, flagsOf, combine, markFirstWord, clearFirstWord, scratchBytes };
+  return { T, A, trackScore, trackStamp, trackKind, albumScore, albumStamp, albumKind, nameKind, trackBits, albumBits, firstKind, expand, scoreAlbums, scoreTitles, reach, nextStamp, markFirstWord, clearFirstWord, scratchBytes };
 }
 
 export function searchOver(
@@ -299,7 +250,7 @@ export function searchOver(
 ): CatalogSearch {
   const ix = { table, vocabulary, vocabularyMap, trackPostings, albumPostings };
   const sc = createScoring(ix);
-  const { T, A, trackScore, trackStamp, trackKind, albumScore, albumStamp, albumKind, nameKind, trackBits, albumBits, firstKind, expand, scoreAlbums, scoreTitles, reach, nextStamp, flagsOf, combine } = sc;
+  const { T, A, trackScore, trackStamp, trackKind, albumScore, albumStamp, albumKind, nameKind, trackBits, albumBits, firstKind, expand, scoreAlbums, scoreTitles, reach, nextStamp } = sc;
   const V = firstKind.length;
 
   /** The scores with each one's tier put in front (TIER_STEP × (7 − tier) + score); the first word typed marked in firstKind. */
@@ -308,7 +259,7 @@ export function searchOver(
       const head = headOf[positions[j]];
       const word = headWord(head);
       const whole = headCount(head) === words ? 1 : 0;
-      scores[j] += TIER_SCORE[(flags[j] << 3) | ((word < V ? firstKind[word] : 0) << 1) | whole];
+      scores[j] += tierScore(flags[j], word < V ? firstKind[word] : 0, whole);
     }
     return scores;
   };
