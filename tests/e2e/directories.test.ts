@@ -415,6 +415,12 @@ describe("web3", () => {
     for (const pagePath of ["/web3/blockchain", "/web3"]) {
       await withPage(
         async (page) => {
+          // The web font arrives after the first paint, as it does on a slow line or a busy
+          // machine: with font-display: swap the text re-flowed then (CLS 0.041, ADR 0156).
+          await page.route(/\.woff2$/, async (route) => {
+            await new Promise((resolve) => setTimeout(resolve, 1500));
+            await route.continue();
+          });
           await page.addInitScript(() => {
             const w = window as unknown as { __layoutShift: number };
             w.__layoutShift = 0;
