@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deferHydration } from "./defer-hydration";
+import { deferHydration, HYDRATION_TRIGGERS } from "./defer-hydration";
 
 // The shape React Router 8's <Scripts> renders (node_modules/react-router …/ssr/components.js).
 const page = (_: string) =>
@@ -10,7 +10,7 @@ const page = (_: string) =>
   `<script type="module" async="">import "/assets/manifest.js";\nimport * as route0 from "/assets/root.js";\nimport("/assets/entry.client.js");</script></body></html>`;
 
 describe("deferHydration", () => {
-  it("drops the modulepreloads, keeps the stylesheet and the font preload, and starts the bootstrap after the first paint", () => {
+  it("drops the modulepreloads, keeps the stylesheet and the font preload, and starts the bootstrap at the first interaction", () => {
     const html = deferHydration(page("abc==")).join("");
     expect(html).not.toContain("modulepreload");
     expect(html).toContain('<link rel="stylesheet" href="/assets/app.css"');
@@ -18,10 +18,16 @@ describe("deferHydration", () => {
     // No module script runs while the document is parsed: the bootstrap is inert…
     expect(html).not.toMatch(/<script[^>]*type="module"/);
     expect(html).toContain('<script type="text/x-module" id="rr-deferred-bootstrap">import "/assets/manifest.js";');
-    // …and an inline script starts it after the first contentful paint.
-    expect(html).toMatch(/<script>\(function\(\)\{function go\(\)/);
+    // …and an inline script starts it at the first interaction, not before (ADR 0160)…
+    expect(html).toMatch(/<script>\(function\(\)\{/);
+    for (const trigger of HYDRATION_TRIGGERS) expect(html).toContain(`"${trigger}"`);
+    expect(html).toContain('s.type="module";s.text=d.text');
+    // …while the modules React Router asked for are fetched into the cache after the first paint.
     expect(html).toContain('getEntriesByName("first-contentful-paint")');
-    expect(html).toContain('s.type="module";s.fetchPriority="low";s.text=d.text');
+    expect(html).toContain('["/assets/entry.client.js","/assets/framework.js"]');
+    expect(html).toContain('l.rel="prefetch"');
+    // a page marked data-hydrate-early (an item's sheet) starts it after the first paint instead
+    expect(html).toContain('if(D.querySelector("[data-hydrate-early]")){go();return}');
     expect(html.indexOf("rr-deferred-bootstrap")).toBeLessThan(html.indexOf("first-contentful-paint"));
     expect(html).toContain("<script>window.__reactRouterContext = {};</script>");
   });

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, screenshot, url } from "./support/browser.ts";
+import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, screenshot, url, waitHydrated } from "./support/browser.ts";
 import { freePort, waitForHealthy } from "./support/server-process.ts";
 import { expectScriptsHashed } from "./support/csp.ts";
 
@@ -620,7 +620,7 @@ describe("channels (enabled by CATALOG_CHANNELS_ENABLED) and an album without tr
     const channels = (JSON.parse(fs.readFileSync(path.join(inject("dataDir"), "catalog", "sample", "channels.json"), "utf8")) as Array<{ category: string; country: string; subscriberCount: number } | null>).filter(Boolean) as Array<{ category: string; country: string; subscriberCount: number }>;
     const page = await newPage(browser);
     await page.goto(`${base}/catalog?type=channels`);
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    await waitHydrated(page);
     expect(await page.locator("h1").innerText()).toBe("Channels Catalog");
     await expectStatus(page, `Showing ${channels.length} channels`);
     const firstCard = page.locator("[data-testid=catalog-grid] article").first();
@@ -652,7 +652,7 @@ describe("channels (enabled by CATALOG_CHANNELS_ENABLED) and an album without tr
   it('says "No tracks available." for an album without tracks, and drops null entries', async () => {
     const page = await newPage(browser);
     await page.goto(`${base}/catalog`);
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    await waitHydrated(page);
     await expectStatus(page, "Showing 2 albums");
     await page.getByText("Quiet Rooms").click();
     await page.getByRole("dialog").getByText("No tracks available.").waitFor();

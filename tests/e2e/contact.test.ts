@@ -6,7 +6,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseEml } from "../support/mail-peers.ts";
 import { waitFor } from "../support/wait.ts";
-import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, screenshot, url } from "./support/browser.ts";
+import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, screenshot, url, waitHydrated } from "./support/browser.ts";
 import { fillContact, fillLicensing } from "./support/lead-forms.ts";
 import { freePort, waitForHealthy } from "./support/server-process.ts";
 
@@ -465,7 +465,7 @@ describe("/contact", () => {
     it("answers 429 with a readable message, with and without JavaScript", async () => {
       const js = await newPage(browser);
       await js.goto(`${limited.base}/contact`);
-      await js.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+      await waitHydrated(js);
       await fillContact(js, `First ${run}`);
       await js.getByRole("button", { name: "Send Message" }).click();
       await js.locator("[data-sonner-toast]").getByText("Message Sent!", { exact: true }).waitFor();
@@ -496,7 +496,7 @@ describe("/contact", () => {
     it("shows a destructive toast with the contact address and keeps the form (deviation 2)", async () => {
       const page = await newPage(browser);
       await page.goto(`${broken.base}/contact`);
-      await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+      await waitHydrated(page);
       await fillContact(page, `Lost? ${run}`);
       await page.getByRole("button", { name: "Send Message" }).click();
       const toast = page.locator("[data-sonner-toast]");

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEml } from "../support/mail-peers.ts";
 import { mountSmallDisk, type SmallDisk } from "../support/tmpfs.ts";
 import { waitFor } from "../support/wait.ts";
-import { launchBrowser, newPage } from "./support/browser.ts";
+import { launchBrowser, newPage, waitHydrated } from "./support/browser.ts";
 import { fillContact, fillLicensing } from "./support/lead-forms.ts";
 import { freePort, waitForHealthy } from "./support/server-process.ts";
 
@@ -68,7 +68,7 @@ describe.skipIf(Boolean(skip))("a full data disk", () => {
         // with JavaScript: a toast, the form kept, a 503
         const js = await newPage(browser);
         await js.goto(`${base}/contact?tab=${tab}`);
-        await js.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+        await waitHydrated(js);
         if (tab === "contact") await fillContact(js, `Full disk JS ${run}`, MESSAGE);
         else await fillLicensing(js, `Full Disk Films JS ${run}`);
         const [response] = await Promise.all([

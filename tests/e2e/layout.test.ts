@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, screenshot, url } from "./support/browser.ts";
+import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, screenshot, url, waitHydrated } from "./support/browser.ts";
 
 // product-rules §2 "Navigation menu", in order.
 const MENU = [
@@ -261,7 +261,7 @@ describe("navigation menu", () => {
     await openMenu(page);
     await menuLinks(page).filter({ hasText: "Podcasts" }).click();
     await page.waitForURL(url("/podcasts"));
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    await waitHydrated(page);
     // A fresh document: no React Router on the page, and its dialog opens.
     expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
     expect(await page.evaluate(() => [...document.scripts].filter((s) => s.src).map((s) => new URL(s.src).pathname))).toEqual([

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, url } from "./support/browser.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, url, waitHydrated } from "./support/browser.ts";
 import { chromium } from "playwright-core";
 
 let browser: Browser;
@@ -19,7 +19,7 @@ async function workerPage(): Promise<{ context: BrowserContext; page: Page }> {
 }
 
 async function waitForControl(page: Page) {
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  await waitHydrated(page);
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
     if (!navigator.serviceWorker.controller) {
@@ -73,7 +73,7 @@ describe("service worker", () => {
     await waitForControl(page);
     // Visit a page online, through the worker, so it is cached network-first.
     await page.goto(url("/mission"));
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    await waitHydrated(page);
     const missionTitle = await page.title();
 
     await context.setOffline(true);
@@ -81,7 +81,7 @@ describe("service worker", () => {
     expect(again?.status()).toBe(200);
     expect(await page.title()).toBe(missionTitle);
     // Its hashed scripts come from the cache too, so the page still hydrates.
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    await waitHydrated(page);
 
     await page.goto(url("/board"));
     expect(await page.title()).toBe("You're offline | Northbeat Media");

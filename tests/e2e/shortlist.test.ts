@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, screenshot, url } from "./support/browser.ts";
+import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, screenshot, url, waitHydrated } from "./support/browser.ts";
 
 // Issue #11 "Shortlist, without an account" (DESIGN.md §3b: /shortlist, /shortlist?items=id,id,…).
 interface SnapAlbum { id: string; name: string; artist: string; tracks: { Filename: string }[] }
@@ -111,7 +111,7 @@ describe("shortlist", () => {
     // the list, in the order added, each removable
     await counter(page).click();
     await page.waitForURL((u) => u.pathname === "/shortlist");
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    await waitHydrated(page);
     await expect.poll(() => entries(page).count()).toBe(3);
     const texts = await entries(page).allInnerTexts();
     expect(texts[0]).toContain(album.name);

@@ -315,6 +315,9 @@ export function DetailSheet({
     <aside
       aria-labelledby="detail-title"
       data-detail-kind={detail.kind}
+      // ADR 0160: a page that opens on an item hydrates at its first paint, not at the first
+      // interaction, so the dialog's focus, Esc and backdrop are there as the visitor arrives.
+      data-hydrate-early=""
       className="fixed inset-y-0 right-0 z-50 flex w-full max-w-md flex-col gap-4 overflow-y-auto border-l border-border bg-surface p-6 shadow-2xl sm:max-w-lg [&>*]:shrink-0"
     >
       {detail.kind === "album" ? <AlbumSheetBody album={detail} from={closeHref} /> : <SingleSheetBody single={detail} from={closeHref} />}

@@ -49,8 +49,19 @@ export async function newPage(browser: Browser, options: BrowserContextOptions =
 /** Navigates and waits until React has hydrated the page (the root carries data-hydrated). */
 export async function gotoHydrated(page: Page, pathname: string) {
   const response = await page.goto(url(pathname), { waitUntil: "load" });
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  await waitHydrated(page);
   return response;
+}
+
+/**
+ * Waits until the page is hydrated (React pages) or enhanced (document pages). A React page
+ * hydrates at the visitor's first interaction (ADR 0160): a press of Shift, a real key that
+ * changes nothing on the page, is that interaction here.
+ */
+export async function waitHydrated(page: Page) {
+  const hydrated = () => page.evaluate(() => document.documentElement.dataset.hydrated === "true");
+  if (!(await hydrated())) await page.keyboard.press("Shift");
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 }
 
 /** Runs axe-core on the page and fails with a readable list of violations. */
