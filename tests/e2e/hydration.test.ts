@@ -1,4 +1,4 @@
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, newPage, url } from "./support/browser.ts";
 
@@ -14,7 +14,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const hydrated = (page: import("playwright-core").Page) => page.evaluate(() => document.documentElement.dataset.hydrated === "true");
+const hydrated = (page: Page) => page.evaluate(() => document.documentElement.dataset.hydrated === "true");
 
 describe("hydration at the first interaction (ADR 0160)", () => {
   it("runs no framework code until someone interacts, and fetches it into the cache meanwhile", async () => {
