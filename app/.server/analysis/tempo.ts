@@ -50,8 +50,8 @@ export interface TempoMeasures extends TempoEstimate {
   secondOpinion?: number;
   /** The second method's tempo is not the candidate's, an octave or a third of it: no tempo is named (ADR 0133). */
   disputed?: boolean;
-  /** The backbeat moved the level (ADR 0159): 2, its half is the beat; 1/2, its double is. */
-  backbeat?: number;
+  /** The backbeat's measures at the level named and what they did to it (ADR 0159; the bench and labs/tempo-octave.ts print them). */
+  backbeat?: BackbeatMeasures & { move: number; fromBpm: number };
 }
 
 /** Below this pulse clarity no tempo is named: chosen from the evaluation set (ADR 0105). */
@@ -136,7 +136,7 @@ const SAME_PULSE = [1, 2, 1 / 2, 3, 1 / 3];
 const BEATS_A_BAR = [2, 3, 4];
 /**
  * The backbeat's octave (issue #43, ADR 0159: backbeatOctave). Chosen on the groove set
- * (benchmarks/groove-set.ts) and the real tuning part with the replay lab (labs/tempo-octave).
+ * (benchmarks/groove-set.ts) and the real tuning part with the replay lab (labs/tempo-octave.ts).
  */
 const BACKBEAT_HALF_TO_BPM = 105;
 const BACKBEAT_SCORE = 0.25;
@@ -284,12 +284,15 @@ export function measureEnvelope(env: OnsetEnvelope): TempoMeasures {
   // level halved or doubled where the drums say the beat is there; clarity and confidence stay
   // the level's (the same pulse), the second opinion's verdict stands (an octave agrees with it)
   if (named && !disputed) {
-    const move = backbeatOctave(env, period, beats, candidateBpm);
+    const measures = backbeatMeasures(env, period, beats);
+    const move = measures ? backbeatOctave(measures, candidateBpm) : 1;
+    const backbeat = measures && { ...measures, move, fromBpm: candidateBpm };
     if (move !== 1) {
       const movedBeats = trackBeats(env.strength, period * move);
       const movedBpm = Math.round(beatsRate(movedBeats, period * move, fr) * 10) / 10;
-      return { bpm: movedBpm, confidence, candidateBpm: movedBpm, beats: movedBeats.length, ambiguous, levels, phase, persistence, secondOpinion, disputed, backbeat: move };
+      return { bpm: movedBpm, confidence, candidateBpm: movedBpm, beats: movedBeats.length, ambiguous, levels, phase, persistence, secondOpinion, disputed, backbeat };
     }
+    return { bpm: candidateBpm, confidence, candidateBpm, beats: beats.length, ambiguous, levels, phase, persistence, secondOpinion, disputed, backbeat };
   }
   return { bpm: named && !disputed ? candidateBpm : null, confidence, candidateBpm, beats: beats.length, ambiguous, levels, phase, persistence, secondOpinion, disputed };
 }
@@ -301,6 +304,21 @@ function beatsRate(beats: number[], period: number, fr: number): number {
     if (Math.abs(mean / period - 1) < 0.15) return (60 * fr) / mean;
   }
   return (60 * fr) / period;
+}
+
+/** What the backbeat's octave weighs at the level named (ADR 0159). */
+export interface BackbeatMeasures {
+  /** ADR 0148's backbeat score (backbeatScore) at twice the period, at it and at half of it. */
+  slower: number;
+  level: number;
+  faster: number;
+  /** The onsets on the level's quarter and half subdivisions, over those on its beats. */
+  quarters: number;
+  halves: number;
+  /** How much the level's beats alternate strong and weak: the hats' band, the low bands (80–320 Hz), all onsets. */
+  hats: number;
+  low: number;
+  steps: number;
 }
 
 /**
@@ -318,9 +336,18 @@ function beatsRate(beats: number[], period: number, fr: number): number {
  *   sound on the level's quarter subdivisions (a drum-and-bass two-step's eighths at 180 named 90).
  * Chosen on the groove set and the real tuning part (ADR 0159); the real held-out part read once.
  */
-function backbeatOctave(env: OnsetEnvelope, period: number, beats: number[], bpm: number): number {
-  const bands = env.bandEnergies;
-  if (bands.length <= HAT_BAND || beats.length < 9) return 1;
+export function backbeatOctave(m: BackbeatMeasures, bpm: number): number {
+  if (bpm / 2 >= MIN_BPM && bpm / 2 <= BACKBEAT_HALF_TO_BPM) {
+    if (m.slower >= BACKBEAT_SCORE && m.slower >= m.level + BACKBEAT_MARGIN && m.hats >= HAT_LEAN && m.quarters <= EMPTY_QUARTERS) return 2;
+    if (m.steps >= QUIET_STEP && m.hats >= m.low + QUIET_HAT_OVER_LOW && m.quarters <= QUIET_EMPTY && m.halves <= QUIET_EMPTY_HALVES) return 2;
+  }
+  if (bpm * 2 <= MAX_BPM && m.quarters >= TWO_STEP_QUARTERS[0] && m.quarters <= TWO_STEP_QUARTERS[1] && m.faster >= TWO_STEP_SCORE && m.faster >= m.level + BACKBEAT_MARGIN) return 1 / 2;
+  return 1;
+}
+
+/** The backbeat's measures at `period` (its `beats` tracked); undefined without the hats' band or with fewer than 9 beats. */
+function backbeatMeasures(env: OnsetEnvelope, period: number, beats: number[]): BackbeatMeasures | undefined {
+  if (env.bandEnergies.length <= HAT_BAND || beats.length < 9) return undefined;
   const grid = subdivisions(env, beats, period);
   const onBeats = (b: number, parity: number) => [0, 2, 4, 6].reduce((s, p) => s + grid[b][(p + parity) * 4], 0) / 4;
   const at = (b: number, k: number) => grid[b].filter((_, pos) => pos % 4 === k).reduce((s, v) => s + v, 0) / 8;
@@ -331,21 +358,16 @@ function backbeatOctave(env: OnsetEnvelope, period: number, beats: number[], bpm
   };
   const all = grid.length - 1;
   const onsets = at(all, 0) + 1e-9;
-  const quarters = (at(all, 1) + at(all, 3)) / 2 / onsets;
-  const halves = at(all, 2) / onsets;
-  const hats = alternation([HAT_BAND]);
-  const low = alternation([0, 1, 2]);
-  if (bpm / 2 >= MIN_BPM && bpm / 2 <= BACKBEAT_HALF_TO_BPM) {
-    const level = backbeatScore(env, period);
-    const slower = backbeatScore(env, period * 2);
-    if (slower >= BACKBEAT_SCORE && slower >= level + BACKBEAT_MARGIN && hats >= HAT_LEAN && quarters <= EMPTY_QUARTERS) return 2;
-    if (alternation([all]) >= QUIET_STEP && hats >= low + QUIET_HAT_OVER_LOW && quarters <= QUIET_EMPTY && halves <= QUIET_EMPTY_HALVES) return 2;
-  }
-  if (bpm * 2 <= MAX_BPM && quarters >= TWO_STEP_QUARTERS[0] && quarters <= TWO_STEP_QUARTERS[1]) {
-    const faster = backbeatScore(env, period / 2);
-    if (faster >= TWO_STEP_SCORE && faster >= backbeatScore(env, period) + BACKBEAT_MARGIN) return 1 / 2;
-  }
-  return 1;
+  return {
+    slower: backbeatScore(env, period * 2),
+    level: backbeatScore(env, period),
+    faster: backbeatScore(env, period / 2),
+    quarters: (at(all, 1) + at(all, 3)) / 2 / onsets,
+    halves: at(all, 2) / onsets,
+    hats: alternation([HAT_BAND]),
+    low: alternation([0, 1, 2]),
+    steps: alternation([all]),
+  };
 }
 
 /**
