@@ -265,12 +265,7 @@ export function measureEnvelope(env: OnsetEnvelope): TempoMeasures {
   const persistence = confidence < PERSIST_BELOW_CONFIDENCE ? persistenceAt(env.strength, pulsePeriod, fr) : undefined;
   const unsteady = persistence !== undefined && persistence < MIN_PERSISTENCE;
   // the dominant tempo: the beats' mean rate, when the tracker kept near the period
-  let bpm = (60 * fr) / period;
-  if (beats.length >= 4) {
-    const mean = (beats[beats.length - 1] - beats[0]) / (beats.length - 1);
-    if (Math.abs(mean / period - 1) < 0.15) bpm = (60 * fr) / mean;
-  }
-  const candidateBpm = Math.round(bpm * 10) / 10;
+  const candidateBpm = Math.round(beatsRate(beats, period, fr) * 10) / 10;
   const named = confidence >= MIN_TEMPO_CONFIDENCE && !ambiguous && !unsteady;
   // the second opinion (ADR 0133), asked only of an answer that would be named
   const secondOpinion = named ? secondTempo(env.strength, fr) : undefined;
