@@ -70,8 +70,11 @@ export interface TrackAnalysis {
  * 9: the tempo's second opinion (issue #28, ADR 0133): no tempo is named when a second method
  * (the onset envelope's spectrum times its autocorrelation, Peeters 2006) finds a tempo that is
  * not the answer, an octave or a third of it (a committee's disagreement, Zapata et al. 2014).
+ * 10: the backbeat's octave (issue #43, ADR 0159): a named tempo is halved where it is the eighth
+ * note of a backbeat (drum loops and slow grooves at 60–105 BPM no longer shown at double) and
+ * doubled where it is a two-step's half bar, by where the kick, the snare and the hats sound.
  */
-export const ANALYZER_VERSION = 9;
+export const ANALYZER_VERSION = 10;
 
 /**
  * "too-slow": the analysis used its CPU budget (`cpuBudgetMs`), the file's own cost, not a busy

@@ -9,10 +9,10 @@ import { drumPattern, encodeWav, padChords, tone } from "../../../tests/support/
 const field = (values: number[], name: string) => values[FIELDS.findIndex((f) => f.name === name)];
 
 describe("the fingerprint in an analysis", () => {
-  it("is stored with the analysis (analyzer version 9), at most 512 bytes, and reads back", async () => {
+  it("is stored with the analysis (analyzer version 10), at most 512 bytes, and reads back", async () => {
     const r = await analyzeAudio(encodeWav([drumPattern({ bpm: 120, seconds: 20 })]));
     expect(r.analyzerVersion).toBe(ANALYZER_VERSION);
-    expect(ANALYZER_VERSION).toBe(9);
+    expect(ANALYZER_VERSION).toBe(10);
     expect(typeof r.fingerprint).toBe("string");
     expect(Buffer.from(r.fingerprint!, "base64").length).toBe(FINGERPRINT_BYTES);
     expect(FINGERPRINT_BYTES).toBeLessThanOrEqual(512);

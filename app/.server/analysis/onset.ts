@@ -24,6 +24,11 @@ export interface OnsetEnvelope {
   soundingFrames: number;
   /** 1 for each frame above that floor. */
   sounding: Uint8Array;
+  /**
+   * Each band's energy per frame, lowest band first (80 Hz … 2.6 kHz at the analysis rate): where
+   * the kick, the snare and the hats sound at each beat (the backbeat's octave, tempo.ts, ADR 0159).
+   */
+  bandEnergies: Float64Array[];
 }
 
 export const ONSET_FRAME_SECONDS = 0.01;
@@ -33,6 +38,8 @@ const BANDS_HZ = [80, 160, 320, 640, 1280, 2560, 5000];
 const BAND_Q = 1.41;
 /** μ of the μ-law compression, applied to each band's energy over the mix's mean energy. */
 const MU = 1000;
+/** The same compression, for the tempo's per-band rises (tempo.ts, ADR 0159). */
+export const ONSET_MU = MU;
 const SILENT = 1e-6;
 /** Bands that must rise together in a frame for it to count as an onset. */
 const MIN_RISING_BANDS = 2;
@@ -58,7 +65,7 @@ export function onsetStrength(pcm: Float32Array, sampleRate: number): OnsetEnvel
   for (const e of energy) for (let f = 0; f < frames; f++) mean += e[f];
   mean /= Math.max(1, frames);
   const sounding = new Uint8Array(frames);
-  if (!(mean > 0)) return { strength, frameRate, soundingFrames: 0, sounding };
+  if (!(mean > 0)) return { strength, frameRate, soundingFrames: 0, sounding, bandEnergies: energy };
   let soundingFrames = 0;
   for (let f = 0; f < frames; f++) {
     let total = 0;
@@ -84,7 +91,7 @@ export function onsetStrength(pcm: Float32Array, sampleRate: number): OnsetEnvel
   // a note or a drum starts in several bands at once; partials beating against each other, a
   // swell or a vibrato move one band at a time (ADR 0090's amendment): those frames count nothing
   for (let f = 0; f < frames; f++) if (rising[f] < MIN_RISING_BANDS || strength[f] < MIN_STRIKE) strength[f] = 0;
-  return { strength, frameRate, soundingFrames, sounding };
+  return { strength, frameRate, soundingFrames, sounding, bandEnergies: energy };
 }
 
 /** A Hann window of `n` points, summing to 1. */

@@ -308,12 +308,20 @@ describe("a second opinion on two pulses at 3:2", () => {
 // Issue #43: where a snare lands on 2 and 4, the beat is the rate of those quarter notes,
 // whatever the hats or the kick do between them. A plain backbeat loop at 84 (hats on every
 // eighth) and a drum-and-bass two-step at 172, the drums alone: their quarter notes, not 168
-// or 86. (ADR 0148: the backbeat check measured for the loops version 9 still doubles was not
-// kept; these guard the two cases the issue names.)
+// or 86. (ADR 0148: the backbeat check measured then was not kept; ADR 0159's backbeat octave
+// halves the loops version 9 doubled, such as the third below.)
 describe("the backbeat defines the beat (drum loops alone)", () => {
   const eighths = [0, 2, 4, 6, 8, 10, 12, 14];
   it("a rock backbeat at 84 (kick on 1 and 3, snare on 2 and 4, hats on every eighth): 84, not 168", async () => {
     const loop = drumLoop({ bpm: 84, seconds: 20, kicks: [0, 8], snares: [4, 12], hats: eighths });
+    const r = await analyzeAudio(encodeWav([loop]));
+    expect(r.bpm).not.toBeNull();
+    expect(Math.abs(r.bpm! - 84) / 84).toBeLessThanOrEqual(0.04);
+  });
+
+  // version 9 named this loop 167.9 (ADR 0148); the backbeat's octave halves it (ADR 0159)
+  it("a backbeat at 84 with a kick also on the 'and' of 3: 84, not 168", async () => {
+    const loop = drumLoop({ bpm: 84, seconds: 20, kicks: [0, 8, 10], snares: [4, 12], hats: eighths });
     const r = await analyzeAudio(encodeWav([loop]));
     expect(r.bpm).not.toBeNull();
     expect(Math.abs(r.bpm! - 84) / 84).toBeLessThanOrEqual(0.04);
