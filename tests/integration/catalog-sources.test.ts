@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startCatalog, type CatalogService } from "../../app/.server/catalog/service.ts";
 import { parseConfig } from "../../app/.server/config.ts";
-import { startFakeServer, type FakeServer } from "../fakes/http-fake.ts";
+import { startFakeServer, type Answer, type FakeServer } from "../fakes/http-fake.ts";
 import { captureLogger } from "../fakes/log-capture.ts";
 
 const albums = [
@@ -107,7 +107,7 @@ describe("conditional requests to http(s) upstreams", () => {
     await upstream.close();
   });
   const serve = async () => {
-    upstream = await startFakeServer("/static/", (req) => {
+    upstream = await startFakeServer("/static/", (req): Answer => {
       if (req.path === "/merged.json") {
         if (req.headers["if-none-match"] === etag) return { status: 304, body: undefined };
         return { status: 200, body: payload.albums, headers: { ETag: etag } };

@@ -232,7 +232,6 @@ export async function requestJsonStream(url: string, opts: RequestOptions = {}):
   if (res.status === 304 && opts.validator) {
     done();
     await res.body?.cancel().catch(() => undefined);
-    // eslint-disable-next-line @typescript-eslint/no-empty-function
     return { status: 304, source, notModified: true, validator: opts.validator, chunks: (async function* () {})() };
   }
   if (!res.ok || !isJsonResponse(res)) {

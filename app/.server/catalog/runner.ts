@@ -26,6 +26,7 @@ export type { ChangeCause, CatalogChange, SourceStatus, SyncOptions, LookupSnaps
 import type { ChangeCause, CatalogChange, SourceStatus, SyncOptions, LookupSnapshot, RunnerStartOptions, RunnerOptions, Slot } from "./runner-types.ts";
 export type { Stage } from "./stages.ts";
 import { StageRunner, type Stage } from "./stages.ts";
+import { POLL_MS, type CatalogCluster } from "./cluster-sync.ts";
 
 /** A follower's look for new snapshots: a few stat calls, so a short delay costs nothing. */
 const FOLLOW_INTERVAL_MS = 2_000;
@@ -46,6 +47,9 @@ export class CatalogRunner<D extends object> {
   private updatedAtValue = new Date(0).toISOString();
   private refreshTimer: NodeJS.Timeout | undefined;
   private followTimer: NodeJS.Timeout | undefined;
+  private clusterTimer: NodeJS.Timeout | undefined;
+  private clusterTick: Promise<void> | undefined;
+  private clusterFault: string | undefined;
   private following: Promise<void> | undefined;
   private stopped = false;
 
@@ -141,6 +145,7 @@ export class CatalogRunner<D extends object> {
       this.log.info({ sources: names }, "catalog snapshots loaded");
     }
 
+    if (this.opts.cluster) return this.startInCluster(this.opts.cluster, opts, loaded);
     if (this.opts.follow) {
       const intervalMs = this.opts.followIntervalMs ?? FOLLOW_INTERVAL_MS;
       this.log.info({ intervalMs }, "catalog: following the snapshots another process syncs");
@@ -157,18 +162,25 @@ export class CatalogRunner<D extends object> {
     }
   }
 
-  /** Syncs the chosen sources (default all); never throws. A follower looks at the snapshots instead. */
+  /**
+   * Syncs the chosen sources (default all); never throws. A follower looks at the snapshots
+   * instead. In a cluster (ADR 0157) this is the operator's sync (`npm run catalog -- sync`):
+   * it runs whoever holds the lease, and what it accepted is published to every machine.
+   */
   async sync(opts: SyncOptions<keyof D & string> = {}): Promise<void> {
     if (this.opts.follow) return this.followOnce();
     const chosen = opts.sources ? this.slots.filter((s) => opts.sources!.includes(s.source.name as keyof D & string)) : this.slots;
     await Promise.all(chosen.map((slot) => this.syncSource(slot, opts.force ?? false)));
+    if (this.opts.cluster) await this.publish(this.opts.cluster, false);
   }
 
   async close(): Promise<void> {
     this.stopped = true;
     clearInterval(this.refreshTimer);
     clearTimeout(this.followTimer);
+    clearTimeout(this.clusterTimer);
     await this.following;
+    await this.clusterTick;
     const busy = [...this.slots.map((s) => s.running), ...this.stages.stopAll()];
     // a sync stuck on a slow upstream must not hold up shutdown for long
     await Promise.race([Promise.allSettled(busy), new Promise((r) => setTimeout(r, CLOSE_WAIT_MS).unref())]);
@@ -347,6 +359,81 @@ export class CatalogRunner<D extends object> {
     if (this.stopped) return;
     this.followTimer = setTimeout(() => void this.followOnce().then(() => this.scheduleFollow(intervalMs)), intervalMs);
     this.followTimer.unref();
+  }
+
+  // ---- one sync per cluster (issue #42, ADR 0157) ----------------------------------------------
+
+  /**
+   * A cluster member serves its snapshots on disk, then takes the newest published version
+   * (a joining machine calls no upstream for it). The lease's holder syncs at start only when
+   * nothing was ever published (the cluster's first machine); after that, each interval.
+   * Without `refreshMs` (the `catalog` command) it neither leads nor looks again.
+   */
+  private async startInCluster(cluster: CatalogCluster, opts: RunnerStartOptions, loaded: boolean[]): Promise<void> {
+    await this.takePublished(cluster);
+    if (!opts.refreshMs) return;
+    const leadsFirst = (await cluster.lead()) && cluster.version === 0;
+    if (opts.initialSync !== false) {
+      // local files are every machine's own (the sample's); the upstreams only the first leader's
+      const initial = this.slots.map((slot, i) => ({ wait: slot.source.local && !loaded[i], run: leadsFirst || slot.source.local ? this.syncSource(slot, false) : undefined }));
+      await Promise.all(initial.filter((x) => x.wait).map((x) => x.run));
+      // published once every source has answered (an upstream's retries run in the background)
+      if (leadsFirst) void Promise.all(initial.map((x) => x.run)).then(() => this.publish(cluster, true));
+    }
+    this.refreshTimer = setInterval(() => void this.intervalSync(cluster), opts.refreshMs);
+    this.refreshTimer.unref();
+    this.scheduleCluster(cluster, this.opts.clusterPollMs ?? POLL_MS);
+  }
+
+  /**
+   * The interval's sync: the lease's holder calls the upstreams and publishes; every other
+   * machine takes what it publishes, and reads only its own local files (a file source is no
+   * upstream, and its snapshot names this machine's path).
+   */
+  private async intervalSync(cluster: CatalogCluster): Promise<void> {
+    if (this.stopped) return;
+    const leading = await cluster.lead();
+    await Promise.all(this.slots.filter((slot) => leading || slot.source.local).map((slot) => this.syncSource(slot, false)));
+    if (leading) await this.publish(cluster, true);
+  }
+
+  private async publish(cluster: CatalogCluster, asLeader: boolean): Promise<void> {
+    try {
+      // the upstreams' snapshots; a local file's is each machine's own (above)
+      const names = [...this.slots.filter((s) => !s.source.local).map((s) => s.source.name), ...this.lookups.filter((l) => !l.local).map((l) => l.name)];
+      if (names.length) await cluster.publish({ asLeader, names });
+    } catch (error) {
+      this.log.error({ err: errorMessage(error) }, "catalog cluster: could not publish the snapshots; the next sync tries again");
+    }
+  }
+
+  /** Takes the newest published version, if newer than this machine's, and serves it. */
+  private async takePublished(cluster: CatalogCluster): Promise<void> {
+    try {
+      if (await cluster.pull()) await this.followOnce();
+      if (this.clusterFault) this.log.info("catalog cluster: PostgreSQL answers again");
+      this.clusterFault = undefined;
+    } catch (error) {
+      const message = errorMessage(error);
+      // logged once per fault, not every look
+      if (message !== this.clusterFault) this.log.warn({ err: message }, "catalog cluster: could not take the published version; serving the current one");
+      this.clusterFault = message;
+    }
+  }
+
+  /** Every few seconds: the lease renewed (or tried), and a new version taken. */
+  private scheduleCluster(cluster: CatalogCluster, intervalMs: number): void {
+    if (this.stopped) return;
+    this.clusterTimer = setTimeout(() => {
+      this.clusterTick = (async () => {
+        await cluster.lead();
+        await this.takePublished(cluster);
+      })().finally(() => {
+        this.clusterTick = undefined;
+        this.scheduleCluster(cluster, intervalMs);
+      });
+    }, intervalMs);
+    this.clusterTimer.unref();
   }
 
   // ---- change event (stages: stages.ts) ----------------------------------------------------

@@ -1,0 +1,152 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startCatalog, type CatalogService } from "../../app/.server/catalog/service.ts";
+import { parseConfig } from "../../app/.server/config.ts";
+import { createSharedPostgres, type SharedPostgres } from "../../app/.server/db/postgres-pool.ts";
+import { startFakeServer, type Answer, type FakeServer } from "../fakes/http-fake.ts";
+import { captureLogger } from "../fakes/log-capture.ts";
+import { albumEntry } from "../support/catalog-fixtures.ts";
+import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
+import { waitFor } from "../support/wait.ts";
+
+// Issue #42 "One sync per cluster", ADR 0157, in one test process: three catalogs, each with its
+// own DATA_DIR and PostgreSQL pool (three machines), on one database. Only the lease's holder
+// asks the upstream; the others serve the version it publishes, and a version that is not whole
+// or over CATALOG_SNAPSHOT_MAX_BYTES never replaces the one served. (The same with three site
+// processes and a kill -9: tests/e2e/cluster-sync.test.ts.)
+
+let db: TestPostgres;
+let url: string;
+let upstream: FakeServer;
+let list: unknown[];
+let etag: number;
+const machines: { catalog: CatalogService; postgres: SharedPostgres; dataDir: string; log: ReturnType<typeof captureLogger> }[] = [];
+let n = 0;
+
+beforeAll(async () => {
+  db = await startTestPostgres();
+}, 60_000);
+afterAll(async () => {
+  await db?.stop();
+});
+
+beforeEach(async () => {
+  url = await db.createDatabase(`cluster_${++n}`);
+  list = [1, 2, 3].map(albumEntry);
+  etag = 1;
+  upstream = await startFakeServer("/static/", (req): Answer => {
+    if (req.path !== "/merged.json") return { status: 404, body: { message: "Not Found" } };
+    if (req.headers["if-none-match"] === `"${etag}"`) return { status: 304, body: undefined };
+    return { status: 200, body: list, headers: { ETag: `"${etag}"` } };
+  });
+});
+afterEach(async () => {
+  for (const m of machines.splice(0)) {
+    await m.catalog.close();
+    await m.postgres.end();
+    fs.rmSync(m.dataDir, { recursive: true, force: true });
+  }
+  await upstream.close();
+});
+
+async function machine(env: Record<string, string> = {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "catalog-cluster-"));
+  const postgres = createSharedPostgres(url, 4);
+  const log = captureLogger();
+  const catalog = await startCatalog({
+    config: parseConfig({ DATA_DIR: dataDir, DATABASE_URL: url, ALBUMS_URL: `${upstream.url}merged.json`, CATALOG_REFRESH_SECONDS: "1", CATALOG_LEASE_SECONDS: "3", ...env }),
+    logger: log.logger,
+    retry: { baseMs: 1 },
+    timeoutMs: 2_000,
+    postgres,
+  });
+  const m = { catalog, postgres, dataDir, log };
+  machines.push(m);
+  return m;
+}
+
+const names = (c: CatalogService) => c.snapshot().albums.toArray().map((a) => a.name);
+const fetches = () => upstream.requestsTo("/merged.json").length;
+
+async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe("one catalog sync per cluster (PostgreSQL)", () => {
+  it("the first machine syncs and publishes; machines that join serve that version without asking the upstream", async () => {
+    const first = await machine();
+    await waitFor("the first machine's version published", async () => (await sql("SELECT 1 FROM catalog_snapshot_versions")).length > 0);
+    expect(names(first.catalog)).toEqual(["Album 1", "Album 2", "Album 3"]);
+    const second = await machine();
+    const third = await machine();
+    // served at once, from the published version
+    expect(names(second.catalog)).toEqual(["Album 1", "Album 2", "Album 3"]);
+    expect(names(third.catalog)).toEqual(["Album 1", "Album 2", "Album 3"]);
+    expect(second.catalog.status().find((s) => s.name === "albums")).toMatchObject({ count: 3, updatedAt: first.catalog.status().find((s) => s.name === "albums")!.updatedAt });
+    // a few intervals later: only the holder has asked (every ask conditional, answered 304)
+    const before = fetches();
+    const start = Date.now();
+    await waitFor("four more fetches", () => fetches() >= before + 4, 20_000);
+    const intervals = (Date.now() - start) / 1000;
+    expect(fetches() - before).toBeLessThanOrEqual(Math.ceil(intervals) + 1);
+    expect(upstream.requestsTo("/merged.json").slice(before).every((r) => r.headers["if-none-match"] === '"1"')).toBe(true);
+
+    // a new list: every machine serves it within 10 s of its publication
+    list = [...list, albumEntry(4)];
+    etag = 2;
+    const published = await waitFor("the new version published", async () => (await sql<{ version: string }>("SELECT version FROM catalog_snapshot_versions ORDER BY version DESC LIMIT 1"))[0]?.version !== "1" && Date.now(), 15_000);
+    await waitFor("every machine serving four albums", () => machines.every((m) => names(m.catalog).length === 4), 10_000);
+    expect(Date.now() - published).toBeLessThan(10_000);
+    expect(new Set(machines.map((m) => names(m.catalog).join("|"))).size).toBe(1);
+  });
+
+  it("a leader that stops renewing is replaced within the lease; the new leader syncs and publishes", async () => {
+    const first = await machine();
+    await waitFor("published", async () => (await sql("SELECT 1 FROM catalog_snapshot_versions")).length > 0);
+    const second = await machine();
+    // the holder goes away without letting the lease go (as a killed process would): its timers stop
+    const [{ holder }] = await sql<{ holder: string }>("SELECT holder FROM catalog_sync_lease");
+    await sql("UPDATE catalog_sync_lease SET holder = 'gone/0/0' WHERE holder = $1", [holder]);
+    machines.splice(machines.indexOf(first), 1);
+    await first.catalog.close();
+    await first.postgres.end();
+    const lost = Date.now();
+    await waitFor("another machine holding the lease", async () => (await sql<{ holder: string }>("SELECT holder FROM catalog_sync_lease"))[0].holder !== "gone/0/0", 10_000);
+    expect(Date.now() - lost).toBeLessThan(3_000 + 2_000);
+    list = [...list, albumEntry(9)];
+    etag = 3;
+    await waitFor("the new holder's sync served", () => names(second.catalog).includes("Album 9"), 15_000);
+  });
+
+  it("a version that is not whole, or over CATALOG_SNAPSHOT_MAX_BYTES, never replaces the one served", async () => {
+    const first = await machine();
+    await waitFor("published", async () => (await sql("SELECT 1 FROM catalog_snapshot_versions")).length > 0);
+    // the publisher gone (a holder would publish its own files again over the versions below),
+    // and the machine left syncing once in ten minutes: it only looks at the versions
+    machines.splice(machines.indexOf(first), 1);
+    await first.catalog.close();
+    await first.postgres.end();
+    const other = await machine({ CATALOG_SNAPSHOT_MAX_BYTES: "100000", CATALOG_REFRESH_SECONDS: "600" });
+    expect(names(other.catalog)).toEqual(["Album 1", "Album 2", "Album 3"]);
+    // a version whose manifest promises bytes its chunks do not hold (a torn publish)
+    const [latest] = await sql<{ version: string; files: { name: string; bytes: number; sha256: string }[] }>("SELECT version, files FROM catalog_snapshot_versions ORDER BY version DESC LIMIT 1");
+    const torn = latest.files.map((f) => ({ ...f, sha256: "0".repeat(64) }));
+    await sql("INSERT INTO catalog_snapshot_versions (publisher, bytes, files) VALUES ('test', 10, $1)", [JSON.stringify(torn)]);
+    await waitFor("the torn version refused", () => other.log.lines().some((l) => /not whole/.test(String(l.err))), 10_000);
+    expect(names(other.catalog)).toEqual(["Album 1", "Album 2", "Album 3"]);
+    expect(fs.readdirSync(path.join(other.dataDir, "catalog", "snapshots")).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    // and one over the bound
+    await sql("INSERT INTO catalog_snapshot_versions (publisher, bytes, files) VALUES ('test', 200000, $1)", [JSON.stringify(latest.files)]);
+    await waitFor("the large version refused", () => other.log.messages().some((m) => /over CATALOG_SNAPSHOT_MAX_BYTES/.test(m)), 10_000);
+    expect(names(other.catalog)).toEqual(["Album 1", "Album 2", "Album 3"]);
+  });
+});
