@@ -31,6 +31,11 @@ import { fsyncDirectory, tempFileFor, writeFileAtomic } from "./files.ts";
 export interface CatalogCluster {
   /** Takes or renews the lease; true while this process holds it. False when PostgreSQL cannot be reached. */
   lead(): Promise<boolean>;
+  /**
+   * The holder's turn to sync: true (and the cluster's sync time set to now) when this process
+   * holds the lease and the cluster's last sync is `intervalSeconds` old or there was none.
+   */
+  claimSync(intervalSeconds: number): Promise<boolean>;
   /** Brings the newest published version's files into the snapshot folder; true when a file changed. */
   pull(): Promise<boolean>;
   /**
@@ -57,7 +62,8 @@ CREATE TABLE IF NOT EXISTS catalog_sync_lease (
   id SMALLINT PRIMARY KEY CHECK (id = 1),
   holder TEXT NOT NULL,
   expires_at TIMESTAMPTZ NOT NULL,
-  taken_at TIMESTAMPTZ NOT NULL DEFAULT now()
+  taken_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  synced_at TIMESTAMPTZ
 );
 CREATE TABLE IF NOT EXISTS catalog_snapshot_versions (
   version BIGSERIAL PRIMARY KEY,
@@ -244,6 +250,21 @@ export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogC
         return rowCount === 1;
       } catch (error) {
         log.warn({ err: errorMessage(error) }, "catalog cluster: the lease could not be taken or renewed");
+        return false;
+      }
+    },
+    async claimSync(intervalSeconds) {
+      if (closed) return false;
+      try {
+        // PostgreSQL's clock: a machine whose clock is off neither syncs early nor late
+        const { rowCount } = await pool.query(
+          `UPDATE catalog_sync_lease SET synced_at = now()
+           WHERE id = 1 AND holder = $1 AND expires_at > now() AND (synced_at IS NULL OR synced_at <= now() - make_interval(secs => $2))`,
+          [holder, intervalSeconds],
+        );
+        return rowCount === 1;
+      } catch (error) {
+        log.warn({ err: errorMessage(error) }, "catalog cluster: the sync's turn could not be claimed");
         return false;
       }
     },

@@ -50,6 +50,7 @@ export class CatalogRunner<D extends object> {
   private clusterTimer: NodeJS.Timeout | undefined;
   private clusterTick: Promise<void> | undefined;
   private clusterFault: string | undefined;
+  private leaderRun: Promise<void> | undefined;
   private following: Promise<void> | undefined;
   private stopped = false;
 
@@ -181,6 +182,7 @@ export class CatalogRunner<D extends object> {
     clearTimeout(this.clusterTimer);
     await this.following;
     await this.clusterTick;
+    await Promise.race([this.leaderRun, new Promise((r) => setTimeout(r, CLOSE_WAIT_MS).unref())]);
     const busy = [...this.slots.map((s) => s.running), ...this.stages.stopAll()];
     // a sync stuck on a slow upstream must not hold up shutdown for long
     await Promise.race([Promise.allSettled(busy), new Promise((r) => setTimeout(r, CLOSE_WAIT_MS).unref())]);
@@ -365,36 +367,33 @@ export class CatalogRunner<D extends object> {
 
   /**
    * A cluster member serves its snapshots on disk, then takes the newest published version
-   * (a joining machine calls no upstream for it). The lease's holder syncs at start only when
-   * nothing was ever published (the cluster's first machine); after that, each interval.
-   * Without `refreshMs` (the `catalog` command) it neither leads nor looks again.
+   * (a joining machine calls no upstream for it), and reads its own local files (a file
+   * source is no upstream: the sample's, each machine's own). The upstreams are the lease
+   * holder's: it syncs them when the cluster's last sync is CATALOG_REFRESH_SECONDS old (the
+   * first look after start, a takeover or a restart included), so the cluster asks each
+   * upstream once per interval whichever process holds the lease. Without `refreshMs` (the
+   * `catalog` command) it neither leads nor looks again.
    */
   private async startInCluster(cluster: CatalogCluster, opts: RunnerStartOptions, loaded: boolean[]): Promise<void> {
     await this.takePublished(cluster);
     if (!opts.refreshMs) return;
-    const leadsFirst = (await cluster.lead()) && cluster.version === 0;
+    const refreshMs = opts.refreshMs;
+    const local = this.slots.filter((slot) => slot.source.local);
     if (opts.initialSync !== false) {
-      // local files are every machine's own (the sample's); the upstreams only the first leader's
-      const initial = this.slots.map((slot, i) => ({ wait: slot.source.local && !loaded[i], run: leadsFirst || slot.source.local ? this.syncSource(slot, false) : undefined }));
+      const initial = local.map((slot) => ({ wait: !loaded[this.slots.indexOf(slot)], run: this.syncSource(slot, false) }));
       await Promise.all(initial.filter((x) => x.wait).map((x) => x.run));
-      // published once every source has answered (an upstream's retries run in the background)
-      if (leadsFirst) void Promise.all(initial.map((x) => x.run)).then(() => this.publish(cluster, true));
     }
-    this.refreshTimer = setInterval(() => void this.intervalSync(cluster), opts.refreshMs);
+    this.refreshTimer = setInterval(() => void Promise.all(local.map((slot) => this.syncSource(slot, false))), refreshMs);
     this.refreshTimer.unref();
-    this.scheduleCluster(cluster, this.opts.clusterPollMs ?? POLL_MS);
+    this.scheduleCluster(cluster, refreshMs, 0);
   }
 
-  /**
-   * The interval's sync: the lease's holder calls the upstreams and publishes; every other
-   * machine takes what it publishes, and reads only its own local files (a file source is no
-   * upstream, and its snapshot names this machine's path).
-   */
-  private async intervalSync(cluster: CatalogCluster): Promise<void> {
-    if (this.stopped) return;
-    const leading = await cluster.lead();
-    await Promise.all(this.slots.filter((slot) => leading || slot.source.local).map((slot) => this.syncSource(slot, false)));
-    if (leading) await this.publish(cluster, true);
+  /** The holder's sync of every source, then its publication; in the background (the lease is renewed meanwhile). */
+  private leaderSync(cluster: CatalogCluster): void {
+    this.leaderRun ??= (async () => {
+      await Promise.all(this.slots.map((slot) => this.syncSource(slot, false)));
+      await this.publish(cluster, true);
+    })().finally(() => (this.leaderRun = undefined));
   }
 
   private async publish(cluster: CatalogCluster, asLeader: boolean): Promise<void> {
@@ -421,18 +420,19 @@ export class CatalogRunner<D extends object> {
     }
   }
 
-  /** Every few seconds: the lease renewed (or tried), and a new version taken. */
-  private scheduleCluster(cluster: CatalogCluster, intervalMs: number): void {
+  /** Every few seconds: the lease renewed (or tried), the holder's sync when due, and a new version taken. */
+  private scheduleCluster(cluster: CatalogCluster, refreshMs: number, delayMs = this.opts.clusterPollMs ?? POLL_MS): void {
     if (this.stopped) return;
     this.clusterTimer = setTimeout(() => {
       this.clusterTick = (async () => {
-        await cluster.lead();
+        if (this.stopped) return;
+        if ((await cluster.lead()) && !this.leaderRun && (await cluster.claimSync(refreshMs / 1000))) this.leaderSync(cluster);
         await this.takePublished(cluster);
       })().finally(() => {
         this.clusterTick = undefined;
-        this.scheduleCluster(cluster, intervalMs);
+        this.scheduleCluster(cluster, refreshMs);
       });
-    }, intervalMs);
+    }, delayMs);
     this.clusterTimer.unref();
   }
 
