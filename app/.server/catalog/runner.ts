@@ -372,11 +372,19 @@ export class CatalogRunner<D extends object> {
    * holder's: it syncs them when the cluster's last sync is CATALOG_REFRESH_SECONDS old (the
    * first look after start, a takeover or a restart included), so the cluster asks each
    * upstream once per interval whichever process holds the lease. Without `refreshMs` (the
-   * `catalog` command) it neither leads nor looks again.
+   * `catalog` command, tests) it neither leads nor looks again.
    */
   private async startInCluster(cluster: CatalogCluster, opts: RunnerStartOptions, loaded: boolean[]): Promise<void> {
     await this.takePublished(cluster);
-    if (!opts.refreshMs) return;
+    if (!opts.refreshMs) {
+      // a process that does not refresh (a test, a one-off) syncs at start as it always did;
+      // what it accepted is published only by an explicit sync() (the `catalog` command)
+      if (opts.initialSync !== false) {
+        const initial = this.slots.map((slot, i) => ({ wait: slot.source.local && !loaded[i], run: this.syncSource(slot, false) }));
+        await Promise.all(initial.filter((x) => x.wait).map((x) => x.run));
+      }
+      return;
+    }
     const refreshMs = opts.refreshMs;
     const local = this.slots.filter((slot) => slot.source.local);
     if (opts.initialSync !== false) {
