@@ -106,7 +106,9 @@ export interface ClusterOptions {
 
 export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogCluster> {
   const { postgres, dir, log, leaseSeconds, maxBytes } = opts;
-  await postgres.prepare({ migrationLock: MIGRATION_LOCK, schema: CLUSTER_SCHEMA });
+  // The tables are made at the first statement, not here: a PostgreSQL that is down at start
+  // delays nothing but the first look, and each look tries again (a failed prepare is not kept).
+  const ready = () => postgres.prepare({ migrationLock: MIGRATION_LOCK, schema: CLUSTER_SCHEMA });
   const pool = postgres.pool;
   // host and pid: an operator (and the takeover test) can tell which process holds the lease
   const holder = `${os.hostname()}/${process.pid}/${crypto.randomBytes(4).toString("hex")}`;
@@ -115,6 +117,8 @@ export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogC
   /** sha256 of a snapshot file by its size:mtime, so an unchanged 175 MB file is not hashed each interval */
   const hashes = new Map<string, { stamp: string; sha256: string }>();
   let refused = 0;
+  let lastLead = false;
+  let leaseFault: string | undefined;
   let closed = false;
   /** pulls and publishes one at a time: both write the snapshot folder */
   let queue: Promise<unknown> = Promise.resolve();
@@ -151,6 +155,7 @@ export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogC
   };
 
   const pull = async (): Promise<boolean> => {
+    await ready();
     const latest = await newest();
     if (!latest || latest.version <= local.version) return false;
     if (latest.bytes > maxBytes) {
@@ -184,6 +189,7 @@ export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogC
   const publish = async ({ asLeader, names }: { asLeader: boolean; names: readonly string[] }): Promise<number | undefined> => {
     const files = (await Promise.all(names.map(fileHash))).filter((f) => f !== undefined);
     const bytes = files.reduce((n, f) => n + f.bytes, 0);
+    await ready();
     const latest = await newest();
     const same = (a: PublishedFile[], b: PublishedFile[]) => a.length === b.length && a.every((f) => b.some((g) => g.name === f.name && g.sha256 === f.sha256));
     if (latest && same(files, latest.files)) {
@@ -239,6 +245,7 @@ export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogC
     async lead() {
       if (closed) return false;
       try {
+        await ready();
         const { rowCount } = await pool.query(
           `INSERT INTO catalog_sync_lease (id, holder, expires_at) VALUES (1, $1, now() + make_interval(secs => $2))
            ON CONFLICT (id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at,
@@ -247,15 +254,22 @@ export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogC
            RETURNING holder`,
           [holder, leaseSeconds],
         );
-        return rowCount === 1;
+        if (leaseFault) log.info("catalog cluster: the lease answers again");
+        leaseFault = undefined;
+        lastLead = rowCount === 1;
+        return lastLead;
       } catch (error) {
-        log.warn({ err: errorMessage(error) }, "catalog cluster: the lease could not be taken or renewed");
+        // logged once per fault, not every look
+        if (errorMessage(error) !== leaseFault) log.warn({ err: errorMessage(error) }, "catalog cluster: the lease could not be taken or renewed; the upstreams wait for a holder");
+        leaseFault = errorMessage(error);
+        lastLead = false;
         return false;
       }
     },
     async claimSync(intervalSeconds) {
       if (closed) return false;
       try {
+        await ready();
         // PostgreSQL's clock: a machine whose clock is off neither syncs early nor late
         const { rowCount } = await pool.query(
           `UPDATE catalog_sync_lease SET synced_at = now()
@@ -263,8 +277,8 @@ export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogC
           [holder, intervalSeconds],
         );
         return rowCount === 1;
-      } catch (error) {
-        log.warn({ err: errorMessage(error) }, "catalog cluster: the sync's turn could not be claimed");
+      } catch {
+        // PostgreSQL went away since lead(): its fault is logged there
         return false;
       }
     },
@@ -273,7 +287,7 @@ export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogC
     async close() {
       closed = true;
       await queue;
-      await pool.query("UPDATE catalog_sync_lease SET expires_at = now() WHERE id = 1 AND holder = $1", [holder]).catch(() => undefined);
+      if (lastLead) await pool.query("UPDATE catalog_sync_lease SET expires_at = now() WHERE id = 1 AND holder = $1", [holder]).catch(() => undefined);
     },
   };
 }

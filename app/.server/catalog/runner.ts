@@ -51,6 +51,7 @@ export class CatalogRunner<D extends object> {
   private clusterTick: Promise<void> | undefined;
   private clusterFault: string | undefined;
   private leaderRun: Promise<void> | undefined;
+  private leading = false;
   private following: Promise<void> | undefined;
   private stopped = false;
 
@@ -434,7 +435,14 @@ export class CatalogRunner<D extends object> {
     this.clusterTimer = setTimeout(() => {
       this.clusterTick = (async () => {
         if (this.stopped) return;
-        if ((await cluster.lead()) && !this.leaderRun && (await cluster.claimSync(refreshMs / 1000))) this.leaderSync(cluster);
+        const leading = await cluster.lead();
+        if (this.leading && !leading) {
+          // another process syncs the upstreams now: this one's last success is no longer the
+          // cluster's, and must not raise SiteCatalogSyncStale (docs/operations.md) on this machine
+          for (const slot of this.slots) if (!slot.source.local) slot.status.lastSuccessAt = undefined;
+        }
+        this.leading = leading;
+        if (leading && !this.leaderRun && (await cluster.claimSync(refreshMs / 1000))) this.leaderSync(cluster);
         await this.takePublished(cluster);
       })().finally(() => {
         this.clusterTick = undefined;

@@ -249,14 +249,10 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
 }
 
 /**
- * Joins the cluster's one sync (ADR 0157). PostgreSQL unreachable at start: the machine syncs
- * for itself, as without DATABASE_URL, rather than serve nothing (logged as an error).
+ * Joins the cluster's one sync (ADR 0157). PostgreSQL unreachable: the machine serves its
+ * snapshots and calls no upstream until it answers (each look tries again), so an outage never
+ * turns a cluster back into every machine syncing for itself.
  */
-async function joinCluster(postgres: SharedPostgres, store: SnapshotStore, config: Config, log: Logger): Promise<CatalogCluster | undefined> {
-  try {
-    return await openCatalogCluster({ postgres, dir: store.dir, log, leaseSeconds: config.CATALOG_LEASE_SECONDS, maxBytes: config.CATALOG_SNAPSHOT_MAX_BYTES });
-  } catch (error) {
-    log.error({ err: error }, "catalog cluster: PostgreSQL cannot be reached; this machine syncs the upstreams itself");
-    return undefined;
-  }
+function joinCluster(postgres: SharedPostgres, store: SnapshotStore, config: Config, log: Logger): Promise<CatalogCluster> {
+  return openCatalogCluster({ postgres, dir: store.dir, log, leaseSeconds: config.CATALOG_LEASE_SECONDS, maxBytes: config.CATALOG_SNAPSHOT_MAX_BYTES });
 }
