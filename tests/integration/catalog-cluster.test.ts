@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openCatalogCluster } from "../../app/.server/catalog/cluster-sync.ts";
 import { startCatalog, type CatalogService } from "../../app/.server/catalog/service.ts";
 import { parseConfig } from "../../app/.server/config.ts";
 import { createSharedPostgres, type SharedPostgres } from "../../app/.server/db/postgres-pool.ts";
@@ -149,5 +150,39 @@ describe("one catalog sync per cluster (PostgreSQL)", () => {
     await sql("INSERT INTO catalog_snapshot_versions (publisher, bytes, files) VALUES ('test', 200000, $1)", [JSON.stringify(latest.files)]);
     await waitFor("the large version refused", () => other.log.messages().some((m) => /over CATALOG_SNAPSHOT_MAX_BYTES/.test(m)), 10_000);
     expect(names(other.catalog)).toEqual(["Album 1", "Album 2", "Album 3"]);
+  });
+
+  it("a publish that fails half-way is never seen: the previous version stays the newest, and is what a machine takes", async () => {
+    // each a machine's DATA_DIR/catalog/snapshots (the version taken is recorded beside it)
+    const [publisher, reader] = [0, 1].map(() => {
+      const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "catalog-cluster-")), "snapshots");
+      fs.mkdirSync(dir);
+      return { dir, postgres: createSharedPostgres(url, 2) };
+    });
+    try {
+      const open = (m: typeof publisher) => openCatalogCluster({ postgres: m.postgres, dir: m.dir, log: captureLogger().logger, leaseSeconds: 5, maxBytes: 64 * 1024 * 1024 });
+      const writer = await open(publisher);
+      fs.writeFileSync(path.join(publisher.dir, "films.json"), JSON.stringify({ name: "films", data: ["first"] }));
+      const first = await writer.publish({ asLeader: false, names: ["films"] });
+      expect(first).toBeGreaterThan(0);
+      // PostgreSQL refuses the second chunk of the next publish (a full disk, a dropped connection)
+      await sql(`CREATE FUNCTION refuse_chunk() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'no room for chunk %', NEW.seq; END $$ LANGUAGE plpgsql`);
+      await sql("CREATE TRIGGER refuse_chunk BEFORE INSERT ON catalog_snapshot_chunks FOR EACH ROW WHEN (NEW.seq = 1) EXECUTE FUNCTION refuse_chunk()");
+      fs.writeFileSync(path.join(publisher.dir, "films.json"), JSON.stringify({ name: "films", data: ["x".repeat(5 * 1024 * 1024)] }));
+      await expect(writer.publish({ asLeader: false, names: ["films"] })).rejects.toThrow(/no room for chunk 1/);
+      expect(await sql("SELECT version FROM catalog_snapshot_versions")).toEqual([{ version: String(first) }]);
+      expect(await sql("SELECT count(*)::int AS n FROM catalog_snapshot_chunks WHERE version <> $1", [first])).toEqual([{ n: 0 }]);
+      // a machine that looks now takes the first version, whole
+      const taker = await open(reader);
+      expect(await taker.pull()).toBe(true);
+      expect(JSON.parse(fs.readFileSync(path.join(reader.dir, "films.json"), "utf8"))).toEqual({ name: "films", data: ["first"] });
+      expect(taker.version).toBe(first);
+      await Promise.all([writer.close(), taker.close()]);
+    } finally {
+      for (const m of [publisher, reader]) {
+        await m.postgres.end();
+        fs.rmSync(path.dirname(m.dir), { recursive: true, force: true });
+      }
+    }
   });
 });
