@@ -129,6 +129,20 @@ describe("one catalog sync per cluster (PostgreSQL)", () => {
     await waitFor("the new holder's sync served", () => names(second.catalog).includes("Album 9"), 15_000);
   });
 
+  it("an answer held back is held back once for the cluster; the operator's forced sync on any machine is published to all", async () => {
+    const first = await machine();
+    await waitFor("published", async () => (await sql("SELECT 1 FROM catalog_snapshot_versions")).length > 0);
+    const second = await machine();
+    // the upstream loses two of three albums: the holder holds it back (ADR 0074), nobody serves it
+    list = [albumEntry(1)];
+    etag = 5;
+    await waitFor("the holder's hold-back", () => machines.some((m) => /Held back/.test(m.catalog.status().find((st) => st.name === "albums")?.error ?? "")), 15_000);
+    expect(machines.map((m) => names(m.catalog).length)).toEqual([3, 3]);
+    // `npm run catalog -- sync --force --source albums` on the machine that joined second (not the holder)
+    await second.catalog.syncNow({ force: true, sources: ["albums"] });
+    await waitFor("both machines serving the forced list", () => [first, second].every((m) => names(m.catalog).join() === "Album 1"), 10_000);
+  });
+
   it("a version that is not whole, or over CATALOG_SNAPSHOT_MAX_BYTES, never replaces the one served", async () => {
     const first = await machine();
     await waitFor("published", async () => (await sql("SELECT 1 FROM catalog_snapshot_versions")).length > 0);
