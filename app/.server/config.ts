@@ -84,6 +84,16 @@ export const configSchema = z
     MEDIA_URL: z.string().min(1).default("/media"),
     FILM_MEDIA_URL: z.string().min(1).default("/media"),
     CATALOG_REFRESH_SECONDS: positiveInt.default(900),
+    /**
+     * Issue #42, ADR 0157: with DATABASE_URL, one process of the cluster syncs the upstreams and
+     * publishes the snapshots in PostgreSQL; every other machine serves them. false: every
+     * machine syncs for itself, as before (a roll-out beside an earlier release).
+     */
+    CATALOG_CLUSTER_SYNC: booleanFlag(true),
+    /** How long the cluster's sync lease lasts unrenewed: a dead holder is replaced within it (ADR 0157). */
+    CATALOG_LEASE_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
+    /** The largest published catalog snapshot (all its files) a machine publishes or takes (ADR 0157). */
+    CATALOG_SNAPSHOT_MAX_BYTES: positiveInt.default(1024 * 1024 * 1024),
     /** Enables the Channels tab of the catalog, which the spec ships disabled ("Soon!"). */
     CATALOG_CHANNELS_ENABLED: booleanFlag(false),
 

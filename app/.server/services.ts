@@ -126,7 +126,8 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   // shared by every store below; ended last, after them.
   const postgres = config.DATABASE_URL ? createSharedPostgres(config.DATABASE_URL, config.DATABASE_POOL_MAX) : undefined;
 
-  const catalog = roles.catalog ? await startCatalog({ config, logger, follow: roles.followCatalog, ...opts.catalog }) : undefined;
+  // issue #42, ADR 0157: with DATABASE_URL the catalog is synced once per cluster, through this pool
+  const catalog = roles.catalog ? await startCatalog({ config, logger, follow: roles.followCatalog, postgres, ...opts.catalog }) : undefined;
   const analysis = catalog ? await startAnalysis(opts, logger, catalog, postgres) : undefined;
 
   let indexes: CatalogIndexes | undefined;

@@ -33,7 +33,9 @@ export type Fault =
   /** sends the headers and the first bytes of a list, then one byte every 50 ms, forever */
   | { kind: "trickle" };
 
-export type Handler = (req: RecordedRequest) => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
+/** An answer: JSON `body` (none for a 304), with extra `headers` (an ETag, a Last-Modified). */
+export type Answer = { status: number; body: unknown; headers?: Record<string, string> };
+export type Handler = (req: RecordedRequest) => Answer | Promise<Answer>;
 
 export interface FakeServer {
   url: string;
@@ -65,9 +67,9 @@ export async function startFakeServer(prefix: string, handle: Handler): Promise<
         body: Buffer.concat(chunks).toString("utf8"),
       };
       requests.push(recorded);
-      const json = (status: number, body: unknown) => {
-        res.writeHead(status, { "Content-Type": "application/json" });
-        res.end(JSON.stringify(body));
+      const json = (status: number, body: unknown, headers?: Record<string, string>) => {
+        res.writeHead(status, { "Content-Type": "application/json", ...headers });
+        res.end(status === 304 ? undefined : JSON.stringify(body));
       };
       const pending = faults.find((f) => f.remaining > 0 && path.startsWith(f.pathPrefix));
       if (pending) {
@@ -107,7 +109,7 @@ export async function startFakeServer(prefix: string, handle: Handler): Promise<
       if (!url.pathname.startsWith(prefix)) return json(404, { message: "Not Found" });
       try {
         const result = await handle(recorded);
-        json(result.status, result.body);
+        json(result.status, result.body, result.headers);
       } catch (error) {
         json(500, { message: (error as Error).message });
       }

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startCatalog, type CatalogService } from "../../app/.server/catalog/service.ts";
 import { parseConfig } from "../../app/.server/config.ts";
-import { startFakeServer, type FakeServer } from "../fakes/http-fake.ts";
+import { startFakeServer, type Answer, type FakeServer } from "../fakes/http-fake.ts";
 import { captureLogger } from "../fakes/log-capture.ts";
 
 const albums = [
@@ -91,6 +91,72 @@ describe("album and channel sources", () => {
     await service.syncNow();
     expect(service.snapshot().version).toBeGreaterThan(v1);
     expect(service.snapshot().albums.toArray().map((a) => a.name)).toContain("New Album");
+  });
+});
+
+// Issue #42 "One sync per cluster", ADR 0157: an upstream that gives a change stamp is asked with
+// it, so an unchanged list costs a 304 — no download, no parse, no hash — even after a restart
+// (the stamp is kept in the snapshot's header).
+describe("conditional requests to http(s) upstreams", () => {
+  let etag: string;
+  let modified: string;
+  beforeEach(async () => {
+    etag = '"v1"';
+    modified = "Wed, 25 Nov 2026 10:00:00 GMT";
+    // this block's upstream gives change stamps
+    await upstream.close();
+  });
+  const serve = async () => {
+    upstream = await startFakeServer("/static/", (req): Answer => {
+      if (req.path === "/merged.json") {
+        if (req.headers["if-none-match"] === etag) return { status: 304, body: undefined };
+        return { status: 200, body: payload.albums, headers: { ETag: etag } };
+      }
+      if (req.path === "/channels.json") {
+        if (req.headers["if-modified-since"] === modified) return { status: 304, body: undefined };
+        return { status: 200, body: payload.channels, headers: { "Last-Modified": modified } };
+      }
+      return { status: 404, body: { message: "Not Found" } };
+    });
+  };
+
+  it("sends the served list's ETag or Last-Modified; a 304 changes nothing; a new stamp brings the new list", async () => {
+    await serve();
+    const env = { ALBUMS_URL: `${upstream.url}merged.json`, CHANNELS_URL: `${upstream.url}channels.json`, CATALOG_CHANNELS_ENABLED: "true" };
+    const { service } = await start(env);
+    await service.syncNow();
+    const v1 = service.snapshot().version;
+    expect(upstream.requestsTo("/merged.json")[0].headers["if-none-match"]).toBeUndefined();
+
+    await service.syncNow();
+    const [albumsAgain, channelsAgain] = [upstream.requestsTo("/merged.json").at(-1)!, upstream.requestsTo("/channels.json").at(-1)!];
+    expect(albumsAgain.headers["if-none-match"]).toBe('"v1"');
+    expect(channelsAgain.headers["if-modified-since"]).toBe(modified);
+    expect(service.snapshot().version).toBe(v1);
+    expect(service.status().every((s) => s.ok)).toBe(true);
+
+    // after a restart the stamp comes from the snapshot's header: still a 304
+    await service.close();
+    const again = await start(env);
+    const before = upstream.requestsTo("/merged.json").length;
+    await again.service.syncNow();
+    expect(upstream.requestsTo("/merged.json").slice(before).map((r) => r.headers["if-none-match"])).toEqual(['"v1"']);
+    expect(again.service.snapshot().albums.toArray().map((a) => a.name)).toEqual(["Sounds of Ghana", "Oldies"]);
+
+    etag = '"v2"';
+    payload.albums = [...albums, { name: "New Album", artist: "Mei", keywords: ["house"] }];
+    const v2 = again.service.snapshot().version;
+    await again.service.syncNow();
+    expect(again.service.snapshot().version).toBeGreaterThan(v2);
+    expect(again.service.snapshot().albums.toArray().map((a) => a.name)).toContain("New Album");
+  });
+
+  it("a forced sync asks without the stamp (the operator re-reads the list)", async () => {
+    await serve();
+    const { service } = await start({ ALBUMS_URL: `${upstream.url}merged.json` });
+    await service.syncNow();
+    await service.syncNow({ force: true, sources: ["albums"] });
+    expect(upstream.requestsTo("/merged.json").at(-1)!.headers["if-none-match"]).toBeUndefined();
   });
 });
 

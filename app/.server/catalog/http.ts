@@ -24,6 +24,11 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** largest body read; a larger one is refused */
   maxBytes?: number;
+  /**
+   * Issue #42: the validator of the copy held (httpStamp: `etag:…` or `last-modified:…`), sent as
+   * If-None-Match or If-Modified-Since; a 304 then answers `notModified` with no body read.
+   */
+  validator?: string;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -42,6 +47,30 @@ const CROSS_ORIGIN_SAFE_HEADERS = new Set(["accept", "content-type", "user-agent
 export interface JsonResponse {
   status: number;
   body: unknown;
+  /** the upstream answered 304 to `validator`: the copy held is current (no body) */
+  notModified?: boolean;
+  /** the answer's validator (httpStamp), when the upstream gave one */
+  validator?: string;
+}
+
+/**
+ * Issue #42 "One sync per cluster": an answer's change stamp, recorded with its snapshot as a
+ * file's size:mtime is (ADR 0050), so the next sync asks with it and a 304 costs no download,
+ * parse or hash. The strong or weak ETag first (RFC 9110 §13.1.2: If-None-Match wins over
+ * If-Modified-Since), else Last-Modified; undefined when the upstream gives neither.
+ */
+export function httpStamp(headers: Headers): string | undefined {
+  const etag = headers.get("etag");
+  if (etag) return `etag:${etag}`;
+  const modified = headers.get("last-modified");
+  return modified ? `last-modified:${modified}` : undefined;
+}
+
+/** The conditional request header for a stamp httpStamp made (nothing for a file's size:mtime). */
+function conditionalHeaders(validator: string | undefined): Record<string, string> {
+  if (validator?.startsWith("etag:")) return { "If-None-Match": validator.slice("etag:".length) };
+  if (validator?.startsWith("last-modified:")) return { "If-Modified-Since": validator.slice("last-modified:".length) };
+  return {};
 }
 
 interface Exchange {
@@ -59,7 +88,7 @@ interface Exchange {
  * A body over the cap by its declared length is refused here.
  */
 async function exchange(url: string, opts: RequestOptions): Promise<Exchange> {
-  let headers: Record<string, string> = { Accept: "application/json", ...opts.headers };
+  let headers: Record<string, string> = { Accept: "application/json", ...conditionalHeaders(opts.validator), ...opts.headers };
   let body: string | undefined;
   if (opts.form) {
     headers["Content-Type"] = "application/x-www-form-urlencoded";
@@ -160,6 +189,11 @@ function notJson(res: Response, source: string): UpstreamError {
 
 export async function requestJson(url: string, opts: RequestOptions = {}): Promise<JsonResponse> {
   const { res, source, maxBytes, deadline, done } = await exchange(url, opts);
+  if (res.status === 304 && opts.validator) {
+    done();
+    await res.body?.cancel().catch(() => undefined);
+    return { status: 304, body: undefined, notModified: true, validator: opts.validator };
+  }
   let bytes: Buffer;
   try {
     bytes = await readCapped(res, maxBytes, source);
@@ -173,12 +207,16 @@ export async function requestJson(url: string, opts: RequestOptions = {}): Promi
   // a truncated body can be transient: worth another try
   if (malformed) throw new UpstreamError(`Malformed JSON from ${source}`, { source, status: res.status, retryable: true });
   if (!isJson) throw notJson(res, source);
-  return { status: res.status, body: parsed };
+  return { status: res.status, body: parsed, validator: httpStamp(res.headers) };
 }
 
 export interface JsonBodyStream {
   status: number;
   source: string;
+  /** the upstream answered 304 to `validator`: `chunks` is empty */
+  notModified?: boolean;
+  /** the answer's validator (httpStamp), when the upstream gave one */
+  validator?: string;
   /** the body's bytes as they arrive, counted against the cap, within the one deadline */
   chunks: AsyncGenerator<Uint8Array>;
 }
@@ -191,6 +229,11 @@ export interface JsonBodyStream {
  */
 export async function requestJsonStream(url: string, opts: RequestOptions = {}): Promise<JsonBodyStream> {
   const { res, source, maxBytes, deadline, done } = await exchange(url, opts);
+  if (res.status === 304 && opts.validator) {
+    done();
+    await res.body?.cancel().catch(() => undefined);
+    return { status: 304, source, notModified: true, validator: opts.validator, chunks: (async function* () {})() };
+  }
   if (!res.ok || !isJsonResponse(res)) {
     try {
       const bytes = await readCapped(res, maxBytes, source);
@@ -221,7 +264,7 @@ export async function requestJsonStream(url: string, opts: RequestOptions = {}):
       await reader.cancel().catch(() => undefined);
     }
   }
-  return { status: res.status, source, chunks: chunks() };
+  return { status: res.status, source, validator: httpStamp(res.headers), chunks: chunks() };
 }
 
 function isRedirect(status: number): boolean {

@@ -1,4 +1,5 @@
 import type { Logger } from "../logger.ts";
+import type { CatalogCluster } from "./cluster-sync.ts";
 import type { SnapshotStore } from "./snapshots.ts";
 import type { SyncSource } from "./sources/source.ts";
 /** What the catalog runner (runner.ts) and its stages (stages.ts) say about the served data. */
@@ -55,6 +56,8 @@ export interface LookupSnapshot<N extends string = string> {
   load(): Promise<boolean>;
   /** the sources it is served with: adopting it moves their version */
   partOf: readonly N[];
+  /** made from a local file (the sample music API): each machine's own, never published to a cluster (ADR 0157) */
+  local?: boolean;
 }
 
 export interface RunnerStartOptions {
@@ -78,6 +81,13 @@ export interface RunnerOptions<D> {
   follow?: boolean;
   /** how often a follower looks for new snapshots (default 2 s) */
   followIntervalMs?: number;
+  /**
+   * Issue #42, ADR 0157 (DATABASE_URL): one sync per cluster. Only the lease's holder syncs each
+   * interval and publishes; every machine takes the published versions (cluster-sync.ts).
+   */
+  cluster?: CatalogCluster;
+  /** how often a cluster member renews or tries the lease and looks for a new version (default: cluster-sync.ts POLL_MS) */
+  clusterPollMs?: number;
 }
 
 

@@ -26,6 +26,7 @@ export type { ChangeCause, CatalogChange, SourceStatus, SyncOptions, LookupSnaps
 import type { ChangeCause, CatalogChange, SourceStatus, SyncOptions, LookupSnapshot, RunnerStartOptions, RunnerOptions, Slot } from "./runner-types.ts";
 export type { Stage } from "./stages.ts";
 import { StageRunner, type Stage } from "./stages.ts";
+import { POLL_MS, type CatalogCluster } from "./cluster-sync.ts";
 
 /** A follower's look for new snapshots: a few stat calls, so a short delay costs nothing. */
 const FOLLOW_INTERVAL_MS = 2_000;
@@ -46,6 +47,11 @@ export class CatalogRunner<D extends object> {
   private updatedAtValue = new Date(0).toISOString();
   private refreshTimer: NodeJS.Timeout | undefined;
   private followTimer: NodeJS.Timeout | undefined;
+  private clusterTimer: NodeJS.Timeout | undefined;
+  private clusterTick: Promise<void> | undefined;
+  private clusterFault: string | undefined;
+  private leaderRun: Promise<void> | undefined;
+  private leading = false;
   private following: Promise<void> | undefined;
   private stopped = false;
 
@@ -141,6 +147,7 @@ export class CatalogRunner<D extends object> {
       this.log.info({ sources: names }, "catalog snapshots loaded");
     }
 
+    if (this.opts.cluster) return this.startInCluster(this.opts.cluster, opts, loaded);
     if (this.opts.follow) {
       const intervalMs = this.opts.followIntervalMs ?? FOLLOW_INTERVAL_MS;
       this.log.info({ intervalMs }, "catalog: following the snapshots another process syncs");
@@ -157,18 +164,26 @@ export class CatalogRunner<D extends object> {
     }
   }
 
-  /** Syncs the chosen sources (default all); never throws. A follower looks at the snapshots instead. */
+  /**
+   * Syncs the chosen sources (default all); never throws. A follower looks at the snapshots
+   * instead. In a cluster (ADR 0157) this is the operator's sync (`npm run catalog -- sync`):
+   * it runs whoever holds the lease, and what it accepted is published to every machine.
+   */
   async sync(opts: SyncOptions<keyof D & string> = {}): Promise<void> {
     if (this.opts.follow) return this.followOnce();
     const chosen = opts.sources ? this.slots.filter((s) => opts.sources!.includes(s.source.name as keyof D & string)) : this.slots;
     await Promise.all(chosen.map((slot) => this.syncSource(slot, opts.force ?? false)));
+    if (this.opts.cluster) await this.publish(this.opts.cluster, false);
   }
 
   async close(): Promise<void> {
     this.stopped = true;
     clearInterval(this.refreshTimer);
     clearTimeout(this.followTimer);
+    clearTimeout(this.clusterTimer);
     await this.following;
+    await this.clusterTick;
+    await Promise.race([this.leaderRun, new Promise((r) => setTimeout(r, CLOSE_WAIT_MS).unref())]);
     const busy = [...this.slots.map((s) => s.running), ...this.stages.stopAll()];
     // a sync stuck on a slow upstream must not hold up shutdown for long
     await Promise.race([Promise.allSettled(busy), new Promise((r) => setTimeout(r, CLOSE_WAIT_MS).unref())]);
@@ -347,6 +362,94 @@ export class CatalogRunner<D extends object> {
     if (this.stopped) return;
     this.followTimer = setTimeout(() => void this.followOnce().then(() => this.scheduleFollow(intervalMs)), intervalMs);
     this.followTimer.unref();
+  }
+
+  // ---- one sync per cluster (issue #42, ADR 0157) ----------------------------------------------
+
+  /**
+   * A cluster member serves its snapshots on disk, then takes the newest published version
+   * (a joining machine calls no upstream for it), and reads its own local files (a file
+   * source is no upstream: the sample's, each machine's own). The upstreams are the lease
+   * holder's: it syncs them when the cluster's last sync is CATALOG_REFRESH_SECONDS old (the
+   * first look after start, a takeover or a restart included), so the cluster asks each
+   * upstream once per interval whichever process holds the lease. Without `refreshMs` (the
+   * `catalog` command, tests) it neither leads nor looks again.
+   */
+  private async startInCluster(cluster: CatalogCluster, opts: RunnerStartOptions, loaded: boolean[]): Promise<void> {
+    await this.takePublished(cluster);
+    if (!opts.refreshMs) {
+      // a process that does not refresh (a test, a one-off) syncs at start as it always did;
+      // what it accepted is published only by an explicit sync() (the `catalog` command)
+      if (opts.initialSync !== false) {
+        const initial = this.slots.map((slot, i) => ({ wait: slot.source.local && !loaded[i], run: this.syncSource(slot, false) }));
+        await Promise.all(initial.filter((x) => x.wait).map((x) => x.run));
+      }
+      return;
+    }
+    const refreshMs = opts.refreshMs;
+    const local = this.slots.filter((slot) => slot.source.local);
+    if (opts.initialSync !== false) {
+      const initial = local.map((slot) => ({ wait: !loaded[this.slots.indexOf(slot)], run: this.syncSource(slot, false) }));
+      await Promise.all(initial.filter((x) => x.wait).map((x) => x.run));
+    }
+    this.refreshTimer = setInterval(() => void Promise.all(local.map((slot) => this.syncSource(slot, false))), refreshMs);
+    this.refreshTimer.unref();
+    this.scheduleCluster(cluster, refreshMs, 0);
+  }
+
+  /** The holder's sync of every source, then its publication; in the background (the lease is renewed meanwhile). */
+  private leaderSync(cluster: CatalogCluster): void {
+    this.leaderRun ??= (async () => {
+      await Promise.all(this.slots.map((slot) => this.syncSource(slot, false)));
+      await this.publish(cluster, true);
+    })().finally(() => (this.leaderRun = undefined));
+  }
+
+  private async publish(cluster: CatalogCluster, asLeader: boolean): Promise<void> {
+    try {
+      // the upstreams' snapshots; a local file's is each machine's own (above)
+      const names = [...this.slots.filter((s) => !s.source.local).map((s) => s.source.name), ...this.lookups.filter((l) => !l.local).map((l) => l.name)];
+      if (names.length) await cluster.publish({ asLeader, names });
+    } catch (error) {
+      this.log.error({ err: errorMessage(error) }, "catalog cluster: could not publish the snapshots; the next sync tries again");
+    }
+  }
+
+  /** Takes the newest published version, if newer than this machine's, and serves it. */
+  private async takePublished(cluster: CatalogCluster): Promise<void> {
+    try {
+      if (await cluster.pull()) await this.followOnce();
+      if (this.clusterFault) this.log.info("catalog cluster: PostgreSQL answers again");
+      this.clusterFault = undefined;
+    } catch (error) {
+      const message = errorMessage(error);
+      // logged once per fault, not every look
+      if (message !== this.clusterFault) this.log.warn({ err: message }, "catalog cluster: could not take the published version; serving the current one");
+      this.clusterFault = message;
+    }
+  }
+
+  /** Every few seconds: the lease renewed (or tried), the holder's sync when due, and a new version taken. */
+  private scheduleCluster(cluster: CatalogCluster, refreshMs: number, delayMs = this.opts.clusterPollMs ?? POLL_MS): void {
+    if (this.stopped) return;
+    this.clusterTimer = setTimeout(() => {
+      this.clusterTick = (async () => {
+        if (this.stopped) return;
+        const leading = await cluster.lead();
+        if (this.leading && !leading) {
+          // another process syncs the upstreams now: this one's last success is no longer the
+          // cluster's, and must not raise SiteCatalogSyncStale (docs/operations.md) on this machine
+          for (const slot of this.slots) if (!slot.source.local) slot.status.lastSuccessAt = undefined;
+        }
+        this.leading = leading;
+        if (leading && !this.leaderRun && (await cluster.claimSync(refreshMs / 1000))) this.leaderSync(cluster);
+        await this.takePublished(cluster);
+      })().finally(() => {
+        this.clusterTick = undefined;
+        this.scheduleCluster(cluster, refreshMs);
+      });
+    }, delayMs);
+    this.clusterTimer.unref();
   }
 
   // ---- change event (stages: stages.ts) ----------------------------------------------------

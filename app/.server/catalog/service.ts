@@ -17,6 +17,8 @@ import { genresSource } from "./sources/genres.ts";
 import { MusicLookups } from "./sources/music-lookups.ts";
 import { singlesSource } from "./sources/singles.ts";
 import type { RequestOptions } from "./sources/source.ts";
+import type { SharedPostgres } from "../db/postgres-pool.ts";
+import { openCatalogCluster, POLL_MS, type CatalogCluster } from "./cluster-sync.ts";
 
 /**
  * The catalog as the rest of the server sees it (DESIGN.md §1). Sources are synced in the
@@ -125,6 +127,11 @@ export interface CatalogDeps {
   follow?: boolean;
   /** how often a follower looks for new snapshots (default 2 s; tests shorten it) */
   followIntervalMs?: number;
+  /**
+   * The process's PostgreSQL pool (DATABASE_URL): with CATALOG_CLUSTER_SYNC, one process of the
+   * cluster syncs and every machine serves what it publishes (issue #42, ADR 0157). Not in follow mode.
+   */
+  postgres?: SharedPostgres;
 }
 
 export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
@@ -184,6 +191,8 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     ? new FilmProviderClient({ baseUrl: config.FILM_API_URL!, email: config.FILM_API_EMAIL!, password: config.FILM_API_PASSWORD!, ...request })
     : undefined;
 
+  const cluster = deps.postgres && config.CATALOG_CLUSTER_SYNC && !follow ? await joinCluster(deps.postgres, store, config, log) : undefined;
+
   const runner: CatalogRunner<CatalogData> = new CatalogRunner<CatalogData>({
     // status() and `npm run catalog -- status` list them in this order
     sources: {
@@ -195,14 +204,17 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     },
     lookups: [
       // details are part of each single in snapshot(); sub-genres are looked up per request
-      { name: "release-details", load: () => lookups.load("release-details"), partOf: ["singles"] },
-      { name: "sub-genres", load: () => lookups.load("sub-genres"), partOf: [] },
+      { name: "release-details", load: () => lookups.load("release-details"), partOf: ["singles"], local: music.kind === "sample" },
+      { name: "sub-genres", load: () => lookups.load("sub-genres"), partOf: [], local: music.kind === "sample" },
     ],
     store,
     log,
     maxShrink: config.CATALOG_MAX_SHRINK,
     follow,
     followIntervalMs: deps.followIntervalMs,
+    cluster,
+    // renewed three times within the lease, and never less often than a look for a new version
+    clusterPollMs: Math.min(POLL_MS, (config.CATALOG_LEASE_SECONDS * 1000) / 3),
   });
   await runner.start({
     initialSync: deps.initialSync,
@@ -229,6 +241,18 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     onChange: (listener) => runner.onChange(listener),
     addStage: (stage) => runner.addStage(stage),
     cacheBytes: config.CATALOG_CACHE_MAX_BYTES,
-    close: () => runner.close(),
+    close: async () => {
+      await runner.close();
+      await cluster?.close();
+    },
   };
+}
+
+/**
+ * Joins the cluster's one sync (ADR 0157). PostgreSQL unreachable: the machine serves its
+ * snapshots and calls no upstream until it answers (each look tries again), so an outage never
+ * turns a cluster back into every machine syncing for itself.
+ */
+function joinCluster(postgres: SharedPostgres, store: SnapshotStore, config: Config, log: Logger): Promise<CatalogCluster> {
+  return openCatalogCluster({ postgres, dir: store.dir, log, leaseSeconds: config.CATALOG_LEASE_SECONDS, maxBytes: config.CATALOG_SNAPSHOT_MAX_BYTES });
 }

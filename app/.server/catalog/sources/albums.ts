@@ -4,7 +4,7 @@ import { AlbumTable } from "../album-table.ts";
 import { MAX_ITEM_CHARS } from "../json-stream.ts";
 import { reshapeAlbum, uniqueIds } from "../reshape.ts";
 import { albumEntrySchema } from "../schemas.ts";
-import { fileStamp, isHttpSource, readJsonList } from "./read.ts";
+import { fileStamp, isHttpSource, NOT_MODIFIED, readJsonList } from "./read.ts";
 import { checkList, UNCHANGED, type RequestOptions, type SyncSource } from "./source.ts";
 
 export interface AlbumsSourceOptions {
@@ -32,9 +32,10 @@ export function albumsSource(opts: AlbumsSourceOptions): SyncSource<AlbumTable> 
     local: !isHttpSource(location),
     empty: () => AlbumTable.empty(),
     async load(ctx) {
-      const stamp = await fileStamp(location);
-      if (stamp && stamp === ctx.stamp) return UNCHANGED;
-      return readJsonList(location, request, async (entries) => {
+      const local = await fileStamp(location);
+      if (local && local === ctx.stamp) return UNCHANGED;
+      // over http(s), the served list's ETag or Last-Modified is sent: a 304 is UNCHANGED (issue #42, ADR 0157)
+      const read = await readJsonList(location, { ...request, validator: isHttpSource(location) ? ctx.stamp : undefined }, async (entries, stamp) => {
         const writer = await AlbumSnapshotWriter.create(snapshotFile, { savedAt: new Date().toISOString(), source: location, stamp });
         try {
           const nextId = uniqueIds();
@@ -75,6 +76,7 @@ export function albumsSource(opts: AlbumsSourceOptions): SyncSource<AlbumTable> 
           throw error;
         }
       });
+      return read === NOT_MODIFIED ? UNCHANGED : read;
     },
     count: (table) => table.length,
     async readSnapshot(accept) {

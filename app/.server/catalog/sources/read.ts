@@ -68,6 +68,18 @@ export async function readJsonSource(location: string, opts: ReadSourceOptions =
  */
 export const READ_CHUNK_BYTES = 64 * 1024;
 
+/** An http(s) upstream answered 304 to the validator held (issue #42): the data served is current. */
+export const NOT_MODIFIED: unique symbol = Symbol("not modified");
+
+/**
+ * A JSON document over HTTP asked with the validator of the copy held (issue #42): undefined
+ * when the upstream answers 304, else the document and its own validator (ETag or Last-Modified).
+ */
+export async function readHttpJsonIfChanged(location: string, validator: string | undefined, opts: ReadSourceOptions = {}): Promise<{ raw: unknown; stamp?: string } | undefined> {
+  const res = await withRetry(() => requestJson(location, { timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes, validator }), opts.retry);
+  return res.notModified ? undefined : { raw: res.body, stamp: res.validator };
+}
+
 /** One entry of a streamed list: a value to validate, or an item skipped for its size. */
 export type ListEntry = { value: unknown } | { oversized: true };
 
@@ -80,14 +92,16 @@ export type ListEntry = { value: unknown } | { oversized: true };
  */
 export async function readJsonList<R>(
   location: string,
-  opts: ReadSourceOptions & Pick<JsonStreamOptions, "maxItemChars">,
-  build: (entries: AsyncIterable<ListEntry>) => Promise<R>,
-): Promise<R> {
+  opts: ReadSourceOptions & Pick<JsonStreamOptions, "maxItemChars"> & { validator?: string },
+  build: (entries: AsyncIterable<ListEntry>, stamp: string | undefined) => Promise<R>,
+): Promise<R | typeof NOT_MODIFIED> {
   if (isHttpSource(location)) {
     return withRetry(async () => {
-      const body = await requestJsonStream(location, { timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes });
+      const body = await requestJsonStream(location, { timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes, validator: opts.validator });
+      // issue #42: the upstream says the list held is current (304): nothing downloaded or parsed
+      if (body.notModified) return NOT_MODIFIED;
       try {
-        return await build(listEntries(body.chunks, body.source, opts));
+        return await build(listEntries(body.chunks, body.source, opts), body.validator);
       } catch (error) {
         if (error instanceof MalformedJsonError) {
           throw new UpstreamError(`Malformed JSON from ${body.source}`, { source: body.source, status: body.status, retryable: true, cause: error });
@@ -124,7 +138,7 @@ export async function readJsonList<R>(
     }
   }
   try {
-    return await build(listEntries(bytes(), file, opts));
+    return await build(listEntries(bytes(), file, opts), await fileStamp(location));
   } catch (error) {
     if (error instanceof MalformedJsonError) throw new PayloadError(`Malformed JSON in ${file}`, file);
     throw error;

@@ -4,7 +4,7 @@ import { PayloadError } from "../errors.ts";
 import type { RetryOptions } from "../retry.ts";
 import { parseList } from "../schemas.ts";
 import type { StoredSnapshot } from "../snapshots.ts";
-import { fileStamp, readJsonSource, type ReadSourceOptions } from "./read.ts";
+import { fileStamp, isHttpSource, readHttpJsonIfChanged, readJsonSource, type ReadSourceOptions } from "./read.ts";
 
 /**
  * One catalog source (ADR 0050, ADR 0084): where its list comes from and how it is read,
@@ -112,13 +112,15 @@ export function validList<T>(log: Logger, name: string, raw: unknown, schema: Pa
 
 /**
  * A JSON document from a file or over HTTP; undefined when it is a file whose stamp is the
- * one served (ADR 0050: unchanged files are not parsed again).
+ * one served (ADR 0050: unchanged files are not parsed again), or an upstream that answers 304
+ * to the served data's ETag or Last-Modified (issue #42, ADR 0157).
  */
 export async function readJsonIfChanged(
   location: string,
   ctx: LoadContext<unknown>,
   opts: RequestOptions,
 ): Promise<{ raw: unknown; stamp?: string } | undefined> {
+  if (isHttpSource(location)) return readHttpJsonIfChanged(location, ctx.stamp, opts);
   const stamp = await fileStamp(location);
   if (stamp && stamp === ctx.stamp) return undefined;
   return { raw: await readJsonSource(location, opts), stamp };
