@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { chordsInKey, drumPattern, mix, PITCH_CLASSES } from "../../app/.server/catalog/sample/synth.ts";
 import { openAnalysisStore } from "../../app/.server/analysis/stage/open.ts";
-import { encodeWav } from "./encode-audio.ts";
+import { encodeWav, encodeWithFfmpeg } from "./encode-audio.ts";
 
 // Analyzer processes on machines that hold no audio (issue #42 "Analysis as jobs", ADR 0158),
 // shared by tests/integration/analysis-kill.test.ts and benchmarks/bench-analyzers.ts: a media
@@ -17,13 +17,16 @@ import { encodeWav } from "./encode-audio.ts";
 
 const projectRoot = path.resolve(import.meta.dirname, "../..");
 const projectNode = path.join(projectRoot, "node_modules/.bin/node");
-const RATE = 22_050;
-
-/** A track of `seconds`: drums and chords at a tempo and key of its own (22.05 kHz WAV). */
-export function synthTrack(i: number, seconds: number): Buffer {
+/**
+ * A track of `seconds`: drums and chords at a tempo and key of its own; a 22.05 kHz WAV (quick
+ * to make and to analyse: the tests), or a 44.1 kHz MP3 as a catalog serves (the bench).
+ */
+export function synthTrack(i: number, seconds: number, opts: { mp3?: boolean } = {}): Buffer {
+  const rate = opts.mp3 ? 44_100 : 22_050;
   const key = `${PITCH_CLASSES[i % 12]} ${i % 2 ? "minor" : "major"}`;
-  const signal = mix(drumPattern({ bpm: 84 + ((i * 7) % 70), seconds, sampleRate: RATE, seed: i + 1 }), chordsInKey({ key, seconds, sampleRate: RATE }));
-  return Buffer.from(encodeWav([signal], RATE));
+  const signal = mix(drumPattern({ bpm: 84 + ((i * 7) % 70), seconds, sampleRate: rate, seed: i + 1 }), chordsInKey({ key, seconds, sampleRate: rate }));
+  const wav = encodeWav([signal], rate);
+  return Buffer.from(opts.mp3 ? encodeWithFfmpeg(wav, "mp3") : wav);
 }
 
 export interface ServedGet {
@@ -74,13 +77,16 @@ export async function startMediaHost(files: ReadonlyMap<string, Buffer>, opts: {
   };
 }
 
-/** Queues `keys` for analysis on `databaseUrl`, as the catalog walk does (AnalysisStore.reconcile). */
-export async function queueTracks(databaseUrl: string, keys: readonly string[]): Promise<void> {
+/**
+ * Queues `keys` for analysis on `databaseUrl`, as the catalog walk does (AnalysisStore.reconcile),
+ * due at `dueAt` (default now): analyzers started before it all begin at that moment.
+ */
+export async function queueTracks(databaseUrl: string, keys: readonly string[], dueAt = Date.now()): Promise<void> {
   const store = await openAnalysisStore({ DATABASE_URL: databaseUrl, DATA_DIR: os.tmpdir() }, { max: 1 });
   try {
     await store.reconcile(
       keys.map((key) => ({ key, identity: "size=?" })),
-      Date.now(),
+      dueAt,
     );
   } finally {
     await store.close();
@@ -92,7 +98,7 @@ export interface AnalyzerProcess {
   readonly pid: number;
   /** the last 20 kB it printed */
   log(): string;
-  /** resolves when it has logged "analyzer started" */
+  /** resolves when it has logged "analyzer started" (at LOG_LEVEL info, the default here); rejects if it exits first */
   started: Promise<void>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGTERM (a clean stop), and its DATA_DIR removed */
