@@ -1,13 +1,15 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queueTracks, spawnAnalyzer, startMediaHost, synthTrack, type AnalyzerProcess, type MediaHost } from "../../benchmarks/lib/analyzer-processes.ts";
+import { startTestPgBouncer, type TestPgBouncer } from "../support/pgbouncer.ts";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
 import { waitFor } from "../support/wait.ts";
 
 /**
  * Issue #42 "Analysis as jobs", ADR 0158: two `npm run analyzer` processes, on machines that hold
  * no audio (each an empty DATA_DIR; the tracks come from MEDIA_URL, an HTTP host), share the
- * tracks queued in PostgreSQL. One is killed with SIGKILL in the middle of a track: no cleanup
+ * tracks queued in PostgreSQL, which they reach through PgBouncer in transaction mode as
+ * docs/deployment.md runs a cluster (ADR 0155). One is killed with SIGKILL in the middle of a track: no cleanup
  * runs, its claim stays in the table; its machine starts a new analyzer. The track is taken again
  * once the dead claim's lease has run out, never before, and in the end every track is analysed
  * and stored exactly once, none still claimed. The lease is short (ANALYSIS_LEASE_SECONDS=4) so
@@ -19,7 +21,10 @@ import { waitFor } from "../support/wait.ts";
 const LEASE_SECONDS = 4;
 const TRACKS = 8;
 let db: TestPostgres;
+let bouncer: TestPgBouncer;
+/** the database, straight (the test's own reads) and through the bouncer (the analyzers') */
 let url: string;
+let bouncedUrl: string;
 let host: MediaHost;
 const analyzers: AnalyzerProcess[] = [];
 const keys = Array.from({ length: TRACKS }, (_, i) => `kill/track-${i}.wav`);
@@ -48,6 +53,8 @@ async function rows(): Promise<Row[]> {
 beforeAll(async () => {
   db = await startTestPostgres();
   url = await db.createDatabase("kill_analyzer");
+  bouncer = await startTestPgBouncer({ upstreamPort: db.port, poolSize: 4 });
+  bouncedUrl = bouncer.url("kill_analyzer");
   // 30 s each: about a second of analysis, long enough to be killed in
   host = await startMediaHost(new Map(keys.map((key, i) => [key, synthTrack(i, 30)])), { slow: new Set([keys[TRACKS - 1]]), pauseMs: 1.5 * LEASE_SECONDS * 1000 });
   await queueTracks(url, keys);
@@ -56,12 +63,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(analyzers.map((a) => a.stop()));
   await host?.close();
+  await bouncer?.stop();
   await db?.stop();
 });
 
 describe("an analyzer killed with SIGKILL in the middle of a track", () => {
   it("loses no track: the other analyzer takes it when its lease ends, and every track is stored once", { timeout: 180_000 }, async () => {
-    const env = { DATABASE_URL: url, MEDIA_URL: host.base, ANALYSIS_LEASE_SECONDS: String(LEASE_SECONDS) };
+    const env = { DATABASE_URL: bouncedUrl, MEDIA_URL: host.base, ANALYSIS_LEASE_SECONDS: String(LEASE_SECONDS) };
     const victim = spawnAnalyzer(env);
     const survivor = spawnAnalyzer(env);
     analyzers.push(victim, survivor);
