@@ -1,4 +1,4 @@
-// `npm run bench:analyzers [-- --tracks 12 --seconds 180 --processes 1,2 --queue-only]`: tracks analysed per
+// `npm run bench:analyzers [-- --tracks 48 --seconds 180 --processes 1,2 --queue-only]`: tracks analysed per
 // hour by 1, then 2 `npm run analyzer` processes sharing one PostgreSQL queue (issue #42
 // "Analysis as jobs", ADR 0158; goal: 2 processes ≥ 1.8× one on a 2-core machine). Each process
 // runs as a machine without audio would (an empty DATA_DIR, ANALYSIS_CONCURRENCY=1), reading
@@ -27,7 +27,7 @@ helpFromHeader(import.meta.filename);
 
 const { values: flags } = parseArgs({
   options: {
-    tracks: { type: "string", default: "12" },
+    tracks: { type: "string", default: "48" },
     seconds: { type: "string", default: "180" },
     processes: { type: "string", default: "1,2" },
     // the queue-alone run only (no audio, no analyzer processes)
