@@ -3,8 +3,9 @@
 // MEDIA_URL, ANALYSIS_CONCURRENCY, …). It follows the catalog snapshots the syncing server
 // writes (it never calls an upstream catalog), walks the albums after each change and
 // analyses what is new or changed. Run the web servers with ANALYSIS_WORKER=false. Several
-// may run on one PostgreSQL: each track is claimed by one of them (FOR UPDATE SKIP LOCKED and
-// a lease; a crashed analyzer's claims come back when its lease ends).
+// may run on one PostgreSQL, on any machines that reach the audio (an absolute MEDIA_URL): each
+// track is claimed by one of them (FOR UPDATE SKIP LOCKED and a lease of ANALYSIS_LEASE_SECONDS,
+// renewed while the track is worked on; a killed analyzer's claims come back when it ends: ADR 0158).
 //
 // SIGTERM or SIGINT: stops claiming, lets the running analyses finish within
 // SHUTDOWN_TIMEOUT_SECONDS, gives the rest back for the next start.

@@ -132,6 +132,12 @@ export const configSchema = z
     // Audio analysis (issue #9, ADR 0091)
     /** Tracks analysed at once, each in its own worker thread (1 suits 2 cores: the pages keep the other). */
     ANALYSIS_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+    /**
+     * How long an analyzer's claim on a track holds without a renewal (issue #42, ADR 0158): the
+     * analyzer renews its claims every third of it while it works, so a long track is never taken
+     * from a live analyzer, and a killed analyzer's track is claimed again once this has passed.
+     */
+    ANALYSIS_LEASE_SECONDS: z.coerce.number().int().min(3).max(86_400).default(120),
 
     // Search by a reference file (issue #19, DESIGN.md §3c)
     /** Largest upload to /catalog/sounds-like, counted on the bytes received (this route only; every other keeps BODY_LIMIT_BYTES). */

@@ -36,7 +36,10 @@ export interface AnalyzerOptions {
   pool?: AnalysisPool;
   /** default: host, pid and a random suffix */
   owner?: string;
-  /** how long a claim is held (default 15 min: far above one analysis, bounded by the engine's 20-minute track limit) */
+  /**
+   * how long a claim holds without a renewal (default ANALYSIS_LEASE_SECONDS); the drain renews
+   * the claims it works on every third of it (issue #42, ADR 0158)
+   */
   leaseMs?: number;
   /** tests move time */
   now?: () => number;
@@ -223,7 +226,7 @@ export function startAnalyzer(opts: AnalyzerOptions): Analyzer {
   const concurrency = config.ANALYSIS_CONCURRENCY;
   const pool = opts.pool ?? createAnalysisPool({ concurrency, maxQueue: concurrency });
   const owner = opts.owner ?? `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString("hex")}`;
-  const leaseMs = opts.leaseMs ?? 15 * 60_000;
+  const leaseMs = opts.leaseMs ?? config.ANALYSIS_LEASE_SECONDS * 1000;
   const { downloads, remote, resolve } = audioAccess(config, owner);
 
   const stage = analysisWalk({ store, log, now, kick: () => kick(), identify: (key, signal) => identifyKey(resolve, key, remote, signal) });
@@ -256,6 +259,7 @@ export function startAnalyzer(opts: AnalyzerOptions): Analyzer {
   // a full disk fails every claim and every result: one line per episode (issue #15)
   const storeFailures = new FailureLog(log, { level: "error", message: "analysis results cannot be stored; their tracks are analysed again when their claims end" });
   const claimFailures = new FailureLog(log, { level: "error", message: "could not claim tracks to analyse" });
+  const renewFailures = new FailureLog(log, { level: "error", message: "could not renew the claims of the tracks being analysed" });
 
   const counts: AnalysisCounts = { analysed: 0, failed: 0 };
   const claimDeps = { resolve, downloads, remote, pool, store, owner, now, log, storeFailures, counts };
@@ -307,6 +311,18 @@ export function startAnalyzer(opts: AnalyzerOptions): Analyzer {
     }
   }
 
+  // Issue #42, ADR 0158: the claims being worked on are renewed every third of the lease, so a
+  // track that takes longer than a lease (a slow download, a busy machine) stays with this
+  // analyzer, while a killed analyzer's tracks are claimed again one lease after its last renewal.
+  const renewTimer = setInterval(() => {
+    if (running.size === 0) return;
+    store.renew([...running.keys()], owner, now(), leaseMs).then(
+      () => renewFailures.succeeded(),
+      (error: unknown) => renewFailures.failed(errorMessage(error)),
+    );
+  }, Math.max(1_000, Math.floor(leaseMs / 3)));
+  renewTimer.unref();
+
   const draining = drain().catch((error: unknown) => log.error({ err: errorMessage(error) }, "the analysis drain stopped"));
 
   let stopped: Promise<void> | undefined;
@@ -330,6 +346,8 @@ export function startAnalyzer(opts: AnalyzerOptions): Analyzer {
         // the last second and a half is kept for giving claims back and closing the pool
         const deadline = new Promise<void>((r) => setTimeout(r, Math.max(0, deadlineMs - 1_500)).unref());
         await Promise.race([Promise.allSettled([draining, ...running.values()]), deadline]);
+        // renewed until here: the analyses finishing within the deadline keep their claims
+        clearInterval(renewTimer);
         // claims still running past the deadline go back, so a restart takes them at once
         if (running.size) await store.release([...running.keys()], owner, now()).catch(() => undefined);
         await Promise.race([pool.close(), new Promise<void>((r) => setTimeout(r, 1_000).unref())]);

@@ -116,6 +116,18 @@ describe("AnalysisStore (SQLite)", () => {
     expect(await store.finishDone("a", "crashed", "i1", result(1), 60_002)).toBe(false);
   });
 
+  it("keeps a renewed claim from others past its first lease, and renews only the owner's (ADR 0158)", async () => {
+    await store.reconcile([{ key: "a", identity: "i1" }, { key: "b", identity: "i2" }], 0);
+    await store.claim({ owner: "live", now: 0, ...lease, limit: 1 });
+    await store.claim({ owner: "other", now: 0, ...lease, limit: 1 });
+    // "live" renews "a" at 40 s; "b" is not its claim, and stays as "other" took it
+    expect(await store.renew(["a", "b"], "live", 40_000, 60_000)).toBe(1);
+    expect(await store.claim({ owner: "thief", now: 60_001, ...lease })).toEqual([{ key: "b", identity: "i2", attempts: 2 }]);
+    expect(await store.claim({ owner: "thief", now: 99_999, ...lease })).toEqual([]);
+    expect(await store.finishDone("a", "live", "i1", result(1), 99_999)).toBe(true);
+    expect(await store.renew([], "live", 0, 60_000)).toBe(0);
+  });
+
   it("retries a failure after its backoff, and says when the next row is due", async () => {
     await store.reconcile([{ key: "bad", identity: "i" }], 0);
     const [claim] = await store.claim({ owner: "x", now: 0, ...lease });

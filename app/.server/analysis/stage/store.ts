@@ -363,6 +363,22 @@ export class AnalysisStore extends StoredResults {
     return changed === 1;
   }
 
+  /**
+   * Extends the leases `owner` still holds on `keys` to `now + leaseMs` (issue #42, ADR 0158):
+   * the analyzer renews what it is working on, so a lease can be short (a killed analyzer's
+   * tracks come back soon) and still never run out under a live one. A key another analyzer took
+   * meanwhile (this one's lease had run out) is left alone. Returns the leases extended.
+   */
+  async renew(keys: readonly string[], owner: string, now: number, leaseMs: number): Promise<number> {
+    if (keys.length === 0) return 0;
+    return this.db.batch([
+      [
+        `UPDATE track_analysis SET lease_until = $2 WHERE lease_owner = $1 AND ${this.db.inJsonArray("key", 3)}`,
+        [owner, now + leaseMs, JSON.stringify(keys)],
+      ],
+    ]);
+  }
+
   /** Gives back claims that were not worked on (a stop): due at once, the attempt not counted. */
   async release(keys: readonly string[], owner: string, now: number): Promise<number> {
     if (keys.length === 0) return 0;
