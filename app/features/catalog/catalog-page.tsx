@@ -313,8 +313,9 @@ function showLikeResults() {
     const filters = document.querySelector("[data-like-filters]");
     const anchor = filters && lastBottom() - (top(filters) - header - 12) <= window.innerHeight ? filters : card;
     by(top(anchor) - header - 12);
+    // the filter bar pins below the header (spec §2): the anchor comes back down to just below it
     const bar = document.querySelector("[data-filter-bar]")?.getBoundingClientRect().bottom ?? 0;
-    if (bar > top(anchor) - 12) by(bar - top(anchor) + 12);
+    if (bar > top(anchor) - 12) by(top(anchor) - bar - 12);
   }
   heading.focus({ preventScroll: true });
 }
@@ -360,9 +361,9 @@ export function CatalogPage(props: CatalogPageProps) {
           </div>
         ) : (
           <>
-            <div className="mt-8">
-              <FilterBar state={state} searchable={state.type === shown.type} likeLabel={state.view === "tracks" ? likeChipLabel(props.tracks?.like) : undefined} />
-            </div>
+            {/* the bar is a direct child of the page's column, not of a wrapper of its own height:
+                a sticky box only moves within its parent (spec §2 "Filter bar": it stays fixed while scrolling) */}
+            <FilterBar state={state} searchable={state.type === shown.type} likeLabel={state.view === "tracks" ? likeChipLabel(props.tracks?.like) : undefined} />
             <ViewFilters props={props} shown={shown} />
             <Results props={props} shown={shown} />
           </>

@@ -43,15 +43,16 @@ export function FilterChips({ state, likeLabel }: { state: CatalogState; likeLab
 }
 
 /**
- * product-rules §2 "Filter bar": fixed below the 80 px header while scrolling, with the search field,
- * a removable chip per active filter and "Clear Filters". The search is a GET form carrying
+ * product-rules §2 "Filter bar": fixed below the 80 px header while scrolling (from 640 px wide; on a
+ * phone it scrolls away, so that a like= view's first result fits the first screen, issue #41 and
+ * docs/spec-deviations.md), with the search field, a removable chip per active filter and "Clear Filters". The search is a GET form carrying
  * the current filters, so it works without JavaScript.
  */
 export function FilterBar({ state, searchable, likeLabel }: { state: CatalogState; searchable: boolean; likeLabel?: string }) {
   const hidden = [...serializeCatalogState({ ...state, q: "", page: 1, item: "" }).entries()];
   const searchId = useId();
   return (
-    <div data-filter-bar="" className="sticky top-[var(--header-height)] z-30 -mx-5 border-y border-border bg-bg/85 px-5 py-3 backdrop-blur-md sm:mx-0 sm:rounded-2xl sm:border">
+    <div data-filter-bar="" className="z-30 -mx-5 mt-8 sm:sticky sm:top-[var(--header-height)] border-y border-border bg-bg/85 px-5 py-3 backdrop-blur-md sm:mx-0 sm:rounded-2xl sm:border">
       <div className="flex flex-wrap items-center gap-2">
         {searchable ? (
           <Form method="get" action="/catalog" role="search" preventScrollReset className="flex min-w-0 flex-1 basis-48 items-center gap-2">
