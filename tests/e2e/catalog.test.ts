@@ -127,7 +127,7 @@ describe("catalog page: titles, tabs and list states", () => {
 });
 
 describe("catalog filters, chips and pagination", () => {
-  it("keeps the filter bar pinned below the header while scrolling, with a focused result below it (spec §2), at 640 and 1280 px", async () => {
+  it("keeps the filter bar pinned below the header while scrolling, with a focused result below it (product-rules §2), at 640 and 1280 px", async () => {
     // on a phone the bar scrolls away (spec-deviations: a like= view's first row must fit 390×844, issue #41)
     for (const viewport of [{ width: 640, height: 800 }, { width: 1280, height: 800 }]) {
       const page = await newPage(browser, { viewport });

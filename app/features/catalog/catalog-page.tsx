@@ -313,7 +313,7 @@ function showLikeResults() {
     const filters = document.querySelector("[data-like-filters]");
     const anchor = filters && lastBottom() - (top(filters) - header - 12) <= window.innerHeight ? filters : card;
     by(top(anchor) - header - 12);
-    // the filter bar pins below the header (spec §2): the anchor comes back down to just below it
+    // the filter bar pins below the header (product-rules §2): the anchor comes back down to just below it
     const bar = document.querySelector("[data-filter-bar]")?.getBoundingClientRect().bottom ?? 0;
     if (bar > top(anchor) - 12) by(top(anchor) - bar - 12);
   }
@@ -362,7 +362,7 @@ export function CatalogPage(props: CatalogPageProps) {
         ) : (
           <>
             {/* the bar is a direct child of the page's column, not of a wrapper of its own height:
-                a sticky box only moves within its parent (spec §2 "Filter bar": it stays fixed while scrolling) */}
+                a sticky box only moves within its parent (product-rules §2 "Filter bar": fixed while scrolling) */}
             <FilterBar state={state} searchable={state.type === shown.type} likeLabel={state.view === "tracks" ? likeChipLabel(props.tracks?.like) : undefined} />
             <ViewFilters props={props} shown={shown} />
             <Results props={props} shown={shown} />
