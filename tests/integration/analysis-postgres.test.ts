@@ -2,9 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import postgres from "pg";
 import { parseConfig } from "../../app/.server/config.ts";
 import { createLogger } from "../../app/.server/logger.ts";
-import { ANALYZER_VERSION } from "../../app/.server/analysis/analyze.ts";
+import { ANALYZER_VERSION, type TrackAnalysis } from "../../app/.server/analysis/analyze.ts";
 import { startAnalyzer } from "../../app/.server/analysis/stage/analyzer.ts";
 import { openAnalysisStore } from "../../app/.server/analysis/stage/open.ts";
 import { catalogWith, countingPool, walkAndDrain, writeBeat } from "../support/analysis-stage.ts";
@@ -35,6 +36,49 @@ afterAll(async () => {
 });
 
 describe("analysis on PostgreSQL", () => {
+  it("numbers the results of a database made before result_seq in their old order, once, and new results after them (ADR 0151)", async () => {
+    const url = await pg.createDatabase("before_result_seq");
+    const analysis = (seconds: number) => JSON.stringify({ durationSeconds: seconds, bpm: 120, bpmConfidence: 0.9, key: "A minor", keyConfidence: 0.8,
+      loudnessLufs: -14, previewPeaks: [0.5], overviewPeaks: [0.5], analyzerVersion: ANALYZER_VERSION });
+    // the table as the store made it before ADR 0151, holding results (its result_at the writers' clocks)
+    const old = new postgres.Client({ connectionString: url });
+    await old.connect();
+    try {
+      await old.query(`CREATE TABLE track_analysis (key TEXT PRIMARY KEY, identity TEXT NOT NULL, status TEXT NOT NULL, analysis TEXT,
+        analyzer_version INTEGER, reason TEXT, attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at BIGINT NOT NULL, lease_owner TEXT,
+        lease_until BIGINT, result_at BIGINT, finished_at BIGINT, updated_at BIGINT NOT NULL)`);
+      const insert = "INSERT INTO track_analysis (key, identity, status, analysis, analyzer_version, next_attempt_at, result_at, updated_at) VALUES ($1, 'i', $2, $3, $4, 0, $5, 0)";
+      await old.query(insert, ["late", "done", analysis(30), ANALYZER_VERSION, 3_000]);
+      await old.query(insert, ["early", "done", analysis(20), ANALYZER_VERSION, 1_000]);
+      await old.query(insert, ["same-time-b", "done", analysis(25), ANALYZER_VERSION, 2_000]);
+      await old.query(insert, ["same-time-a", "done", analysis(24), ANALYZER_VERSION, 2_000]);
+      await old.query(insert, ["queued", "pending", null, null, null]);
+    } finally {
+      await old.end();
+    }
+    const config = parseConfig({ DATA_DIR: dataDir, DATABASE_URL: url, LOG_LEVEL: "silent" });
+    const store = await openAnalysisStore(config);
+    try {
+      const all = await store.figuresAfter(null, 10);
+      expect(all.rows.map((r) => r.key)).toEqual(["early", "same-time-a", "same-time-b", "late"]);
+      expect(all.next).toEqual({ seq: 4 });
+      // a result stored now comes after the numbered ones, whatever its writer's clock says
+      await store.reconcile([{ key: "fresh", identity: "fresh1" }], 0);
+      const [claim] = await store.claim({ owner: "w", now: 0, leaseMs: 60_000, limit: 1 });
+      expect(await store.finishDone(claim.key, "w", claim.identity, JSON.parse(analysis(60)) as TrackAnalysis, 0)).toBe(true);
+      expect((await store.figuresAfter(all.next, 10)).rows.map((r) => r.key)).toEqual(["fresh"]);
+    } finally {
+      await store.close();
+    }
+    // opened again (another process, a restart): nothing numbered twice
+    const again = await openAnalysisStore(config);
+    try {
+      expect((await again.figuresAfter(null, 10)).rows.map((r) => r.key)).toEqual(["early", "same-time-a", "same-time-b", "late", "fresh"]);
+    } finally {
+      await again.close();
+    }
+  });
+
   it("two analyzers walking the same catalog at once never analyse a track twice", async () => {
     const config = parseConfig({ DATA_DIR: dataDir, DATABASE_URL: await pg.createDatabase("two_analyzers"), ANALYSIS_CONCURRENCY: "2", LOG_LEVEL: "silent" });
     const keys = Array.from({ length: 12 }, (_, i) => `shared/track-${String(i).padStart(2, "0")}.wav`);
