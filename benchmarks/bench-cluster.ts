@@ -14,13 +14,14 @@
 // - each process's memory: RSS, PSS and private (Private_Clean + Private_Dirty), from
 //   /proc/PID/smaps_rollup, after the joining machine answered its first `like=`.
 //
-//   npm run bench:cluster [-- --albums 2000 --machines 3 --interval 10 --lease 30 --intervals 5 --analysed-albums N]
+//   npm run bench:cluster [-- --albums 2000 --machines 3 --interval 10 --lease 30 --intervals 5 --analysed-albums N --quiet --keep --log-level warn]
 //
 // `--albums` the catalog size (250000 works; about 10 tracks an album, ~90 % with results);
 // `--analysed-albums` how many of the first albums get results (default: all); `--interval`
 // CATALOG_REFRESH_SECONDS; `--lease` CATALOG_LEASE_SECONDS (the site's default is 30). Needs
 // PostgreSQL's server binaries (as the tests: benchmarks/lib/postgres-server.ts). It measures;
-// it asserts nothing. `--quiet` prints only the table.
+// it asserts nothing. `--quiet` prints only the table; `--keep` keeps the work folder with each
+// machine's log (`--log-level info` for the cluster's own lines: versions taken, published).
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -49,6 +50,8 @@ const { values: flags } = parseArgs({
     intervals: { type: "string", default: "5" },
     "analysed-albums": { type: "string" },
     quiet: { type: "boolean", default: false },
+    keep: { type: "boolean", default: false },
+    "log-level": { type: "string", default: "warn" },
   },
 });
 const ALBUMS = Number(flags.albums);
@@ -85,7 +88,8 @@ async function cleanup() {
   upstream?.closeAllConnections();
   await new Promise((r) => (upstream ? upstream.close(r) : r(undefined)));
   await db?.stop().catch(() => undefined);
-  fs.rmSync(work, { recursive: true, force: true });
+  if (flags.keep) say(`kept ${work} (the machines' logs: machine-N.log)`);
+  else fs.rmSync(work, { recursive: true, force: true });
 }
 process.once("SIGINT", () => void cleanup().then(() => process.exit(130)));
 
@@ -168,7 +172,7 @@ try {
     // one public address for every origin, as behind one name (pages print it)
     SITE_URL: "https://cluster.example",
     SHUTDOWN_TIMEOUT_SECONDS: "5",
-    LOG_LEVEL: "warn",
+    LOG_LEVEL: flags["log-level"],
   };
   const start = (n: number) =>
     startSite({ env: n === 1 ? env : { ...env, SKIP_BUILD: "1" }, output: { file: path.join(work, `machine-${n}.log`) }, timeoutMs: 1_800_000 });
@@ -207,12 +211,16 @@ try {
     },
     (INTERVAL_S + 600) * 1000,
   );
+  // the bench's first sight of the committed row (published_at is its transaction's start)
+  const seenAt = Date.now();
   const servesAdded = async (site: RunningSite) => {
     const res = await fetch(`${site.base}/catalog?item=${addedId}`);
     return res.status === 200 && (await res.text()).includes(added.name) ? true : undefined;
   };
   const servedAt = await Promise.all(sites.map((site) => until(`${site.base} serving the new version`, () => servesAdded(site), 600_000, 50).then(() => Date.now())));
   const publishToServedS = (Math.max(...servedAt) - published) / 1000;
+  const seenToServedS = (Math.max(...servedAt) - seenAt) / 1000;
+  say(`served ${servedAt.map((t) => `${((t - published) / 1000).toFixed(1)} s`).join(", ")} after published_at; the row seen ${((seenAt - published) / 1000).toFixed(1)} s after it`);
   const etags = await Promise.all(sites.map(async (site) => (await fetch(`${site.base}/catalog`)).headers.get("etag")));
   const versionsAtOnce = new Set(etags).size;
 
@@ -252,7 +260,7 @@ try {
   const rows: [string, string][] = [
     ["upstream fetches per interval", `${(fetchCount / INTERVALS).toFixed(2)} (${fetchCount} / ${INTERVALS})`],
     ["catalog versions served at once after a publish", String(versionsAtOnce)],
-    ["publication → served on all machines", `${publishToServedS.toFixed(1)} s`],
+    ["publication → served on all machines", `${publishToServedS.toFixed(1)} s (${seenToServedS.toFixed(1)} s after the row was visible)`],
     [`lease takeover after kill -9 (lease ${LEASE_S} s)`, Number.isNaN(takeoverS) ? "n/a" : `${takeoverS.toFixed(1)} s`],
     ["new machine: start → first catalog page", `${firstPageS.toFixed(1)} s`],
     ["new machine: start → first like= answer", `${firstLikeS.toFixed(1)} s`],
