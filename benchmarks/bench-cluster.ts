@@ -172,6 +172,9 @@ try {
     // one public address for every origin, as behind one name (pages print it)
     SITE_URL: "https://cluster.example",
     SHUTDOWN_TIMEOUT_SECONDS: "5",
+    // a whole answer's deadline (download, parse, hash): 250,000 albums are ~185 MB, which took
+    // over the default 30 s on this shared 2-core machine, and the holder then never published
+    UPSTREAM_TIMEOUT_SECONDS: "600",
     LOG_LEVEL: flags["log-level"],
   };
   const start = (n: number) =>
