@@ -69,6 +69,26 @@ const ERROR_REASONS: Record<number, string> = {
   431: "Request header fields too large",
 };
 
+/**
+ * Settings of one machine or process that no page prints: left out of the validators'
+ * configuration fingerprint, so that the origins of one cluster, which differ in them (a port,
+ * a data folder, which one analyses), give the same ETag for the same page (ADR 0157 amended).
+ */
+const MACHINE_SETTINGS = new Set([
+  "PORT",
+  "HOST",
+  "DATA_DIR",
+  "WEB_CONCURRENCY",
+  "METRICS_PORT",
+  "METRICS_HOST",
+  "LOG_LEVEL",
+  "ANALYSIS_WORKER",
+  "ANALYSIS_CONCURRENCY",
+  "OUTBOX_WORKER",
+  "DATABASE_POOL_MAX",
+  "SHUTDOWN_TIMEOUT_SECONDS",
+]);
+
 const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
 
 // Any error that escapes: a 4xx with a short reason for bad requests (serve-static's 403,
@@ -271,10 +291,14 @@ export function createApp(
     createSharedCacheHeaders({
       buildId,
       // the configuration a page may print; credentials never enter even a hash that is sent
-      configId: buildIdentity(JSON.stringify(Object.fromEntries(Object.entries(config).filter(([name]) => !/PASSWORD|SECRET|SMTP_URL|DATABASE_URL|EMAIL|USERNAME|CLIENT_ID|POOL_ID|PURGE/.test(name))))),
-      catalogVersion: () => services.catalogIndex.version,
-      analysisVersion: services.analysis ? () => services.analysis!.version : undefined,
-      trackIndexVersion: () => String(services.tracks.stats()?.analysisVersion ?? "building"),
+      // (nor a machine's own settings, which no page prints: machines of one cluster differ in them, ADR 0157 amended)
+      configId: buildIdentity(
+        JSON.stringify(Object.fromEntries(Object.entries(config).filter(([name]) => !/PASSWORD|SECRET|SMTP_URL|DATABASE_URL|EMAIL|USERNAME|CLIENT_ID|POOL_ID|PURGE/.test(name) && !MACHINE_SETTINGS.has(name)))),
+      ),
+      // by content, equal on every machine serving the same version (ADR 0157 amended)
+      catalogVersion: () => services.catalog.snapshot().contentId ?? services.catalogIndex.version,
+      analysisVersion: services.analysis ? () => services.analysis!.marker ?? services.analysis!.version : undefined,
+      trackIndexVersion: () => String(services.tracks.stats()?.resultsThrough ?? "building"),
     }).middleware,
   );
   if (!dev) {

@@ -121,8 +121,15 @@ export interface SharedCacheOptions {
   buildId: string;
   /** the configuration's fingerprint: a page prints some of it */
   configId: string;
-  catalogVersion: () => number;
-  analysisVersion?: () => number;
+  /**
+   * What the validators name of the catalog, the analysis results and the track index: what is
+   * served, never a process's own counter, so that every origin of a cluster serving the same
+   * published version gives the same ETag (ADR 0157, amended): a shared cache in front of
+   * several origins revalidates against any of them, and a browser's If-None-Match survives a
+   * load balancer's switch.
+   */
+  catalogVersion: () => number | string;
+  analysisVersion?: () => number | string;
   trackIndexVersion?: () => string;
 }
 

@@ -41,10 +41,28 @@ export function seedAnalysis(dataDir: string, albums: number, seed = DEFAULT_SEE
     `INSERT OR REPLACE INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, result_seq, finished_at, updated_at)
      VALUES (?, 'bench', 'done', ?, ?, 0, 0, ?, ?, 0, 0)`,
   );
-  const r = createPrng(seed ^ 0xa11a);
   let rows = 0;
   let at = 1;
   db.exec("BEGIN");
+  for (const { key, json } of syntheticResults(albums, seed, opts)) {
+    insert.run(key, json, ANALYZER_VERSION, at, at++);
+    rows++;
+    if (rows % 50_000 === 0) {
+      db.exec("COMMIT");
+      db.exec("BEGIN");
+    }
+  }
+  db.exec("COMMIT");
+  db.close();
+  return rows;
+}
+
+/**
+ * The results seedAnalysis writes, one per analysed track in catalog order (`album` is the
+ * album's position): for a store other than SQLite (bench:cluster writes them to PostgreSQL).
+ */
+export function* syntheticResults(albums: number, seed = DEFAULT_SEED, opts: { fingerprints?: boolean } = {}): Generator<{ key: string; json: string; album: number }> {
+  const r = createPrng(seed ^ 0xa11a);
   let i = 0;
   for (const album of sampleAlbums(albums, seed, { distinctAudio: true })) {
     for (let j = 0; j < album.tracks.length; j++) {
@@ -63,18 +81,10 @@ export function seedAnalysis(dataDir: string, albums: number, seed = DEFAULT_SEE
         ...(opts.fingerprints ? { fingerprint: randomFingerprint(r) } : {}),
         analyzerVersion: ANALYZER_VERSION,
       };
-      insert.run(distinctAudioKey(i, j), JSON.stringify(analysis), ANALYZER_VERSION, at, at++);
-      rows++;
+      yield { key: distinctAudioKey(i, j), json: JSON.stringify(analysis), album: i };
     }
     i++;
-    if (i % 20_000 === 0) {
-      db.exec("COMMIT");
-      db.exec("BEGIN");
-    }
   }
-  db.exec("COMMIT");
-  db.close();
-  return rows;
 }
 
 /** Realistic track views (the filters a music supervisor uses), `count` of them, all different, the same every run. */

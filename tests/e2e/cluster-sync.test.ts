@@ -81,6 +81,9 @@ async function startMachines(url: string, env: Record<string, string> = {}): Pro
     CATALOG_LEASE_SECONDS: String(LEASE_S),
     SHUTDOWN_TIMEOUT_SECONDS: "5",
     LOG_LEVEL: "warn",
+    // the public address, as every origin behind one name has (pages print it; by default it
+    // names the machine's own port)
+    SITE_URL: "https://cluster.example",
     ...env,
   };
   const sites: RunningSite[] = [];
@@ -145,6 +148,34 @@ describe("one catalog sync for three machines on one PostgreSQL", () => {
     const served = await Promise.all(sites.map(async (site) => ((await serves(site, 4)) ? "v2" : "v1")));
     figures.versionsServedAfterSwitch = new Set(served).size;
     expect(new Set(served)).toEqual(new Set(["v2"]));
+  });
+
+  it("gives the same validators on every machine: a 304 from one for another's ETag, and a new one on all after a publish", { timeout: 120_000 }, async () => {
+    // ADR 0157 (amended): a shared cache in front of several origins revalidates against any
+    // of them, and a browser's If-None-Match follows a load balancer's switch
+    for (const site of sites) await waitFor(`${site.base} serving the catalog`, () => serves(site, 3), 60_000, 200);
+    const pages = ["/mission", "/", "/catalog", `/catalog?item=${albumId(3)}`, "/catalog?view=tracks"];
+    const etagsOf = (site: RunningSite) => Promise.all(pages.map(async (page) => (await fetch(`${site.base}${page}`)).headers.get("etag") ?? ""));
+    const agreed = async () => {
+      const all = await Promise.all(sites.map(etagsOf));
+      const distinct = new Set(all.map((tags) => tags.join(" ")));
+      return distinct.size === 1 && all[0].every(Boolean) ? all[0] : undefined;
+    };
+    // each machine looks at the results' marker every 2 s: they agree once all have looked
+    const before = await waitFor("every machine giving the same ETags", agreed, 20_000, 200);
+    for (const [i, page] of pages.entries()) {
+      for (const site of sites) {
+        const res = await fetch(`${site.base}${page}`, { headers: { "If-None-Match": before[i] } });
+        expect(res.status, `${page} on ${site.base} with another machine's ETag`).toBe(304);
+      }
+    }
+
+    change([1, 2, 3, 4, 6]);
+    for (const site of sites) await waitFor(`${site.base} serving album 6`, () => serves(site, 6), INTERVAL_S * 1000 + 30_000, 100);
+    const after = await waitFor("every machine giving the same new ETags", agreed, 20_000, 200);
+    // a story page depends on no catalog: unchanged; the catalog's pages have new validators
+    expect(after[0]).toBe(before[0]);
+    for (const i of [1, 2, 3, 4]) expect(after[i], pages[i]).not.toBe(before[i]);
   });
 
   it("another machine takes the sync over within a minute of a kill -9 of its holder", { timeout: 180_000 }, async () => {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import postgres from "pg";
 import { parseConfig } from "../../app/.server/config.ts";
@@ -136,6 +137,36 @@ describe("analysis on PostgreSQL", () => {
     try {
       await expectFiguresRead(store);
     } finally {
+      await store.close();
+    }
+  });
+
+  it("reads a page of figures and the results' marker through an index, not a scan of every result (bench:cluster, ADR 0157 amended)", async () => {
+    const url = await pg.createDatabase("result_order");
+    const config = parseConfig({ DATA_DIR: dataDir, DATABASE_URL: url, LOG_LEVEL: "silent" });
+    const store = await openAnalysisStore(config);
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      // 50,000 results, as the writers number them
+      await client.query(
+        `INSERT INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, result_seq, finished_at, updated_at)
+         SELECT 'k' || i, 'x', 'done', '{"bpm":120}', $1, 0, 0, 1, nextval('track_analysis_result_seq'), 0, 0 FROM generate_series(1, 50000) AS i`,
+        [ANALYZER_VERSION],
+      );
+      await client.query("ANALYZE track_analysis");
+      const plan = async (sql: string) => (await client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${sql}`)).rows.map((r) => r["QUERY PLAN"]).join("\n");
+      // the track index's page read (store-reads.ts figuresAfter) from a cursor half-way, and the marker (store.ts)
+      const page = await plan("SELECT key, analysis::json ->> 'bpm' FROM track_analysis WHERE result_seq > 25000 ORDER BY result_seq LIMIT 5000");
+      const marker = await plan("SELECT MAX(result_seq) FROM track_analysis");
+      for (const p of [page, marker]) {
+        expect(p).toMatch(/Index (Only )?Scan/);
+        expect(p).not.toMatch(/Seq Scan/);
+      }
+      const figures = await store.figuresAfter({ seq: 49_990 }, 5000);
+      expect(figures.rows.map((r) => r.key)).toEqual(Array.from({ length: 10 }, (_, i) => `k${49_991 + i}`));
+    } finally {
+      await client.end();
       await store.close();
     }
   });

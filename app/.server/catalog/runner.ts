@@ -90,6 +90,14 @@ export class CatalogRunner<D extends object> {
     return this.slot(name).data as D[K];
   }
 
+  /**
+   * Each source's served content hash (`name:fingerprint`, "" before it has data): the same on
+   * every machine that serves the same data, whatever its own version counter (ADR 0157, amended).
+   */
+  fingerprints(): string[] {
+    return this.slots.map((s) => `${s.source.name}:${s.fingerprint ?? ""}`);
+  }
+
   /** Every source's data as served now. */
   data(): D {
     return Object.fromEntries(this.slots.map((s) => [s.source.name, s.data])) as D;

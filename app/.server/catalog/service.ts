@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { Album, Channel, Film, ReleaseDetail, Single } from "../../lib/catalog/types.ts";
@@ -42,6 +43,13 @@ export interface CatalogSnapshot {
   genres: string[];
   /** increments on every change, so derived indexes know when to rebuild */
   version: number;
+  /**
+   * What is served, by content: equal on every machine that serves the same data (a published
+   * cluster version, or the same local files), unlike `version`, which counts this process's
+   * changes. The shared cache's validators name it (server/shared-cache.ts, ADR 0157 amended).
+   * Absent in fixtures: `version` stands in.
+   */
+  contentId?: string;
   /** ISO time of the newest data served: the last sync of any source that changed it */
   updatedAt: string;
 }
@@ -226,7 +234,11 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
   const snapshot = (): ServedSnapshot => {
     if (current?.version === runner.version) return current;
     const data = runner.data();
-    current = { ...data, singles: lookups.withDetails(data.singles), version: runner.version, updatedAt: runner.updatedAt };
+    const singles = lookups.withDetails(data.singles);
+    // the sources' content hashes, and the singles as served: release details fetched for a
+    // visitor's sheet change them without a sync (product-rules §7), on this machine only
+    const contentId = crypto.hash("sha1", `${runner.fingerprints().join("|")}|${JSON.stringify(singles)}`, "base64url");
+    current = { ...data, singles, version: runner.version, updatedAt: runner.updatedAt, contentId };
     return current;
   };
 

@@ -17,6 +17,9 @@ export function deferredAnalysis(location: string): AnalysisService & { attach(s
     get version() {
       return inner?.version ?? 0;
     },
+    get marker() {
+      return inner?.marker ?? "";
+    },
     lookup: (keys) => (inner ? inner.lookup(keys) : Promise.resolve(new Map())),
     figuresAfter: (cursor, limit) => (inner ? inner.figuresAfter(cursor, limit) : Promise.resolve({ rows: [], next: null })),
     segmentsOf: (keys) => inner?.segmentsOf?.(keys) ?? Promise.resolve(new Map()),

@@ -73,6 +73,10 @@ export async function createAnalysisLookup(store: AnalysisStore, opts: LookupOpt
       if (!checking && now() - checkedAt >= refreshMs) refresh();
       return version;
     },
+    get marker() {
+      if (!checking && now() - checkedAt >= refreshMs) refresh();
+      return marker;
+    },
     async lookup(keys) {
       const found = new Map<string, TrackAnalysis>();
       const missing: string[] = [];

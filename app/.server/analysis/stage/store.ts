@@ -58,12 +58,25 @@ const RESULT_SEQ_INDEX = "CREATE UNIQUE INDEX IF NOT EXISTS track_analysis_resul
 /** PostgreSQL's sequence of stored results; nextval under RESULT_SEQ_LOCK (AnalysisStore.writeResults). */
 const RESULT_SEQUENCE = "track_analysis_result_seq";
 
+/**
+ * PostgreSQL's index of the result order. RESULT_SEQ_INDEX names the relation the sequence above
+ * already is (indexes and sequences share one namespace), so on PostgreSQL its `IF NOT EXISTS`
+ * skipped it and no index was ever made: each figures page (the track index's read, 5,000 rows)
+ * and each look at the marker (every 2 s, every process) scanned and sorted the whole table,
+ * parsing every row's JSON (found by bench:cluster at 2.25 million results: a marker read took
+ * 6 s, a figures page minutes). Not unique: a database numbered before has never been checked,
+ * and a failed unique build would stop the store from opening.
+ */
+const POSTGRES_RESULT_ORDER_INDEX = "CREATE INDEX IF NOT EXISTS track_analysis_result_order ON track_analysis (result_seq)";
+
+// Applied again when this text changes (ADR 0140): the sequence is only ever moved forward, so
+// numbers taken meanwhile by a writer (under RESULT_SEQ_LOCK, not committed yet) are not given again.
 const POSTGRES_RESULT_SEQ = `
 ALTER TABLE track_analysis ADD COLUMN IF NOT EXISTS result_seq BIGINT;
 CREATE SEQUENCE IF NOT EXISTS ${RESULT_SEQUENCE};
 ${NUMBER_EXISTING_RESULTS};
-SELECT setval('${RESULT_SEQUENCE}', COALESCE(MAX(result_seq), 0) + 1, false) FROM track_analysis;
-${RESULT_SEQ_INDEX};
+SELECT setval('${RESULT_SEQUENCE}', GREATEST(COALESCE(MAX(result_seq), 0), (SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM ${RESULT_SEQUENCE})) + 1, false) FROM track_analysis;
+${POSTGRES_RESULT_ORDER_INDEX};
 `;
 
 const REFERENCES = REFERENCES_SCHEMA.map((statement) => `${statement};`).join("\n") + "\n";

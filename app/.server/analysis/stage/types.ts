@@ -10,6 +10,13 @@ export interface AnalysisLookup {
   /** moves when new results are stored (looked at about every 2 s: lookup.ts), so page caches can drop pages that showed older ones */
   readonly version: number;
   /**
+   * The results' marker as last looked at (the last result number, ADR 0151): the same on every
+   * machine of a cluster, unlike `version`, which counts this process's sightings of a change.
+   * The shared cache's validators name it (server/shared-cache.ts, ADR 0157 amended). Absent in
+   * test fakes: `version` stands in.
+   */
+  readonly marker?: string;
+  /**
    * The figures the track view filters on (issue #10), for every result stored or withdrawn
    * after `cursor` (null: from the first), oldest first, at most `limit` rows; `next` is the
    * cursor of the last row (null when there were none). Bulk reads for the track index

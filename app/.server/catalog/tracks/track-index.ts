@@ -58,6 +58,11 @@ export interface TrackIndexStats {
   tracks: number;
   analysed: number;
   analysisVersion: number;
+  /**
+   * The last result number (ADR 0151) its figures include, 0 before any: the same on every
+   * machine whose index read the same results, unlike `analysisVersion` (this process's count).
+   */
+  resultsThrough: number;
   /** ms of work (yields excluded) of the last table build and the last figures refresh */
   buildMs: number;
   figuresMs: number;
@@ -312,6 +317,7 @@ function statsOf(current: Generation, figures: FiguresState, cache: { size: numb
     tracks: current.table.count,
     analysed: figures.figures.analysed,
     analysisVersion: figures.analysisVersion,
+    resultsThrough: figures.cursor?.seq ?? 0,
     buildMs: current.buildMs,
     figuresMs: figures.ms,
     cache: { entries: cache.size, bytes: cache.calculatedSize },

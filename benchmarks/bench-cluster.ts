@@ -1,0 +1,291 @@
+// `npm run bench:cluster`: the site as a cluster (issue #42, ADR 0157) — a throw-away PostgreSQL,
+// a loopback album upstream that counts its requests (an `ETag`, `304` to a matching
+// `If-None-Match`, as the e2e cluster test's), and N site processes (`npm start`, each its own
+// DATA_DIR: N machines) on one database, at a given catalog size with synthetic analysis results
+// (fingerprints, so `like=` views answer) written to PostgreSQL before the start. Prints one table:
+//
+// - upstream fetches per refresh interval (total fetches / intervals, over `--intervals`);
+// - catalog versions served at once after a publication (each machine's `/catalog` ETag, which
+//   names the served content, ADR 0157 amended, and the new album's page on each);
+// - publication → served on every machine (s; from the version row's `published_at`);
+// - lease takeover after `kill -9` of its holder (s; bounded by `--lease`);
+// - a machine started into the running cluster: start → first answered catalog page of the current
+//   version, and → first answered `like=` view (DESIGN §3c: its rows, once its track index is built);
+// - each process's memory: RSS, PSS and private (Private_Clean + Private_Dirty), from
+//   /proc/PID/smaps_rollup, after the joining machine answered its first `like=`.
+//
+//   npm run bench:cluster [-- --albums 2000 --machines 3 --interval 10 --lease 30 --intervals 5 --analysed-albums N --quiet --keep --log-level warn]
+//
+// `--albums` the catalog size (250000 works; about 10 tracks an album, ~90 % with results);
+// `--analysed-albums` how many of the first albums get results (default: all); `--interval`
+// CATALOG_REFRESH_SECONDS; `--lease` CATALOG_LEASE_SECONDS (the site's default is 30). Needs
+// PostgreSQL's server binaries (as the tests: benchmarks/lib/postgres-server.ts). It measures;
+// it asserts nothing. `--quiet` prints only the table; `--keep` keeps the work folder with each
+// machine's log (`--log-level info` for the cluster's own lines: versions taken, published).
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { ANALYZER_VERSION } from "../app/.server/analysis/analyze.ts";
+import { openAnalysisStore } from "../app/.server/analysis/stage/open.ts";
+import { stableId } from "../app/.server/catalog/reshape.ts";
+import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
+import { DEFAULT_SEED } from "../app/.server/catalog/sample/generate.ts";
+import { helpFromHeader } from "../commands/lib/usage.ts";
+import { syntheticResults } from "./lib/bench-tracks.ts";
+import { likeSeeds } from "./lib/long-tail.ts";
+import { startTestPostgres } from "./lib/postgres-server.ts";
+import { startSite, type RunningSite } from "./lib/site-process.ts";
+
+helpFromHeader(import.meta.filename);
+
+const { values: flags } = parseArgs({
+  options: {
+    albums: { type: "string", default: "2000" },
+    machines: { type: "string", default: "3" },
+    interval: { type: "string", default: "10" },
+    lease: { type: "string", default: "30" },
+    intervals: { type: "string", default: "5" },
+    "analysed-albums": { type: "string" },
+    quiet: { type: "boolean", default: false },
+    keep: { type: "boolean", default: false },
+    "log-level": { type: "string", default: "warn" },
+  },
+});
+const ALBUMS = Number(flags.albums);
+const MACHINES = Math.max(2, Number(flags.machines));
+const INTERVAL_S = Number(flags.interval);
+const LEASE_S = Number(flags.lease);
+const INTERVALS = Math.max(1, Number(flags.intervals));
+const ANALYSED_ALBUMS = Math.min(ALBUMS, Number(flags["analysed-albums"] ?? ALBUMS));
+const say = (line: string) => flags.quiet || console.error(`bench:cluster: ${line}`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` until it gives a value (a bench's wait on a condition; `timeoutMs` only catches a hang). */
+async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch {
+      // not answering yet
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "bench-cluster-"));
+const sites: RunningSite[] = [];
+let upstream: http.Server | undefined;
+let db: Awaited<ReturnType<typeof startTestPostgres>> | undefined;
+
+async function cleanup() {
+  await Promise.all(sites.map((s) => s.stop().catch(() => undefined)));
+  upstream?.closeAllConnections();
+  await new Promise((r) => (upstream ? upstream.close(r) : r(undefined)));
+  await db?.stop().catch(() => undefined);
+  if (flags.keep) say(`kept ${work} (the machines' logs: machine-N.log)`);
+  else fs.rmSync(work, { recursive: true, force: true });
+}
+process.once("SIGINT", () => void cleanup().then(() => process.exit(130)));
+
+try {
+  // ---- the catalog: version 1, and version 2 with one album more -----------------------------
+  say(`writing ${ALBUMS.toLocaleString("en-US")} albums…`);
+  await writeSampleSources(work, { albums: ALBUMS, seed: DEFAULT_SEED, force: true, distinctAudio: true });
+  const v1 = path.join(work, "merged.json");
+  const v2 = path.join(work, "merged-2.json");
+  const added = {
+    name: "Bench Cluster Added Album",
+    artist: "Lease Holder",
+    genre: "Jazz",
+    artwork: "bench-cluster-added.webp",
+    keywords: ["jazz"],
+    featured: false,
+    tracks: [{ s3Path: "bench-cluster-added.wav", Filename: "Added" }],
+  };
+  const addedId = stableId(added.name, added.artist);
+  {
+    // the same list with one album appended, without parsing it (250,000 albums are ~100 MB)
+    const text = fs.readFileSync(v1, "utf8").trimEnd();
+    if (!text.endsWith("]")) throw new Error(`${v1} is not a JSON array`);
+    fs.writeFileSync(v2, `${text.slice(0, -1)},${JSON.stringify(added)}]`);
+  }
+
+  // ---- the upstream: counts album-list requests, answers 304 to its current ETag --------------
+  let served = { file: v1, etag: '"v1"' };
+  let fetches = 0;
+  upstream = http.createServer((req, res) => {
+    if (req.url !== "/merged.json") return void res.writeHead(404).end();
+    fetches++;
+    if (req.headers["if-none-match"] === served.etag) return void res.writeHead(304, { ETag: served.etag }).end();
+    res.writeHead(200, { "Content-Type": "application/json", ETag: served.etag, "Content-Length": fs.statSync(served.file).size });
+    fs.createReadStream(served.file).pipe(res);
+  });
+  await new Promise<void>((r) => upstream!.listen(0, "127.0.0.1", r));
+  const upstreamUrl = `http://127.0.0.1:${(upstream.address() as { port: number }).port}/merged.json`;
+
+  // ---- PostgreSQL, with the analysis results in it --------------------------------------------
+  say("starting PostgreSQL…");
+  db = await startTestPostgres();
+  const url = await db.createDatabase("bench_cluster");
+  // the schema, as the site creates it
+  await (await openAnalysisStore({ DATABASE_URL: url, DATA_DIR: work })).close();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const query = async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => (await client.query<T>(sql, params)).rows;
+  let results = 0;
+  {
+    const seeding = Date.now();
+    let keys: string[] = [];
+    let jsons: string[] = [];
+    const flush = async () => {
+      if (!keys.length) return;
+      await client.query(
+        `INSERT INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, result_seq, finished_at, updated_at)
+         SELECT k, 'bench', 'done', a, $3, 0, 0, 1, nextval('track_analysis_result_seq'), 0, 0 FROM unnest($1::text[], $2::text[]) AS t(k, a)`,
+        [keys, jsons, ANALYZER_VERSION],
+      );
+      results += keys.length;
+      keys = [];
+      jsons = [];
+    };
+    for (const r of syntheticResults(ANALYSED_ALBUMS, DEFAULT_SEED, { fingerprints: true })) {
+      keys.push(r.key);
+      jsons.push(r.json);
+      if (keys.length === 5_000) await flush();
+    }
+    await flush();
+    say(`${results.toLocaleString("en-US")} synthetic results in PostgreSQL (${((Date.now() - seeding) / 1000).toFixed(0)} s)`);
+  }
+
+  // ---- the machines ---------------------------------------------------------------------------
+  const env = {
+    DATABASE_URL: url,
+    ALBUMS_URL: upstreamUrl,
+    CATALOG_REFRESH_SECONDS: String(INTERVAL_S),
+    CATALOG_LEASE_SECONDS: String(LEASE_S),
+    // one public address for every origin, as behind one name (pages print it)
+    SITE_URL: "https://cluster.example",
+    SHUTDOWN_TIMEOUT_SECONDS: "5",
+    // a whole answer's deadline (download, parse, hash): 250,000 albums are ~185 MB, which took
+    // over the default 30 s on this shared 2-core machine, and the holder then never published
+    UPSTREAM_TIMEOUT_SECONDS: "600",
+    LOG_LEVEL: flags["log-level"],
+  };
+  const start = (n: number) =>
+    startSite({ env: n === 1 ? env : { ...env, SKIP_BUILD: "1" }, output: { file: path.join(work, `machine-${n}.log`) }, timeoutMs: 1_800_000 });
+  for (let n = 1; n <= MACHINES; n++) {
+    say(`starting machine ${n} of ${MACHINES}…`);
+    // one at a time: the first builds the site when the build is stale
+    sites.push(await start(n));
+  }
+  const likeUrl = (id: string) => `/catalog?type=music&view=tracks&like=${encodeURIComponent(id)}`;
+  const answersLike = async (site: RunningSite, id: string) => {
+    const res = await fetch(`${site.base}${likeUrl(id)}`);
+    return res.status === 200 && (await res.text()).includes("data-track-id=") ? true : undefined;
+  };
+  say("waiting for every machine's catalog and track index…");
+  const seed = await until("a like= seed on machine 1", async () => (await likeSeeds(sites[0]!.base, 1))[0], 1_800_000, 1000);
+  for (const site of sites) await until(`${site.base} answering like=`, () => answersLike(site, seed), 1_800_000, 500);
+
+  // ---- upstream fetches per interval ----------------------------------------------------------
+  say(`counting upstream fetches over ${INTERVALS} intervals of ${INTERVAL_S} s…`);
+  const from = fetches;
+  await sleep(INTERVALS * INTERVAL_S * 1000);
+  const fetchCount = fetches - from;
+
+  // ---- a publication ----------------------------------------------------------------------------
+  say("publishing a new album list…");
+  const [{ v: before }] = await query<{ v: string | null }>("SELECT max(version) AS v FROM catalog_snapshot_versions");
+  served = { file: v2, etag: '"v2"' };
+  const published = await until(
+    "the new version published",
+    async () => {
+      const [row] = await query<{ at: string }>(
+        "SELECT extract(epoch FROM published_at) * 1000 AS at FROM catalog_snapshot_versions WHERE version > $1 ORDER BY version DESC LIMIT 1",
+        [Number(before ?? 0)],
+      );
+      return row ? Number(row.at) : undefined;
+    },
+    (INTERVAL_S + 600) * 1000,
+  );
+  // the bench's first sight of the committed row (published_at is its transaction's start)
+  const seenAt = Date.now();
+  const servesAdded = async (site: RunningSite) => {
+    const res = await fetch(`${site.base}/catalog?item=${addedId}`);
+    return res.status === 200 && (await res.text()).includes(added.name) ? true : undefined;
+  };
+  const servedAt = await Promise.all(sites.map((site) => until(`${site.base} serving the new version`, () => servesAdded(site), 600_000, 50).then(() => Date.now())));
+  const publishToServedS = (Math.max(...servedAt) - published) / 1000;
+  const seenToServedS = (Math.max(...servedAt) - seenAt) / 1000;
+  say(`served ${servedAt.map((t) => `${((t - published) / 1000).toFixed(1)} s`).join(", ")} after published_at; the row seen ${((seenAt - published) / 1000).toFixed(1)} s after it`);
+  const etags = await Promise.all(sites.map(async (site) => (await fetch(`${site.base}/catalog`)).headers.get("etag")));
+  const versionsAtOnce = new Set(etags).size;
+
+  // ---- kill -9 of the lease's holder ------------------------------------------------------------
+  const holderPid = async () => Number((await query<{ holder: string }>("SELECT holder FROM catalog_sync_lease"))[0]?.holder.split("/")[1]);
+  const pid = await holderPid();
+  const holder = sites.find((s) => s.child.pid === pid);
+  let takeoverS = NaN;
+  if (holder) {
+    say(`kill -9 of the lease's holder (pid ${pid})…`);
+    const exited = new Promise((r) => holder.child.once("exit", r));
+    holder.child.kill("SIGKILL");
+    await exited;
+    const killedAt = Date.now();
+    await until("another holder", async () => ((await holderPid()) !== pid ? true : undefined), (LEASE_S + 120) * 1000, 50);
+    takeoverS = (Date.now() - killedAt) / 1000;
+    await holder.stop();
+    sites.splice(sites.indexOf(holder), 1);
+  } else say(`the lease's holder (pid ${pid}) is none of the machines: no takeover measured`);
+
+  // ---- a machine joins ------------------------------------------------------------------------
+  say("starting a machine into the running cluster…");
+  const joinedAt = Date.now();
+  const joined = await start(MACHINES + 1);
+  sites.push(joined);
+  await until("the new machine's first catalog page", () => servesAdded(joined), 1_800_000, 50);
+  const firstPageS = (Date.now() - joinedAt) / 1000;
+  await until("the new machine's first like=", () => answersLike(joined, seed), 1_800_000, 100);
+  const firstLikeS = (Date.now() - joinedAt) / 1000;
+
+  // ---- memory -----------------------------------------------------------------------------------
+  const memory = sites.map((site, i) => ({ name: site === joined ? "joined" : `machine ${i + 1}`, pid: site.child.pid!, ...smapsRollup(site.child.pid!) }));
+  await client.end();
+
+  // ---- the table --------------------------------------------------------------------------------
+  const mb = (kb: number | undefined) => (kb === undefined ? "n/a" : `${(kb / 1024).toFixed(0)} MB`);
+  const rows: [string, string][] = [
+    ["upstream fetches per interval", `${(fetchCount / INTERVALS).toFixed(2)} (${fetchCount} / ${INTERVALS})`],
+    ["catalog versions served at once after a publish", String(versionsAtOnce)],
+    ["publication → served on all machines", `${publishToServedS.toFixed(1)} s (${seenToServedS.toFixed(1)} s after the row was visible)`],
+    [`lease takeover after kill -9 (lease ${LEASE_S} s)`, Number.isNaN(takeoverS) ? "n/a" : `${takeoverS.toFixed(1)} s`],
+    ["new machine: start → first catalog page", `${firstPageS.toFixed(1)} s`],
+    ["new machine: start → first like= answer", `${firstLikeS.toFixed(1)} s`],
+    ...memory.map((m): [string, string] => [`${m.name} (pid ${m.pid}): RSS / PSS / private`, `${mb(m.rss)} / ${mb(m.pss)} / ${mb(m.private)}`]),
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  console.log(
+    `\nbench:cluster: ${ALBUMS.toLocaleString("en-US")} albums (${results.toLocaleString("en-US")} results), ${MACHINES} machines, ` +
+      `CATALOG_REFRESH_SECONDS=${INTERVAL_S}, CATALOG_LEASE_SECONDS=${LEASE_S}, ${os.cpus().length} CPU(s)\n`,
+  );
+  for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);
+} finally {
+  await cleanup();
+}
+
+/** RSS, PSS and private memory (Private_Clean + Private_Dirty) of a process, in kB, from /proc/PID/smaps_rollup. */
+function smapsRollup(pid: number): { rss?: number; pss?: number; private?: number } {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? NaN);
+    return { rss: field("Rss"), pss: field("Pss"), private: field("Private_Clean") + field("Private_Dirty") };
+  } catch {
+    return {};
+  }
+}
