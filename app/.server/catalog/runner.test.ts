@@ -260,6 +260,29 @@ describe("snapshots on disk", () => {
     await follower.sync();
     expect([...own.tunes.loads, ...own.shows.loads]).toEqual([]);
   });
+
+  it("follow mode: a source and a lookup rewritten together are one change, so what follows a change runs once", async () => {
+    const syncing = await started();
+    const follower = runner({
+      sources: { tunes: new ListSource("tunes", tunes.location), shows: new ListSource("shows", shows.location) },
+      follow: true,
+      followIntervalMs: 60_000,
+      lookups: [{ name: "notes", load: async () => true, partOf: ["shows"] }],
+    });
+    await follower.start();
+    const changes: CatalogChange[] = [];
+    follower.onChange((c) => changes.push(c));
+    const before = follower.version;
+    // the syncing process rewrites the tunes and the notes before the follower looks
+    tunes.answer = ["a", "b", "c", "d", "e"];
+    await syncing.r.sync({ sources: ["tunes"] });
+    await store.write({ name: "notes", savedAt: new Date().toISOString(), source: "x", fingerprint: "", data: {} });
+    await follower.sync();
+    expect(follower.get("tunes")).toHaveLength(5);
+    // one version, not one per file: a track index built on the first would build again
+    expect(follower.version).toBe(before + 1);
+    expect(changes).toEqual([{ version: before + 1, sources: ["tunes", "shows"], cause: "adopted" }]);
+  });
 });
 
 describe("stages", () => {

@@ -330,37 +330,49 @@ export class CatalogRunner<D extends object> {
    * before syncing, so the forced data is served without a restart and the hold-back rules
    * compare the next answer with it. One stat per source per sync.
    */
-  private async adopt(slot: Slot): Promise<void> {
+  /** Serves the snapshot another process wrote, if it is new; announces it unless the caller gathers the changes (followOnce). */
+  private async adopt(slot: Slot, announce = true): Promise<boolean> {
     const { source } = slot;
     const stamp = await snapshotStamp(this.store, source.name);
-    if (!stamp || stamp === slot.snapshotStamp) return;
+    if (!stamp || stamp === slot.snapshotStamp) return false;
     slot.snapshotStamp = stamp;
     const stored = await readStored(this.store, slot, (meta) => meta.source === source.location && meta.fingerprint !== slot.fingerprint);
-    if (!stored || stored.source !== source.location || stored.fingerprint === slot.fingerprint) return;
+    if (!stored || stored.source !== source.location || stored.fingerprint === slot.fingerprint) return false;
     this.serveStored(slot, stored);
-    this.changed([source.name as keyof D & string], "adopted");
+    if (announce) this.changed([source.name as keyof D & string], "adopted");
     this.log.info({ source: source.name, count: slot.status.count, savedAt: stored.savedAt }, "catalog snapshot replaced by another process; serving it");
+    return true;
   }
 
-  /** Follow mode: the lookup snapshots (release details, sub-genres) the syncing process rewrote. */
-  private async adoptLookups(): Promise<void> {
+  /** Follow mode: the lookup snapshots (release details, sub-genres) the syncing process rewrote; the sources they are part of. */
+  private async adoptLookups(): Promise<(keyof D & string)[]> {
+    const parts: (keyof D & string)[] = [];
     for (const lookup of this.lookups) {
       const stamp = await snapshotStamp(this.store, lookup.name);
       if (!stamp || stamp === this.lookupStamps.get(lookup.name)) continue;
       this.lookupStamps.set(lookup.name, stamp);
-      if ((await lookup.load()) && lookup.partOf.length) this.changed(lookup.partOf, "adopted");
+      if (await lookup.load()) parts.push(...lookup.partOf);
     }
+    return parts;
   }
 
-  /** One look at a time (adopting a large snapshot takes a while to parse), the next one scheduled when it is done. */
+  /**
+   * One look at a time (adopting a large snapshot takes a while to parse), the next one scheduled
+   * when it is done. What one look adopted is one change: a published version's albums and their
+   * release details are served together, and what follows a change (the track index's build, the
+   * page caches) runs once. A change per file built each process's track index twice in a row
+   * (issue #42, bench:cluster: about 3 minutes each at 250,000 albums).
+   */
   private followOnce(): Promise<void> {
     return (this.following ??= (async () => {
+      const adopted = new Set<keyof D & string>();
       try {
-        for (const slot of this.slots) await this.adopt(slot);
-        await this.adoptLookups();
+        for (const slot of this.slots) if (await this.adopt(slot, false)) adopted.add(slot.source.name as keyof D & string);
+        for (const part of await this.adoptLookups()) adopted.add(part);
       } catch (error) {
         this.log.warn({ err: errorMessage(error) }, "catalog: could not adopt the syncing process's snapshots; trying again shortly");
       } finally {
+        if (adopted.size) this.changed([...adopted], "adopted");
         this.following = undefined;
       }
     })());
