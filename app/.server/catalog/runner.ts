@@ -222,7 +222,7 @@ export class CatalogRunner<D extends object> {
     const name = source.name as keyof D & string;
     status.lastAttemptAt = new Date().toISOString();
     try {
-      await this.adopt(slot);
+      if (await this.adopt(slot)) this.changed([name], "adopted");
       const served = slot.fingerprint !== undefined;
       const result = await source.load({ current: served ? slot.data : undefined, stamp: served && !force ? slot.stamp : undefined });
       if (!result.unchanged) {
@@ -328,10 +328,10 @@ export class CatalogRunner<D extends object> {
    * When the snapshot file changed under us — the operator's `npm run catalog -- sync --force`
    * accepted an answer this server holds back, or another server process synced — adopt it
    * before syncing, so the forced data is served without a restart and the hold-back rules
-   * compare the next answer with it. One stat per source per sync.
+   * compare the next answer with it. One stat per source per sync. Whether it adopted one: the
+   * caller announces the change (a follower's look announces all it adopted as one, followOnce).
    */
-  /** Serves the snapshot another process wrote, if it is new; announces it unless the caller gathers the changes (followOnce). */
-  private async adopt(slot: Slot, announce = true): Promise<boolean> {
+  private async adopt(slot: Slot): Promise<boolean> {
     const { source } = slot;
     const stamp = await snapshotStamp(this.store, source.name);
     if (!stamp || stamp === slot.snapshotStamp) return false;
@@ -339,7 +339,6 @@ export class CatalogRunner<D extends object> {
     const stored = await readStored(this.store, slot, (meta) => meta.source === source.location && meta.fingerprint !== slot.fingerprint);
     if (!stored || stored.source !== source.location || stored.fingerprint === slot.fingerprint) return false;
     this.serveStored(slot, stored);
-    if (announce) this.changed([source.name as keyof D & string], "adopted");
     this.log.info({ source: source.name, count: slot.status.count, savedAt: stored.savedAt }, "catalog snapshot replaced by another process; serving it");
     return true;
   }
@@ -367,7 +366,7 @@ export class CatalogRunner<D extends object> {
     return (this.following ??= (async () => {
       const adopted = new Set<keyof D & string>();
       try {
-        for (const slot of this.slots) if (await this.adopt(slot, false)) adopted.add(slot.source.name as keyof D & string);
+        for (const slot of this.slots) if (await this.adopt(slot)) adopted.add(slot.source.name as keyof D & string);
         for (const part of await this.adoptLookups()) adopted.add(part);
       } catch (error) {
         this.log.warn({ err: errorMessage(error) }, "catalog: could not adopt the syncing process's snapshots; trying again shortly");
