@@ -250,7 +250,9 @@ describe("snapshots on disk", () => {
 
     tunes.answer = ["a", "b", "c", "d", "e"];
     await syncing.r.sync({ sources: ["tunes"] });
-    await waitFor("the follower to adopt", () => follower.get("tunes").length === 5);
+    // a look announces what it adopted once it has looked at everything (the lookups too), so
+    // wait for the announcement, not for the new list alone
+    await waitFor("the follower to adopt", () => follower.get("tunes").length === 5 && changes.length > 0);
     expect(changes).toEqual([{ version: follower.version, sources: ["tunes"], cause: "adopted" }]);
     // a lookup snapshot rewritten by the syncing process: loaded, and its source's version moves
     await store.write({ name: "notes", savedAt: new Date().toISOString(), source: "x", fingerprint: "", data: {} });
