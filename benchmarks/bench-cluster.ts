@@ -14,10 +14,11 @@
 // - each process's memory: RSS, PSS and private (Private_Clean + Private_Dirty), from
 //   /proc/PID/smaps_rollup, after the joining machine answered its first `like=`.
 //
-//   npm run bench:cluster [-- --albums 2000 --machines 3 --interval 10 --lease 30 --intervals 5 --analysed-albums N --quiet --keep --log-level warn]
+//   npm run bench:cluster [-- --albums 2000 --machines 3 --interval 10 --lease 30 --intervals 5 --analysed-albums N --passages --quiet --keep --log-level warn]
 //
 // `--albums` the catalog size (250000 works; about 10 tracks an album, ~90 % with results);
-// `--analysed-albums` how many of the first albums get results (default: all); `--interval`
+// `--analysed-albums` how many of the first albums get results (default: all); `--passages` gives
+// them passage codes too (the reference stage's index, ADR 0129, as real results have); `--interval`
 // CATALOG_REFRESH_SECONDS; `--lease` CATALOG_LEASE_SECONDS (the site's default is 30). Needs
 // PostgreSQL's server binaries (as the tests: benchmarks/lib/postgres-server.ts). It measures;
 // it asserts nothing. `--quiet` prints only the table; `--keep` keeps the work folder with each
@@ -49,6 +50,7 @@ const { values: flags } = parseArgs({
     lease: { type: "string", default: "30" },
     intervals: { type: "string", default: "5" },
     "analysed-albums": { type: "string" },
+    passages: { type: "boolean", default: false },
     quiet: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
     "log-level": { type: "string", default: "warn" },
@@ -154,7 +156,7 @@ try {
       keys = [];
       jsons = [];
     };
-    for (const r of syntheticResults(ANALYSED_ALBUMS, DEFAULT_SEED, { fingerprints: true })) {
+    for (const r of syntheticResults(ANALYSED_ALBUMS, DEFAULT_SEED, { fingerprints: true, passages: flags.passages })) {
       keys.push(r.key);
       jsons.push(r.json);
       if (keys.length === 5_000) await flush();
