@@ -109,6 +109,8 @@ export class TrackFigures {
   readonly passageTrackStarts: Int32Array;
   /** the fingerprints' and the passages' bytes: in a file shared by the machine's processes, or in memory (figure-bytes.ts) */
   readonly bytes: FigureBytes;
+  /** why the figures asked for a file are in memory instead (a full disk), or null */
+  readonly fileError: string | null;
   /** how many tracks have a fingerprint */
   readonly fingerprinted: number;
   private similarityModel: SimilarityModel | undefined;
@@ -138,6 +140,7 @@ export class TrackFigures {
     this.passageStarts = a.passageStarts;
     this.passageTrackStarts = a.passageTrackStarts;
     this.bytes = a.bytes;
+    this.fileError = a.fileError ?? null;
     let analysed = 0;
     for (let t = 0; t < a.seconds.length; t++) if (a.seconds[t] !== NO_SECONDS) analysed++;
     this.analysed = analysed;
@@ -166,6 +169,7 @@ export class TrackFigures {
       passageStarts: this.passageStarts,
       passageTrackStarts: this.passageTrackStarts,
       bytes: this.bytes,
+      fileError: this.fileError,
     };
   }
 
@@ -224,16 +228,24 @@ export class TrackFigures {
     const prints = layout.prints.subarray(0, count * PRINT_BYTES);
     const sections: SectionArrays = { prints, cellPrints: new Uint8Array(0), postings: passages.postings, residuals: passages.residuals, trackCodes: passages.codes };
     let bytes: FigureBytes;
+    let fileError: string | null = null;
     if (dir) {
       // ADR 0162: the cells' rows again in the cells' order, so the approximate stage reads each
       // cell's rows with one read instead of one a row
       const cellPrints = new Uint8Array(cells.cellRows.length * PRINT_BYTES);
       for (let j = 0; j < cells.cellRows.length; j++) cellPrints.set(prints.subarray(cells.cellRows[j] * PRINT_BYTES, (cells.cellRows[j] + 1) * PRINT_BYTES), j * PRINT_BYTES);
       await yielder.yield();
-      bytes = await writeFigureFile(dir, { ...sections, cellPrints });
+      try {
+        bytes = await writeFigureFile(dir, { ...sections, cellPrints });
+      } catch (error) {
+        // a full or unwritable disk: the figures stay in this process's memory, as before ADR
+        // 0162 (docs/deployment.md), and the index says why (track-index.ts logs it)
+        bytes = memoryBytes(sections);
+        fileError = error instanceof Error ? error.message : String(error);
+      }
     } else bytes = memoryBytes(sections);
     const { prints: _laidOut, ...rows } = layout;
-    return new TrackFigures({ seconds, bpm, key, orders, packed, ...rows, scales, groupStarts, groupSeconds, ...cells, passageStarts: passages.starts, passageTrackStarts: passages.trackStarts, bytes });
+    return new TrackFigures({ seconds, bpm, key, orders, packed, ...rows, scales, groupStarts, groupSeconds, ...cells, passageStarts: passages.starts, passageTrackStarts: passages.trackStarts, bytes, fileError });
   }
 
   /** The fingerprint bytes of row `row` (a copy). */
@@ -249,7 +261,7 @@ export class TrackFigures {
 export type FiguresArrays = Pick<
   TrackFigures,
   "seconds" | "bpm" | "key" | "orders" | "packed" | "printRow" | "printTracks" | "printStarts" | "printSeconds" | "scales" | "groupStarts" | "groupSeconds" | "cellStarts" | "cellRows" | "cellGroups" | "centroids" | "passageStarts" | "passageTrackStarts" | "bytes"
->;
+> & { fileError?: string | null };
 
 /**
  * The figures as the build worker hands them over (build-thread.ts): their arrays transferred,

@@ -411,6 +411,25 @@ describe("the track index", () => {
     }
   });
 
+  it("keeps the figures in memory, and says so, when their file cannot be written (a full or unwritable disk)", async () => {
+    const dataDir = storedResults();
+    // the index's directory is a file: nothing can be written under it
+    const blocker = path.join(dataDir, "not-a-directory");
+    fs.writeFileSync(blocker, "");
+    const errors: string[] = [];
+    const logger = { error: (_: unknown, msg: string) => errors.push(msg), info: () => undefined } as unknown as Logger;
+    try {
+      const index = createCatalogIndexes(source(ALBUMS), fakeAnalysis(RESULTS), { tracks: { yielder: () => NO_YIELD, analysisStore: { DATA_DIR: dataDir }, figuresDir: path.join(blocker, "index"), logger } }).tracks;
+      const { index: here } = setup();
+      expect(await index.query(Q({ sort: "bpm" }))).toEqual(await here.query(Q({ sort: "bpm" })));
+      expect(index.currentFigures()!.bytes.file).toBeNull();
+      expect(errors).toEqual(["could not write the track index's figures file; keeping the figures in this process's memory"]);
+      index.stop();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it("reads the figures in this thread, and says so, when its worker cannot open the store", async () => {
     const blocker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "track-index-")), "a-file");
     fs.writeFileSync(blocker, "");

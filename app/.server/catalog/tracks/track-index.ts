@@ -166,6 +166,7 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
   const loadFigures = (table: TrackTable, previous: FiguresState | null, version: number) => readAllFigures(analysis, table, previous, version, pageSize, makeYielder(), opts.figuresDir);
   /** the figures in use from now on: the replaced ones' file closed once no query reads them */
   const swapFigures = (next: FiguresState) => {
+    if (next.figures.fileError) log(new Error(next.figures.fileError), "could not write the track index's figures file; keeping the figures in this process's memory");
     const old = figures;
     figures = next;
     if (old && old.figures.bytes !== next.figures.bytes) setTimeout(() => old.figures.bytes.close(), RETIRE_MS).unref();
