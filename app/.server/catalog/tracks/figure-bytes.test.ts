@@ -53,8 +53,11 @@ describe("the figures file (ADR 0162)", () => {
 
   it("is one file for the same figures, however many processes write them: the second opens the first's", async () => {
     const a = await writeFigureFile(dir, sections(2));
+    const inode = fs.statSync(a.file!).ino;
     const b = await writeFigureFile(dir, sections(2));
     expect(b.file).toBe(a.file);
+    // opened, not written again: the same file, whose pages the machine already holds
+    expect(fs.statSync(b.file!).ino).toBe(inode);
     expect(bins()).toHaveLength(1);
     // no temp file left behind
     expect(fs.readdirSync(dir)).toHaveLength(1);

@@ -123,8 +123,6 @@ export function openFigureFile(file: string): FigureBytes {
  */
 export async function writeFigureFile(dir: string, arrays: SectionArrays): Promise<FigureBytes> {
   await fs.promises.mkdir(dir, { recursive: true });
-  const temp = path.join(dir, `.figures-${process.pid}-${crypto.randomBytes(6).toString("hex")}.tmp`);
-  const hash = crypto.createHash("sha256");
   const sections = {} as Header["sections"];
   let offset = HEADER_BYTES;
   for (const s of SECTIONS) {
@@ -135,42 +133,63 @@ export async function writeFigureFile(dir: string, arrays: SectionArrays): Promi
   const text = MAGIC + JSON.stringify({ sections } satisfies Header) + "\0";
   if (Buffer.byteLength(text) > HEADER_BYTES) throw new Error("the figures file's header outgrew its 4 KiB");
   head.write(text, "utf8");
+  // the name first (the content's hash, in slices: about a second of CPU at 500 MB, not one
+  // long task): the same figures already written by another process of the machine, or by
+  // this one before a refresh that changed no fingerprint or passage, are opened, not written
+  const hash = crypto.createHash("sha256").update(head);
+  for (const s of SECTIONS) {
+    const bytes = asBytes(arrays[s]);
+    for (let at = 0; at < bytes.byteLength; at += SLICE) {
+      hash.update(bytes.subarray(at, Math.min(bytes.byteLength, at + SLICE)));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+  const file = path.join(dir, `figures-${hash.digest("hex").slice(0, 32)}.bin`);
+  const existing = await openExisting(file);
+  if (existing) {
+    await prune(dir, file);
+    return existing;
+  }
+  const temp = path.join(dir, `.figures-${process.pid}-${crypto.randomBytes(6).toString("hex")}.tmp`);
   const handle = await fs.promises.open(temp, "wx");
   try {
     await handle.write(head, 0, HEADER_BYTES, 0);
     const pad = new Uint8Array(8);
     for (const s of SECTIONS) {
       const bytes = asBytes(arrays[s]);
-      // in slices: the hash of 500 MB is about a second of CPU, not one long task
-      for (let at = 0; at < bytes.byteLength; at += 1 << 22) {
-        const part = bytes.subarray(at, Math.min(bytes.byteLength, at + (1 << 22)));
-        hash.update(part);
+      for (let at = 0; at < bytes.byteLength; at += SLICE) {
+        const part = bytes.subarray(at, Math.min(bytes.byteLength, at + SLICE));
         await handle.write(part, 0, part.byteLength, sections[s][0] + at);
       }
       const tail = Math.ceil(bytes.byteLength / 8) * 8 - bytes.byteLength;
       if (tail) await handle.write(pad, 0, tail, sections[s][0] + bytes.byteLength);
     }
-  } catch (error) {
     await handle.close();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
     await fs.promises.rm(temp, { force: true });
     throw error;
   }
-  await handle.close();
-  hash.update(head);
-  const file = path.join(dir, `figures-${hash.digest("hex").slice(0, 32)}.bin`);
-  let opened: FigureBytes;
-  try {
-    // the same figures written by another process of the machine: share its pages
-    opened = openFigureFile(file);
-    await fs.promises.rm(temp, { force: true });
-    const now = new Date();
-    await fs.promises.utimes(file, now, now).catch(() => undefined);
-  } catch {
-    await fs.promises.rename(temp, file);
-    opened = openFigureFile(file);
-  }
+  // another process may have renamed the same figures in meanwhile: the same bytes, either is whole
+  await fs.promises.rename(temp, file);
+  const opened = openFigureFile(file);
   await prune(dir, file);
   return opened;
+}
+
+/** Writes and hashes in slices of 4 MiB. */
+const SLICE = 1 << 22;
+
+/** The whole file of that name, touched (it is the newest in use: prune keeps it), or null (absent, cut short, damaged). */
+async function openExisting(file: string): Promise<FigureBytes | null> {
+  try {
+    const opened = openFigureFile(file);
+    const now = new Date();
+    await fs.promises.utimes(file, now, now).catch(() => undefined);
+    return opened;
+  } catch {
+    return null;
+  }
 }
 
 /** Removes the oldest figures files beyond KEEP_FILES (never `keep`) and stale temp files. */
