@@ -29,13 +29,12 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { ANALYZER_VERSION } from "../app/.server/analysis/analyze.ts";
 import { openAnalysisStore } from "../app/.server/analysis/stage/open.ts";
 import { stableId } from "../app/.server/catalog/reshape.ts";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
 import { DEFAULT_SEED } from "../app/.server/catalog/sample/generate.ts";
 import { helpFromHeader } from "../commands/lib/usage.ts";
-import { syntheticResults } from "./lib/bench-tracks.ts";
+import { seedPostgresResults } from "./lib/bench-tracks.ts";
 import { likeSeeds } from "./lib/long-tail.ts";
 import { startTestPostgres } from "./lib/postgres-server.ts";
 import { startSite, type RunningSite } from "./lib/site-process.ts";
@@ -143,25 +142,7 @@ try {
   let results = 0;
   {
     const seeding = Date.now();
-    let keys: string[] = [];
-    let jsons: string[] = [];
-    const flush = async () => {
-      if (!keys.length) return;
-      await client.query(
-        `INSERT INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, result_seq, finished_at, updated_at)
-         SELECT k, 'bench', 'done', a, $3, 0, 0, 1, nextval('track_analysis_result_seq'), 0, 0 FROM unnest($1::text[], $2::text[]) AS t(k, a)`,
-        [keys, jsons, ANALYZER_VERSION],
-      );
-      results += keys.length;
-      keys = [];
-      jsons = [];
-    };
-    for (const r of syntheticResults(ANALYSED_ALBUMS, DEFAULT_SEED, { fingerprints: true, passages: flags.passages })) {
-      keys.push(r.key);
-      jsons.push(r.json);
-      if (keys.length === 5_000) await flush();
-    }
-    await flush();
+    results = await seedPostgresResults((sql, params) => client.query(sql, params), ANALYSED_ALBUMS, { fingerprints: true, passages: flags.passages });
     say(`${results.toLocaleString("en-US")} synthetic results in PostgreSQL (${((Date.now() - seeding) / 1000).toFixed(0)} s)`);
   }
 

@@ -1,10 +1,8 @@
 import crypto from "node:crypto";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { ANALYZER_VERSION } from "../app/.server/analysis/analyze.ts";
 import { openAnalysisStore } from "../app/.server/analysis/stage/open.ts";
-import { DEFAULT_SEED } from "../app/.server/catalog/sample/generate.ts";
-import { syntheticResults } from "../benchmarks/lib/bench-tracks.ts";
+import { seedPostgresResults } from "../benchmarks/lib/bench-tracks.ts";
 import { startTestPostgres } from "../benchmarks/lib/postgres-server.ts";
 import { helpFromHeader } from "../commands/lib/usage.ts";
 
@@ -32,26 +30,7 @@ try {
   const store = await openAnalysisStore({ DATA_DIR: "/nonexistent", DATABASE_URL: url });
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  let keys: string[] = [];
-  let jsons: string[] = [];
-  let written = 0;
-  const flush = async () => {
-    if (!keys.length) return;
-    await client.query(
-      `INSERT INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, result_seq, finished_at, updated_at)
-       SELECT k, 'lab', 'done', a, $3, 0, 0, 1, nextval('track_analysis_result_seq'), 0, 0 FROM unnest($1::text[], $2::text[]) AS t(k, a)`,
-      [keys, jsons, ANALYZER_VERSION],
-    );
-    written += keys.length;
-    keys = [];
-    jsons = [];
-  };
-  for (const r of syntheticResults(Number(args.albums), DEFAULT_SEED, { fingerprints: true, passages: true })) {
-    keys.push(r.key);
-    jsons.push(r.json);
-    if (keys.length === PAGE) await flush();
-  }
-  await flush();
+  const written = await seedPostgresResults((sql, params) => client.query(sql, params), Number(args.albums), { fingerprints: true, passages: true });
   await client.query("VACUUM ANALYZE track_analysis");
   console.log(`${written.toLocaleString("en-US")} results written`);
 
