@@ -14,10 +14,11 @@
 // - each process's memory: RSS, PSS and private (Private_Clean + Private_Dirty), from
 //   /proc/PID/smaps_rollup, after the joining machine answered its first `like=`.
 //
-//   npm run bench:cluster [-- --albums 2000 --machines 3 --interval 10 --lease 30 --intervals 5 --analysed-albums N --quiet --keep --log-level warn]
+//   npm run bench:cluster [-- --albums 2000 --machines 3 --interval 10 --lease 30 --intervals 5 --analysed-albums N --passages --quiet --keep --log-level warn]
 //
 // `--albums` the catalog size (250000 works; about 10 tracks an album, ~90 % with results);
-// `--analysed-albums` how many of the first albums get results (default: all); `--interval`
+// `--analysed-albums` how many of the first albums get results (default: all); `--passages` gives
+// them passage codes too (the reference stage's index, ADR 0129, as real results have); `--interval`
 // CATALOG_REFRESH_SECONDS; `--lease` CATALOG_LEASE_SECONDS (the site's default is 30). Needs
 // PostgreSQL's server binaries (as the tests: benchmarks/lib/postgres-server.ts). It measures;
 // it asserts nothing. `--quiet` prints only the table; `--keep` keeps the work folder with each
@@ -28,13 +29,12 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { ANALYZER_VERSION } from "../app/.server/analysis/analyze.ts";
 import { openAnalysisStore } from "../app/.server/analysis/stage/open.ts";
 import { stableId } from "../app/.server/catalog/reshape.ts";
 import { writeSampleSources } from "../app/.server/catalog/sample/ensure.ts";
 import { DEFAULT_SEED } from "../app/.server/catalog/sample/generate.ts";
 import { helpFromHeader } from "../commands/lib/usage.ts";
-import { syntheticResults } from "./lib/bench-tracks.ts";
+import { seedPostgresResults } from "./lib/bench-tracks.ts";
 import { likeSeeds } from "./lib/long-tail.ts";
 import { startTestPostgres } from "./lib/postgres-server.ts";
 import { startSite, type RunningSite } from "./lib/site-process.ts";
@@ -49,6 +49,7 @@ const { values: flags } = parseArgs({
     lease: { type: "string", default: "30" },
     intervals: { type: "string", default: "5" },
     "analysed-albums": { type: "string" },
+    passages: { type: "boolean", default: false },
     quiet: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
     "log-level": { type: "string", default: "warn" },
@@ -141,25 +142,7 @@ try {
   let results = 0;
   {
     const seeding = Date.now();
-    let keys: string[] = [];
-    let jsons: string[] = [];
-    const flush = async () => {
-      if (!keys.length) return;
-      await client.query(
-        `INSERT INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, result_seq, finished_at, updated_at)
-         SELECT k, 'bench', 'done', a, $3, 0, 0, 1, nextval('track_analysis_result_seq'), 0, 0 FROM unnest($1::text[], $2::text[]) AS t(k, a)`,
-        [keys, jsons, ANALYZER_VERSION],
-      );
-      results += keys.length;
-      keys = [];
-      jsons = [];
-    };
-    for (const r of syntheticResults(ANALYSED_ALBUMS, DEFAULT_SEED, { fingerprints: true })) {
-      keys.push(r.key);
-      jsons.push(r.json);
-      if (keys.length === 5_000) await flush();
-    }
-    await flush();
+    results = await seedPostgresResults((sql, params) => client.query(sql, params), ANALYSED_ALBUMS, { fingerprints: true, passages: flags.passages });
     say(`${results.toLocaleString("en-US")} synthetic results in PostgreSQL (${((Date.now() - seeding) / 1000).toFixed(0)} s)`);
   }
 

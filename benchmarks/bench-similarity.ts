@@ -56,6 +56,7 @@ import { cacheDir } from "./lib/real-music.ts";
 import { APPROXIMATE_FROM, spreadAlbums } from "../app/.server/catalog/tracks/like.ts";
 import { buildCells } from "../app/.server/catalog/tracks/print-cells.ts";
 import { NO_YIELD } from "../app/.server/catalog/tracks/yielding.ts";
+import type { TrackFigures } from "../app/.server/catalog/tracks/figures.ts";
 import { LIKE_LIMIT } from "../app/lib/catalog/track-query.ts";
 import { helpFromHeader } from "../commands/lib/usage.ts";
 
@@ -280,8 +281,8 @@ function ffmpegExcerpt(wav: Uint8Array): Uint8Array {
 
 // --- Index helpers -----------------------------------------------------------------------------
 /** The passage index's bytes (ADR 0129, 0130, 0137): offsets, tracks, residual codes, and the codes by track. */
-const passageBytes = (f: { passageStarts: Int32Array; passagePostings: Uint32Array; passageResiduals: Uint16Array; passageTrackStarts: Int32Array; passageTrackCodes: Uint32Array }) =>
-  f.passageStarts.byteLength + f.passagePostings.byteLength + f.passageResiduals.byteLength + f.passageTrackStarts.byteLength + f.passageTrackCodes.byteLength;
+const passageBytes = (f: Pick<TrackFigures, "passageStarts" | "passageTrackStarts" | "bytes">) =>
+  f.passageStarts.byteLength + f.bytes.length("postings") + f.bytes.length("residuals") + f.passageTrackStarts.byteLength + f.bytes.length("trackCodes");
 
 /**
  * The distractors' stored passage codes (ADR 0130) by key, as their analyses would hold them:
@@ -524,7 +525,7 @@ for (const size of runs("speed") ? args.albums.split(",").map(Number).filter((x)
   let cellBytes = 0;
   if (figures && figures.cellStarts.length > 0) {
     const tc = performance.now();
-    await buildCells(figures.prints, figures.printStarts, figures.fingerprinted, figures.model, NO_YIELD);
+    await buildCells(figures.bytes.copy("prints"), figures.printStarts, figures.fingerprinted, figures.model, NO_YIELD);
     cellBytes = (figures.cellRows.byteLength + figures.cellGroups.byteLength) / figures.fingerprinted;
     cellsNote = `${figures.cellStarts.length - 1} cells made in ${((performance.now() - tc) / 1000).toFixed(1)} s; like= views ${args.exact ? "exact scan only (--exact)" : "approximate from " + APPROXIMATE_FROM.toLocaleString("en-US") + " candidates"}`;
   }
@@ -536,7 +537,7 @@ for (const size of runs("speed") ? args.albums.split(",").map(Number).filter((x)
     `first p50 ${quantile(first, 0.5).toFixed(1)} ms p95 ${quantile(first, 0.95).toFixed(1)} ms`,
     `repeated p50 ${quantile(repeated, 0.5).toFixed(2)} ms p95 ${quantile(repeated, 0.95).toFixed(2)} ms`,
     cellsNote,
-    `passage index ${figures ? (passageBytes(figures) / 1e6).toFixed(0) : 0} MB (${figures ? (passageBytes(figures) / stats.tracks).toFixed(1) : 0} bytes a track, ${figures?.passagePostings.length ?? 0} passages${codesNote})`,
+    `passage index ${figures ? (passageBytes(figures) / 1e6).toFixed(0) : 0} MB (${figures ? (passageBytes(figures) / stats.tracks).toFixed(1) : 0} bytes a track, ${figures ? figures.bytes.length("postings") / 4 : 0} passages${codesNote})`,
     `like= ${scanBytes} bytes a track (the exact scan's ${FIELDS.length + 10}${cellBytes ? `, the cells' ${cellBytes}` : ""}; fingerprints ${printsMb.toFixed(0)} MB); index arrays ${(stats.arrayBytes / 1e6).toFixed(0)} MB (${(stats.arrayBytes / stats.tracks).toFixed(0)} bytes a track, every view's); heap+arrays +${((after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers) / 1e6).toFixed(0)} MB; build ${(buildMs / 1000).toFixed(1)} s`,
   );
 

@@ -9,6 +9,7 @@ import { FIELDS } from "../app/.server/analysis/fingerprint.ts";
 import { createModel, seedTables, type Sounding } from "../app/.server/analysis/similarity.ts";
 import { FiguresBuilder } from "../app/.server/catalog/tracks/figures-builder.ts";
 import { TrackFigures } from "../app/.server/catalog/tracks/figures.ts";
+import { memoryBytes } from "../app/.server/catalog/tracks/figure-bytes.ts";
 import { nearestTracks } from "../app/.server/catalog/tracks/like.ts";
 import { cellOrder, searchVector } from "../app/.server/catalog/tracks/print-cells.ts";
 import { GROUPS } from "../app/.server/catalog/tracks/print-layout.ts";
@@ -69,7 +70,9 @@ function table(n: number): TrackTable {
   return { count: n, titleOrder: identity, titleRank: identity, trackAlbum: Int32Array.from({ length: n }, (_, t) => Math.floor(t / 10)), audioSorted: new Uint32Array(0), byAudio: new Int32Array(0) } as unknown as TrackTable;
 }
 
-async function buildFigures(n: number): Promise<TrackFigures> {
+/** The site's figures in memory, with their laid-out rows at hand as `prints` (since ADR 0162 they sit behind `bytes`). */
+type LabFigures = TrackFigures & { prints: Uint8Array };
+async function buildFigures(n: number): Promise<LabFigures> {
   const rng = createPrng(42);
   const centres = Array.from({ length: 6 }, () => Array.from({ length: D }, () => 0.2 + rng.next() * 0.6));
   const builder = await FiguresBuilder.create(table(n), null, NO_YIELD);
@@ -81,7 +84,8 @@ async function buildFigures(n: number): Promise<TrackFigures> {
     builder.key[t] = rng.int(0, 23);
     builder.seconds[t] = rng.int(90, 420);
   }
-  return TrackFigures.from(builder, NO_YIELD);
+  const figures = await TrackFigures.from(builder, NO_YIELD);
+  return Object.assign(figures, { prints: figures.bytes.memory("prints")! });
 }
 
 const seedTrack = (s: number) => Math.floor(((s + 0.5) * N) / SEEDS);
@@ -107,7 +111,7 @@ const RECORD = 8 + 44;
 type Sections = Record<string, [offset: number, bytes: number]>;
 const HEADER = 4096;
 
-function writeLikeFile(f: TrackFigures, to: string): number {
+function writeLikeFile(f: LabFigures, to: string): number {
   const rows = f.fingerprinted;
   const cellRecords = Buffer.alloc(rows * RECORD);
   const u16 = new Uint16Array(cellRecords.buffer, cellRecords.byteOffset, cellRecords.length / 2);
@@ -304,7 +308,7 @@ async function child(mode: string): Promise<void> {
     // only the like= stage's arrays are kept (the other figures are not this lab's part)
     const lean = await (async () => {
       const built = await buildFigures(N);
-      return { prints: built.prints, printRow: built.printRow, printTracks: built.printTracks, printStarts: built.printStarts, printSeconds: built.printSeconds, bpm: built.bpm, key: built.key, cellStarts: built.cellStarts, cellRows: built.cellRows, cellGroups: built.cellGroups, centroids: built.centroids, model: built.model } as unknown as TrackFigures;
+      return { prints: built.prints, printRow: built.printRow, printTracks: built.printTracks, printStarts: built.printStarts, printSeconds: built.printSeconds, bpm: built.bpm, key: built.key, cellStarts: built.cellStarts, cellRows: built.cellRows, cellGroups: built.cellGroups, centroids: built.centroids, model: built.model, bytes: memoryBytes({ prints: built.prints, cellPrints: new Uint8Array(0), postings: new Uint32Array(0), residuals: new Uint16Array(0), trackCodes: new Uint32Array(0) }), printOf: (row: number) => built.prints.slice(row * D, row * D + D) } as unknown as LabFigures;
     })();
     const f = lean;
     global.gc?.();

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import { ConfigError, parseConfig, type Config } from "./config.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { startCatalog, type CatalogDeps, type CatalogService } from "./catalog/service.ts";
@@ -135,9 +136,10 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   if (catalog) {
     // the first full read of the analysis figures happens in the track index's build worker,
     // with its own connection to the same store; after each build the heap pages V8 freed in
-    // this thread (the sync's and the build's garbage) are returned (ADR 0100, amended)
+    // this thread (the sync's and the build's garbage) are returned (ADR 0100, amended); the
+    // figures' fingerprints and passages go to a file the machine's processes share (ADR 0162)
     indexes = createCatalogIndexes(catalog, analysis?.service, {
-      tracks: { logger, analysisStore: analysis?.service ? config : undefined, releaseFreedPages: true },
+      tracks: { logger, analysisStore: analysis?.service ? config : undefined, releaseFreedPages: true, figuresDir: path.join(config.DATA_DIR, "catalog", "index") },
     });
     sitemaps = siteSitemaps(indexes.catalogIndex, config);
     if (roles.catalogIndex !== false) stops.push(warmIndexes(catalog, indexes, analysis?.service));

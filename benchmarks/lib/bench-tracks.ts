@@ -7,6 +7,7 @@ import { DEFAULT_SEED, distinctAudioKey, sampleAlbums } from "../../app/.server/
 import { KEY_NAMES } from "../../app/lib/catalog/track-query.ts";
 import { FINGERPRINT_BYTES, FINGERPRINT_VERSION } from "../../app/.server/analysis/fingerprint.ts";
 import { TOP_GENRES } from "../../app/lib/catalog/genre-tree.ts";
+import { CELLS, codebookId, STORED_CODES_VERSION } from "../../app/.server/analysis/passage-codes.ts";
 
 /**
  * The track view's part of `npm run bench:catalog` (issue #10): synthetic analysis results for
@@ -19,6 +20,23 @@ function randomFingerprint(r: ReturnType<typeof createPrng>): string {
   bytes[0] = FINGERPRINT_VERSION;
   for (let i = 1; i < bytes.length; i++) bytes[i] = r.int(0, 255);
   return Buffer.from(bytes).toString("base64");
+}
+
+/**
+ * Passage codes as the analyzer stores them (passage-codes.ts encodePassageCodes: version,
+ * codebook id, then a cell and a residual code per window), drawn at random: one window every
+ * 10 s of the track (the index keeps at most MAX_TRACK_PASSAGES distinct ones a track).
+ */
+function randomPassageCodes(r: ReturnType<typeof createPrng>, seconds: number): string {
+  const count = Math.max(1, Math.floor(seconds / 10));
+  const bytes = Buffer.alloc(5 + 4 * count);
+  bytes[0] = STORED_CODES_VERSION;
+  bytes.writeUInt32LE(codebookId(), 1);
+  for (let w = 0; w < count; w++) {
+    bytes.writeUInt16LE(r.int(0, CELLS - 1), 5 + 4 * w);
+    bytes.writeUInt16LE(r.int(0, 65_535), 5 + 4 * w + 2);
+  }
+  return bytes.toString("base64");
 }
 
 /** Share of the bench's tracks with a stored analysis; the rest are listed without figures. */
@@ -61,15 +79,16 @@ export function seedAnalysis(dataDir: string, albums: number, seed = DEFAULT_SEE
  * The results seedAnalysis writes, one per analysed track in catalog order (`album` is the
  * album's position): for a store other than SQLite (bench:cluster writes them to PostgreSQL).
  */
-export function* syntheticResults(albums: number, seed = DEFAULT_SEED, opts: { fingerprints?: boolean } = {}): Generator<{ key: string; json: string; album: number }> {
+export function* syntheticResults(albums: number, seed = DEFAULT_SEED, opts: { fingerprints?: boolean; passages?: boolean } = {}): Generator<{ key: string; json: string; album: number }> {
   const r = createPrng(seed ^ 0xa11a);
   let i = 0;
   for (const album of sampleAlbums(albums, seed, { distinctAudio: true })) {
     for (let j = 0; j < album.tracks.length; j++) {
       if (!r.chance(ANALYSED)) continue;
       const peaks = Array.from({ length: 100 }, () => Math.round(r.next() * 100) / 100);
+      const durationSeconds = 20 + r.next() * 400;
       const analysis = {
-        durationSeconds: 20 + r.next() * 400,
+        durationSeconds,
         bpm: r.chance(0.15) ? null : 60 + r.next() * 120,
         bpmConfidence: 0.8,
         key: r.chance(0.05) ? null : KEY_NAMES[r.int(0, 23)],
@@ -79,12 +98,42 @@ export function* syntheticResults(albums: number, seed = DEFAULT_SEED, opts: { f
         overviewPeaks: [],
         // how it sounds (ADR 0104), for `like=` views: random bytes of the fingerprint's layout
         ...(opts.fingerprints ? { fingerprint: randomFingerprint(r) } : {}),
+        // a reference file's first stage (ADR 0129): the passage index every origin holds
+        ...(opts.passages ? { passageCodes: randomPassageCodes(r, durationSeconds) } : {}),
         analyzerVersion: ANALYZER_VERSION,
       };
       yield { key: distinctAudioKey(i, j), json: JSON.stringify(analysis), album: i };
     }
     i++;
   }
+}
+
+/**
+ * Writes syntheticResults to a PostgreSQL store's table (as the analyzer would: numbered by its
+ * result sequence), 5,000 a statement, through `query` (a pg client's); returns how many.
+ */
+export async function seedPostgresResults(query: (sql: string, params: unknown[]) => Promise<unknown>, albums: number, opts: { fingerprints?: boolean; passages?: boolean } = {}): Promise<number> {
+  let keys: string[] = [];
+  let jsons: string[] = [];
+  let written = 0;
+  const flush = async () => {
+    if (!keys.length) return;
+    await query(
+      `INSERT INTO track_analysis (key, identity, status, analysis, analyzer_version, attempts, next_attempt_at, result_at, result_seq, finished_at, updated_at)
+       SELECT k, 'bench', 'done', a, $3, 0, 0, 1, nextval('track_analysis_result_seq'), 0, 0 FROM unnest($1::text[], $2::text[]) AS t(k, a)`,
+      [keys, jsons, ANALYZER_VERSION],
+    );
+    written += keys.length;
+    keys = [];
+    jsons = [];
+  };
+  for (const r of syntheticResults(albums, DEFAULT_SEED, opts)) {
+    keys.push(r.key);
+    jsons.push(r.json);
+    if (keys.length === 5_000) await flush();
+  }
+  await flush();
+  return written;
 }
 
 /** Realistic track views (the filters a music supervisor uses), `count` of them, all different, the same every run. */

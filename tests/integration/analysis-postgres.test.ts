@@ -12,6 +12,7 @@ import { openAnalysisStore } from "../../app/.server/analysis/stage/open.ts";
 import { catalogWith, countingPool, walkAndDrain, writeBeat } from "../support/analysis-stage.ts";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
 import { expectFiguresRead } from "../support/analysis-figures.ts";
+import { POSTGRES_FIGURES_AFTER } from "../../app/.server/analysis/stage/store-reads.ts";
 import { createAnalysisLookup } from "../../app/.server/analysis/stage/lookup.ts";
 import { createCatalogIndexes } from "../../app/.server/catalog/indexes.ts";
 import { NO_YIELD } from "../../app/.server/catalog/tracks/yielding.ts";
@@ -155,9 +156,9 @@ describe("analysis on PostgreSQL", () => {
         [ANALYZER_VERSION],
       );
       await client.query("ANALYZE track_analysis");
-      const plan = async (sql: string) => (await client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${sql}`)).rows.map((r) => r["QUERY PLAN"]).join("\n");
-      // the track index's page read (store-reads.ts figuresAfter) from a cursor half-way, and the marker (store.ts)
-      const page = await plan("SELECT key, analysis::json ->> 'bpm' FROM track_analysis WHERE result_seq > 25000 ORDER BY result_seq LIMIT 5000");
+      const plan = async (sql: string, params: unknown[] = []) => (await client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${sql}`, params)).rows.map((r) => r["QUERY PLAN"]).join("\n");
+      // the track index's page read (store-reads.ts figuresAfter, its statement) from a cursor half-way, and the marker (store.ts)
+      const page = await plan(POSTGRES_FIGURES_AFTER, [25_000, 5_000]);
       const marker = await plan("SELECT MAX(result_seq) FROM track_analysis");
       for (const p of [page, marker]) {
         expect(p).toMatch(/Index (Only )?Scan/);

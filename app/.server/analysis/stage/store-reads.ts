@@ -27,6 +27,20 @@ export function chunks<T>(items: readonly T[], size = KEYS_PER_STATEMENT): T[][]
 /** PostgreSQL returns BIGINT and COUNT as strings; SQLite as numbers (or bigints). */
 export const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 
+/**
+ * The figures read on PostgreSQL (figuresAfter): each row's JSON parsed once (json_to_record),
+ * not once per field as `analysis::json ->> 'field'` does: 3.9 times faster over 90,000 results
+ * (labs/pg-figures-read.ts, ADR 0161). A withdrawn result (no analysis) is kept by the outer
+ * join, its fields null. Exported for the test of its plan (an index scan of the result order).
+ */
+export const POSTGRES_FIGURES_AFTER = `SELECT t.key, t.result_seq AS seq, r."durationSeconds" AS seconds, r.bpm, r.key AS musical_key, r.fingerprint,
+        CASE WHEN r.segments IS NULL THEN 0 ELSE 1 END AS has_segments, r."passageCodes" AS passage_codes
+   FROM track_analysis t
+   LEFT JOIN LATERAL json_to_record(t.analysis::json) AS r("durationSeconds" text, bpm text, key text, fingerprint text, segments text, "passageCodes" text) ON true
+  WHERE t.result_seq > $1
+  ORDER BY t.result_seq
+  LIMIT $2`;
+
 export class StoredResults {
   readonly db: SqlDatabase;
 
@@ -59,16 +73,17 @@ export class StoredResults {
     const field = (name: string) => this.db.jsonField("analysis", name);
     // the passages themselves (~1 KB a track) are not read here: with codes stored by this
     // codebook the build never needs them; segmentsOf reads the few it does (ADR 0134)
-    const rows = await this.db.query<{ key: string; seq: unknown; seconds: unknown; bpm: unknown; musical_key: string | null; fingerprint: string | null; has_segments: unknown; passage_codes: string | null }>(
-      `SELECT key, result_seq AS seq, ${field("durationSeconds")} AS seconds, ${field("bpm")} AS bpm, ${field("key")} AS musical_key,
-              ${field("fingerprint")} AS fingerprint, CASE WHEN ${field("segments")} IS NULL THEN 0 ELSE 1 END AS has_segments,
-              ${field("passageCodes")} AS passage_codes
-         FROM track_analysis
-        WHERE result_seq > $1
-        ORDER BY result_seq
-        LIMIT $2`,
-      [cursor?.seq ?? 0, Math.max(1, limit)],
-    );
+    const sql =
+      this.db.kind === "postgres"
+        ? POSTGRES_FIGURES_AFTER
+        : `SELECT key, result_seq AS seq, ${field("durationSeconds")} AS seconds, ${field("bpm")} AS bpm, ${field("key")} AS musical_key,
+                  ${field("fingerprint")} AS fingerprint, CASE WHEN ${field("segments")} IS NULL THEN 0 ELSE 1 END AS has_segments,
+                  ${field("passageCodes")} AS passage_codes
+             FROM track_analysis
+            WHERE result_seq > $1
+            ORDER BY result_seq
+            LIMIT $2`;
+    const rows = await this.db.query<{ key: string; seq: unknown; seconds: unknown; bpm: unknown; musical_key: string | null; fingerprint: string | null; has_segments: unknown; passage_codes: string | null }>(sql, [cursor?.seq ?? 0, Math.max(1, limit)]);
     const value = (v: unknown) => (v === null || v === undefined ? null : Number(v));
     const last = rows.at(-1);
     return {

@@ -5,7 +5,7 @@ import type { AlbumTable, TrackFile } from "../album-table.ts";
 import type { Track } from "../../../lib/catalog/types.ts";
 import { listedTracks, type TrackColumns } from "./table.ts";
 import type { TitlePostings } from "../search/types.ts";
-import type { FiguresArrays } from "./figures.ts";
+import type { FiguresTransfer } from "./figures.ts";
 import type { FiguresCursor } from "../../analysis/stage/types.ts";
 import type { Config } from "../../config.ts";
 
@@ -36,14 +36,14 @@ export interface BuildInput {
   /** … or the listed tracks of a table held in memory (fixtures, small lists) */
   lists?: Pick<Track, "s3Path" | "Filename">[][];
   /** where the analysis results are (as the server opened them), and the page size of the full read */
-  figures?: { store: Pick<Config, "DATA_DIR" | "DATABASE_URL">; pageSize: number };
+  figures?: { store: Pick<Config, "DATA_DIR" | "DATABASE_URL">; pageSize: number; dir?: string };
 }
 
 export interface BuildOutput {
   columns: TrackColumns;
   titles: TitlePostings;
   /** every stored result's figures and the cursor after them; absent without `figures` or when the read failed */
-  figures?: FiguresArrays & { cursor: FiguresCursor | null };
+  figures?: FiguresTransfer & { cursor: FiguresCursor | null };
   /** why the figures were not read */
   figuresError?: string;
   /** the worker's time on the columns and title postings, and on the figures (and its last collection) */

@@ -5,7 +5,7 @@ import { openAnalysisStore } from "../../analysis/stage/open.ts";
 import type { FiguresCursor } from "../../analysis/stage/types.ts";
 import { buildTrackColumns } from "./table.ts";
 import { createTitleIndexer } from "../search/postings.ts";
-import { figureArrays, TrackFigures, type FiguresArrays } from "./figures.ts";
+import { toTransfer, TrackFigures, type FiguresTransfer } from "./figures.ts";
 import { FiguresBuilder } from "./figures-builder.ts";
 import { readFigures } from "./figures-read.ts";
 import { NO_YIELD } from "./yielding.ts";
@@ -30,7 +30,8 @@ const columns = await buildTrackColumns(input.ids.length, tracksOf, NO_YIELD, ti
 const postings = titles.finish();
 const columnsMs = performance.now() - started;
 
-let figures: (FiguresArrays & { cursor: FiguresCursor | null }) | undefined;
+let figures: (FiguresTransfer & { cursor: FiguresCursor | null }) | undefined;
+let figureBuffers: ArrayBuffer[] = [];
 let figuresError: string | undefined;
 if (input.figures) {
   try {
@@ -41,7 +42,12 @@ if (input.figures) {
     try {
       const builder = await FiguresBuilder.create(columns, null, NO_YIELD);
       const cursor = await readFigures(store, builder, null, input.figures.pageSize, NO_YIELD);
-      figures = { ...(await TrackFigures.from(builder, NO_YIELD)).arrays(), cursor };
+      const built = await TrackFigures.from(builder, NO_YIELD, undefined, input.figures.dir);
+      const { transfer, buffers } = toTransfer(built.arrays());
+      // the server's thread opens the file again (ADR 0162); this thread's descriptor goes with it
+      built.bytes.close();
+      figures = { ...transfer, cursor };
+      figureBuffers = buffers;
     } finally {
       await store.close();
     }
@@ -57,5 +63,4 @@ releaseFreedPages();
 
 const out: BuildOutput = { columns, titles: postings, figures, figuresError, ms: { columns: columnsMs, figures: performance.now() - started - columnsMs } };
 const arrays: ArrayBufferView[] = [columns.albumStart, columns.trackAlbum, columns.titleOrder, columns.titleRank, columns.audioSorted, columns.byAudio, postings.offsets, postings.docs, postings.heads];
-if (figures) arrays.push(...figureArrays(figures));
-parentPort!.postMessage(out, arrays.map((a) => a.buffer as ArrayBuffer));
+parentPort!.postMessage(out, [...new Set([...arrays.map((a) => a.buffer as ArrayBuffer), ...figureBuffers])]);

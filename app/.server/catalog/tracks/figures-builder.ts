@@ -32,11 +32,16 @@ export class FiguresBuilder {
     this.seconds = previous ? previous.seconds.slice() : new Uint16Array(n).fill(NO_SECONDS);
     this.bpm = previous ? previous.bpm.slice() : new Uint16Array(n);
     this.key = previous ? previous.key.slice() : new Uint8Array(n).fill(NO_KEY);
-    this.prints = previous ? previous.prints.slice() : new Uint8Array(n * PRINT_BYTES);
+    this.prints = new Uint8Array(n * PRINT_BYTES);
+    // the previous figures' rows (in their file or memory: figure-bytes.ts), laid out; moved back to track order in create()
+    if (previous) this.prints.set(previous.bytes.copy("prints"));
     this.printed = new Uint8Array(n);
     this.passageCodes = new Uint32Array(n * MAX_TRACK_PASSAGES);
     this.passageCount = new Uint8Array(n);
-    if (previous) restorePassageCodes({ trackStarts: previous.passageTrackStarts, codes: previous.passageTrackCodes }, this.passageCodes, this.passageCount);
+    if (previous) {
+      const codes = previous.bytes.copy("trackCodes");
+      restorePassageCodes({ trackStarts: previous.passageTrackStarts, codes: new Uint32Array(codes.buffer, codes.byteOffset, codes.byteLength / 4) }, this.passageCodes, this.passageCount);
+    }
   }
 
   /**

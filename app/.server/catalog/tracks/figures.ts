@@ -1,11 +1,12 @@
 import { KEY_NAMES } from "../../../lib/catalog/track-query.ts";
 import { countingOrder } from "./table.ts";
-import { GROUPS, layPrints } from "./print-layout.ts";
+import { GROUPS, layPrints, PRINT_BYTES } from "./print-layout.ts";
 import { catalogScales, createModel, type SimilarityModel } from "../../analysis/similarity.ts";
 import { buildCells, QUANTISE_FROM } from "./print-cells.ts";
 import { buildPassageIndex } from "./passage-index.ts";
 import type { FiguresBuilder } from "./figures-builder.ts";
 import type { Yielder } from "./yielding.ts";
+import { memoryBytes, openFigureFile, SECTIONS, writeFigureFile, type FigureBytes, type SectionArrays } from "./figure-bytes.ts";
 
 export { PRINT_BYTES } from "./print-layout.ts";
 
@@ -67,10 +68,10 @@ export class TrackFigures {
    * (`printStarts` the offsets), so the scan reads the groups it needs front to back and skips
    * the others whole. `printTracks[row]` is the row's track, `printRow[t]` a track's row (-1: no
    * fingerprint), `printSeconds[row]` its seconds (TrackFigures.seconds; a group's rows are in
-   * length order, so a length range is a slice of each group). The rows past the last group are
-   * unused (the layout is made in place).
+   * length order, so a length range is a slice of each group). The bytes themselves are in
+   * `bytes` (figure-bytes.ts, ADR 0162): its "prints" section, `fingerprinted` rows, and again
+   * in the cells' order ("cellPrints", beside `cellRows`) when the figures are in a file.
    */
-  readonly prints: Uint8Array;
   readonly printRow: Int32Array;
   readonly printTracks: Int32Array;
   readonly printStarts: Int32Array;
@@ -100,15 +101,16 @@ export class TrackFigures {
   /**
    * A reference file's first stage over passages (issue #29, ADR 0129 and 0130, passage-index.ts):
    * each passage code's postings (its track, 4 bytes, and its residual code, 2: 6 bytes a
-   * passage, ≤ 144 bytes a track) from `passageStarts` (65,537 offsets; empty without passages).
-   * Not the like= scan's bytes.
+   * passage, ≤ 144 bytes a track; `bytes`' "postings" and "residuals") from `passageStarts`
+   * (65,537 offsets; empty without passages). Not the like= scan's bytes.
    */
   readonly passageStarts: Int32Array;
-  readonly passagePostings: Uint32Array;
-  readonly passageResiduals: Uint16Array;
-  /** the same passages by track, in window order (ADR 0137: the stage's in-memory re-order): 4 bytes a passage and 4 a track */
+  /** the same passages by track, in window order (ADR 0137: the stage's re-order; `bytes`' "trackCodes"): 4 bytes a passage and 4 a track */
   readonly passageTrackStarts: Int32Array;
-  readonly passageTrackCodes: Uint32Array;
+  /** the fingerprints' and the passages' bytes: in a file shared by the machine's processes, or in memory (figure-bytes.ts) */
+  readonly bytes: FigureBytes;
+  /** why the figures asked for a file are in memory instead (a full disk), or null */
+  readonly fileError: string | null;
   /** how many tracks have a fingerprint */
   readonly fingerprinted: number;
   private similarityModel: SimilarityModel | undefined;
@@ -124,7 +126,6 @@ export class TrackFigures {
     this.key = a.key;
     this.orders = a.orders;
     this.packed = a.packed;
-    this.prints = a.prints;
     this.printRow = a.printRow;
     this.printTracks = a.printTracks;
     this.printStarts = a.printStarts;
@@ -137,10 +138,9 @@ export class TrackFigures {
     this.cellGroups = a.cellGroups;
     this.centroids = a.centroids;
     this.passageStarts = a.passageStarts;
-    this.passagePostings = a.passagePostings;
-    this.passageResiduals = a.passageResiduals;
     this.passageTrackStarts = a.passageTrackStarts;
-    this.passageTrackCodes = a.passageTrackCodes;
+    this.bytes = a.bytes;
+    this.fileError = a.fileError ?? null;
     let analysed = 0;
     for (let t = 0; t < a.seconds.length; t++) if (a.seconds[t] !== NO_SECONDS) analysed++;
     this.analysed = analysed;
@@ -155,7 +155,6 @@ export class TrackFigures {
       key: this.key,
       orders: this.orders,
       packed: this.packed,
-      prints: this.prints,
       printRow: this.printRow,
       printTracks: this.printTracks,
       printStarts: this.printStarts,
@@ -168,10 +167,9 @@ export class TrackFigures {
       cellGroups: this.cellGroups,
       centroids: this.centroids,
       passageStarts: this.passageStarts,
-      passagePostings: this.passagePostings,
-      passageResiduals: this.passageResiduals,
       passageTrackStarts: this.passageTrackStarts,
-      passageTrackCodes: this.passageTrackCodes,
+      bytes: this.bytes,
+      fileError: this.fileError,
     };
   }
 
@@ -183,8 +181,9 @@ export class TrackFigures {
   /**
    * The figures of `builder`, with the track orders they give; the like= cells from
    * `quantiseFrom` fingerprinted tracks (QUANTISE_FROM; tests make them on small catalogs).
+   * With `dir`, the fingerprints and passages go to a file there (figure-bytes.ts, ADR 0162).
    */
-  static async from(builder: FiguresBuilder, yielder: Yielder, quantiseFrom = QUANTISE_FROM): Promise<TrackFigures> {
+  static async from(builder: FiguresBuilder, yielder: Yielder, quantiseFrom = QUANTISE_FROM, dir?: string): Promise<TrackFigures> {
     const { table, seconds, bpm, key } = builder;
     const n = table.count;
     // Orders by a figure: a counting sort over the title order, so equal figures stay in
@@ -225,19 +224,69 @@ export class TrackFigures {
     const cells = await buildCells(layout.prints, layout.printStarts, layout.printTracks.length, createModel(scales), yielder, quantiseFrom);
     await yielder.yield();
     const passages = buildPassageIndex(builder.passageCodes, builder.passageCount, n);
-    return new TrackFigures({ seconds, bpm, key, orders, packed, ...layout, scales, groupStarts, groupSeconds, ...cells, passageStarts: passages.starts, passagePostings: passages.postings, passageResiduals: passages.residuals, passageTrackStarts: passages.trackStarts, passageTrackCodes: passages.codes });
+    const count = layout.printTracks.length;
+    const prints = layout.prints.subarray(0, count * PRINT_BYTES);
+    const sections: SectionArrays = { prints, cellPrints: new Uint8Array(0), postings: passages.postings, residuals: passages.residuals, trackCodes: passages.codes };
+    let bytes: FigureBytes;
+    let fileError: string | null = null;
+    if (dir) {
+      // ADR 0162: the cells' rows again in the cells' order, so the approximate stage reads each
+      // cell's rows with one read instead of one a row
+      const cellPrints = new Uint8Array(cells.cellRows.length * PRINT_BYTES);
+      for (let j = 0; j < cells.cellRows.length; j++) cellPrints.set(prints.subarray(cells.cellRows[j] * PRINT_BYTES, (cells.cellRows[j] + 1) * PRINT_BYTES), j * PRINT_BYTES);
+      await yielder.yield();
+      try {
+        bytes = await writeFigureFile(dir, { ...sections, cellPrints });
+      } catch (error) {
+        // a full or unwritable disk: the figures stay in this process's memory, as before ADR
+        // 0162 (docs/deployment.md), and the index says why (track-index.ts logs it)
+        bytes = memoryBytes(sections);
+        fileError = error instanceof Error ? error.message : String(error);
+      }
+    } else bytes = memoryBytes(sections);
+    const { prints: _laidOut, ...rows } = layout;
+    return new TrackFigures({ seconds, bpm, key, orders, packed, ...rows, scales, groupStarts, groupSeconds, ...cells, passageStarts: passages.starts, passageTrackStarts: passages.trackStarts, bytes, fileError });
+  }
+
+  /** The fingerprint bytes of row `row` (a copy). */
+  printOf(row: number): Uint8Array {
+    const out = new Uint8Array(PRINT_BYTES);
+    const v = this.bytes.read("prints", row * PRINT_BYTES, PRINT_BYTES, out);
+    if (v !== out) out.set(v);
+    return out;
   }
 }
 
 /** The arrays of a TrackFigures, as the build worker hands them over. */
 export type FiguresArrays = Pick<
   TrackFigures,
-  "seconds" | "bpm" | "key" | "orders" | "packed" | "prints" | "printRow" | "printTracks" | "printStarts" | "printSeconds" | "scales" | "groupStarts" | "groupSeconds" | "cellStarts" | "cellRows" | "cellGroups" | "centroids" | "passageStarts" | "passagePostings" | "passageResiduals" | "passageTrackStarts" | "passageTrackCodes"
->;
+  "seconds" | "bpm" | "key" | "orders" | "packed" | "printRow" | "printTracks" | "printStarts" | "printSeconds" | "scales" | "groupStarts" | "groupSeconds" | "cellStarts" | "cellRows" | "cellGroups" | "centroids" | "passageStarts" | "passageTrackStarts" | "bytes"
+> & { fileError?: string | null };
 
-/** Every typed array of a TrackFigures' arrays: the transfer list of the build worker, and the index's byte count. */
+/**
+ * The figures as the build worker hands them over (build-thread.ts): their arrays transferred,
+ * and their bytes either the file the worker wrote (opened again here: a descriptor is the
+ * worker's own) or the sections themselves.
+ */
+export type FiguresTransfer = Omit<FiguresArrays, "bytes"> & { file: string | null; sections: SectionArrays | null };
+
+export function toTransfer(f: FiguresArrays): { transfer: FiguresTransfer; buffers: ArrayBuffer[] } {
+  const { bytes, ...rest } = f;
+  const sections = bytes.file ? null : (Object.fromEntries(SECTIONS.map((s) => [s, bytes.memory(s)!])) as SectionArrays);
+  const views = figureArrays(f);
+  return { transfer: { ...rest, file: bytes.file, sections }, buffers: [...new Set(views.map((v) => v.buffer as ArrayBuffer))] };
+}
+
+/** The figures of a transfer, their file opened in this thread. */
+export function fromTransfer(t: FiguresTransfer): TrackFigures {
+  const { file, sections, ...rest } = t;
+  return TrackFigures.of({ ...rest, bytes: file ? openFigureFile(file) : memoryBytes(sections!) });
+}
+
+/** Every typed array a TrackFigures holds in the process's memory (not its file): the index's byte count. */
 export function figureArrays(f: FiguresArrays): ArrayBufferView[] {
-  return [f.seconds, f.bpm, f.key, f.prints, f.printRow, f.printTracks, f.printStarts, f.printSeconds, f.scales, f.groupStarts, f.groupSeconds, f.cellStarts, f.cellRows, f.cellGroups, f.centroids, f.passageStarts, f.passagePostings, f.passageResiduals, f.passageTrackStarts, f.passageTrackCodes, ...Object.values(f.orders), ...Object.values(f.packed)];
+  const inMemory = SECTIONS.map((s) => f.bytes.memory(s)).filter((v) => v !== null);
+  return [f.seconds, f.bpm, f.key, f.printRow, f.printTracks, f.printStarts, f.printSeconds, f.scales, f.groupStarts, f.groupSeconds, f.cellStarts, f.cellRows, f.cellGroups, f.centroids, f.passageStarts, f.passageTrackStarts, ...inMemory, ...Object.values(f.orders), ...Object.values(f.packed)];
 }
 
 /** A packed word's group (print-layout.ts GROUPS): as figureGroup of its tempo and key. */

@@ -72,7 +72,7 @@ export async function likePage(ctx: TrackQueryContext, f: LikeFilters, seed: Lik
         if (wanted && !(figures.key[t] < wanted.length && wanted[figures.key[t]] === 1)) return false;
         return !keep || keep(t);
       };
-      const found = passageCandidates({ starts: figures.passageStarts, postings: figures.passagePostings, residuals: figures.passageResiduals, trackStarts: figures.passageTrackStarts, codes: figures.passageTrackCodes }, seed.passages!, accept);
+      const found = passageCandidates({ starts: figures.passageStarts, trackStarts: figures.passageTrackStarts, bytes: figures.bytes }, seed.passages!, accept);
       const inList = new Set(list.tracks);
       candidates = Int32Array.from([...list.tracks, ...[...found.tracks].filter((t) => !inList.has(t))]);
     }

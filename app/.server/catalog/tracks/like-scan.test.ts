@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scanDistance, seedTables, type Sounding } from "../../analysis/similarity.ts";
 import { NO_BPM, NO_KEY, NO_SECONDS, PRINT_BYTES, TrackFigures } from "./figures.ts";
 import { FiguresBuilder } from "./figures-builder.ts";
@@ -15,6 +18,25 @@ import { createPrng } from "../sample/prng.ts";
 
 const N = 4000;
 const LIMIT = 40;
+
+/**
+ * ADR 0162: the figures' rows and passages are read from a file (a server with a DATA_DIR) or
+ * from memory (no directory) behind the same reads; every test below runs both ways.
+ */
+let figuresDir: string | undefined;
+const modes = [
+  ["in memory", false],
+  ["read from the figures' file", true],
+] as const;
+function inMode(file: boolean) {
+  beforeAll(() => {
+    figuresDir = file ? fs.mkdtempSync(path.join(os.tmpdir(), "figures-")) : undefined;
+  });
+  afterAll(() => {
+    if (figuresDir) fs.rmSync(figuresDir, { recursive: true, force: true });
+    figuresDir = undefined;
+  });
+}
 
 /**
  * `clusters`: 0 for fingerprints spread at random over their whole range; else each one within
@@ -51,7 +73,8 @@ async function catalog(seed: number, clusters = 0, quantiseFrom?: number) {
   }
   original.set(builder.prints);
   const printed = builder.printed.slice();
-  const figures = await TrackFigures.from(builder, NO_YIELD, quantiseFrom);
+  const figures = await TrackFigures.from(builder, NO_YIELD, quantiseFrom, figuresDir);
+  if (figuresDir) expect(figures.bytes.file).toMatch(/figures-[0-9a-f]{32}\.bin$/);
   const table = { count: N, titleRank, trackAlbum: Int32Array.from({ length: N }, (_, t) => Math.floor(t / 8)) } as unknown as TrackTable;
   return { figures, table, original, printed, r };
 }
@@ -84,7 +107,8 @@ function measureAll(c: Awaited<ReturnType<typeof catalog>>, seedTrack: number, f
   return [...spreadAlbums(spreadAlbums(nearest, table.trackAlbum), (t) => groupOf.get(t)!, 2)];
 }
 
-describe("the like= scan over the layout by tempo and key", () => {
+describe.each(modes)("the like= scan over the layout by tempo and key, %s", (_mode, file) => {
+  inMode(file);
   it.each([
     ["fingerprints at random over their whole range", 0],
     ["fingerprints in close families (the scan stops at a group's tempo and key)", 12],
@@ -154,7 +178,8 @@ function viewFilters(r: ReturnType<typeof createPrng>, v: number) {
 // Issue #29, ADR 0124: at scale the view's first stage is approximate (k-means cells over the
 // fingerprints, nearest cells first, the exact distance on what is visited, a visit budget). Its
 // filters, ties and rules must be the exact scan's; only what it visits may differ.
-describe("the like= view's approximate first stage (cells)", () => {
+describe.each(modes)("the like= view's approximate first stage (cells), %s", (_mode, file) => {
+  inMode(file);
   const run = (c: Awaited<ReturnType<typeof catalog>>, seedTrack: number, filters: ReturnType<typeof viewFilters>, opts: { budget?: number; approximateFrom?: number }) =>
     nearestTracks({
       table: c.table,

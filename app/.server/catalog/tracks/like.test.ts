@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import type { Album } from "../../../lib/catalog/types.ts";
 import type { TrackQuery } from "../../../lib/catalog/track-query.ts";
 import type { TrackAnalysis } from "../../analysis/analyze.ts";
@@ -10,6 +13,10 @@ import { createCatalogIndexes } from "../indexes.ts";
 import { spreadAlbums } from "./like.ts";
 import { createPrng } from "../sample/prng.ts";
 import { NO_YIELD } from "./yielding.ts";
+
+// as a server reads them (ADR 0162): the figures' fingerprints and passages from their file
+const figuresDir = fs.mkdtempSync(path.join(os.tmpdir(), "figures-"));
+afterAll(() => fs.rmSync(figuresDir, { recursive: true, force: true }));
 
 // The `like=` view's answer (issue #19, docs/product-rules.md "More like this"): the seed's
 // nearest neighbours, never the seed or its audio's copies, one album at most 3 times in the
@@ -59,7 +66,7 @@ function lookup(): AnalysisLookup {
 function setup() {
   const snap: CatalogSnapshot = { albums, films: [], singles: [], channels: [], genres: [], version: 1, updatedAt: "2026-11-24T00:00:00Z" };
   const source = { snapshot: () => snap, mediaUrl: (key: string) => `/media/${key}` } as unknown as CatalogSource;
-  return createCatalogIndexes(source, lookup(), { tracks: { yielder: () => NO_YIELD } }).tracks;
+  return createCatalogIndexes(source, lookup(), { tracks: { yielder: () => NO_YIELD, figuresDir } }).tracks;
 }
 
 const Q = (over: Partial<TrackQuery> = {}): TrackQuery => ({ q: "", genre: "", subGenres: [], bpm: null, duration: null, keys: [], sort: "similarity", page: 1, like: "al0:0", ...over });

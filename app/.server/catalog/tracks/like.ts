@@ -8,6 +8,7 @@ import { GROUPS } from "./print-layout.ts";
 import { cellOrder, searchVector } from "./print-cells.ts";
 import type { TrackTable } from "./table.ts";
 import { NearestHeap } from "./select-lowest.ts";
+import { grown } from "./figure-bytes.ts";
 
 /**
  * The neighbours of a `like=` view (issue #19, ADR 0104, docs/product-rules.md "More like
@@ -93,6 +94,9 @@ const VISIT_MIN = 30_000;
 const VISIT_SHARE = 0.08;
 export const visitBudget = (candidates: number) => Math.max(VISIT_MIN, Math.ceil(VISIT_SHARE * candidates));
 
+/** Rows read from the figures' file at once (ADR 0162): 16,384 × 44 bytes, 704 KB, one buffer reused by the scan. */
+const READ_ROWS = 16_384;
+
 /** Group order keys: a group's term rounded down to this grid (then its number), sorted as plain numbers. */
 const TERM_GRID = 1 << 20;
 
@@ -116,7 +120,14 @@ export function nearestTracks(input: LikeScanInput): LikeList {
   const room = limit + seed.exclude.size;
   const all = new NearestHeap(room, table.titleRank);
   const keyed = wanted ? new NearestHeap(room, table.titleRank) : all;
-  const { prints, printTracks, printStarts, printSeconds, bpm, key } = figures;
+  const { printTracks, printStarts, printSeconds, bpm, key, bytes } = figures;
+  // the rows' bytes: a view of memory, or read from the figures' file a slice at a time (ADR 0162)
+  const inMemory = bytes.memory("prints");
+  let buffer: Uint8Array = new Uint8Array(0);
+  const readRows = (section: "prints" | "cellPrints", from: number, to: number): Uint8Array => {
+    buffer = grown(buffer, (to - from) * PRINT_BYTES);
+    return bytes.read(section, from * PRINT_BYTES, (to - from) * PRINT_BYTES, buffer);
+  };
 
   // The groups to visit: packed tempo 0 is "none" (no tempo range matches it), 511 holds every
   // tempo from 511 up (its tracks are tested one by one against a range).
@@ -160,6 +171,11 @@ export function nearestTracks(input: LikeScanInput): LikeList {
     searchVector(model, seed.sounding.fingerprint, 0, own32);
     const { cellStarts, cellRows, cellGroups } = figures;
     const nearestCells = cellOrder(figures, own32).order;
+    // from a file, a cell's rows in the cells' order ("cellPrints"), READ_ROWS at a time; in memory, the rows themselves
+    const byCell = inMemory === null;
+    let rows: Uint8Array = inMemory ?? new Uint8Array(0);
+    let rowsFrom = 0;
+    let rowsTo = 0;
     visited = 0;
     visit: for (let ci = 0; ci < nearestCells.length; ci++) {
       const c = nearestCells[ci];
@@ -185,9 +201,14 @@ export function nearestTracks(input: LikeScanInput): LikeList {
         const bound = worstKept(isWanted);
         let dist = tables.tempo[b] + tables.key[k];
         if (dist <= bound) {
-          const at = p * d;
+          if (byCell && (j < rowsFrom || j >= rowsTo)) {
+            rowsFrom = j;
+            rowsTo = Math.min(rowsEnd, j + READ_ROWS);
+            rows = readRows("cellPrints", rowsFrom, rowsTo);
+          }
+          const at = byCell ? (j - rowsFrom) * d : p * d;
           for (let i = 0; i < d; i++) {
-            const diff = own[i] - prints[at + fieldOrder[i]];
+            const diff = own[i] - rows[at + fieldOrder[i]];
             dist += weights[i] * diff * diff;
             if ((i & 7) === 7 && dist > bound) break;
           }
@@ -222,14 +243,22 @@ export function nearestTracks(input: LikeScanInput): LikeList {
       end = lowerBound(printSeconds, from, end, Math.min(NO_SECONDS, Math.floor(s1) + 1));
       from = lowerBound(printSeconds, from, end, Math.max(0, Math.ceil(s0)));
     }
+    let rows: Uint8Array = inMemory ?? new Uint8Array(0);
+    let rowsFrom = inMemory ? 0 : from;
+    let rowsTo = inMemory ? end : from;
     for (let p = from; p < end; p++) {
       const t = printTracks[p];
       if (testBpm && (bpm[t] < b0 || bpm[t] > b1)) continue;
       if (keep && !keep(t)) continue;
+      if (p >= rowsTo) {
+        rowsFrom = p;
+        rowsTo = Math.min(end, p + READ_ROWS);
+        rows = readRows("prints", rowsFrom, rowsTo);
+      }
       let dist = term;
-      const at = p * d;
+      const at = (p - rowsFrom) * d;
       for (let i = 0; i < d; i++) {
-        const diff = own[i] - prints[at + fieldOrder[i]];
+        const diff = own[i] - rows[at + fieldOrder[i]];
         dist += weights[i] * diff * diff;
         if ((i & 7) === 7 && dist > bound) break;
       }
@@ -255,12 +284,10 @@ export function nearestTracks(input: LikeScanInput): LikeList {
  * LIKE_SPREAD_WINDOW (spreadAlbums).
  */
 export function listRules(table: TrackTable, figures: TrackFigures, tracks: Int32Array): Int32Array {
-  const { prints } = figures;
   // the same recording under several albums sounds the same: it counts as one "album" for the rule too
   const soundOf = new Map<string, number>();
   const groups = Int32Array.from(tracks, (t) => {
-    const row = figures.printRow[t];
-    const sound = Buffer.from(prints.subarray(row * PRINT_BYTES, (row + 1) * PRINT_BYTES)).toString("latin1");
+    const sound = Buffer.from(figures.printOf(figures.printRow[t])).toString("latin1");
     let g = soundOf.get(sound);
     if (g === undefined) soundOf.set(sound, (g = soundOf.size));
     return g;

@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import type { Album } from "../../../lib/catalog/types.ts";
 import type { TrackQuery } from "../../../lib/catalog/track-query.ts";
 import { LIKE_LIMIT } from "../../../lib/catalog/track-query.ts";
@@ -15,6 +18,10 @@ import { NO_YIELD } from "./yielding.ts";
 import { buildPassageIndex, MAX_CELLS_PER_WINDOW, MAX_TRACK_PASSAGES, passageCandidates, passageCodesOf, restorePassageCodes, trackPassageCodes } from "./passage-index.ts";
 import { reorderBySegments } from "./passage-reorder.ts";
 import type { ReferenceSeed } from "./track-rows.ts";
+
+// as a server reads them (ADR 0162): the figures' fingerprints and passages from their file
+const figuresDir = fs.mkdtempSync(path.join(os.tmpdir(), "figures-"));
+afterAll(() => fs.rmSync(figuresDir, { recursive: true, force: true }));
 
 // A reference file's first stage over passages (issue #29, ADR 0129): a 20-second excerpt finds
 // the catalog track it was cut from by its passage even when its whole-track fingerprint lies
@@ -80,7 +87,7 @@ function setup(withPassages: boolean | "codes") {
   };
   const snap: CatalogSnapshot = { albums, films: [], singles: [], channels: [], genres: [], version: 1, updatedAt: "2026-11-27T00:00:00Z" };
   const source = { snapshot: () => snap, mediaUrl: (key: string) => `/media/${key}` } as unknown as CatalogSource;
-  return createCatalogIndexes(source, lookup, { tracks: { yielder: () => NO_YIELD } }).tracks;
+  return createCatalogIndexes(source, lookup, { tracks: { yielder: () => NO_YIELD, figuresDir } }).tracks;
 }
 
 const reference: ReferenceSeed = {

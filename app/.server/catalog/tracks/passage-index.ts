@@ -2,6 +2,7 @@ import { CELLS, decodePassageCodes, distancesTo, encodeWindow, HALF, HALF_CODES,
 import { segmentWindows, WINDOW_BYTES } from "../../analysis/segments.ts";
 import { reorderBySegments } from "./passage-reorder.ts";
 import { lowestFirst } from "./select-lowest.ts";
+import { memoryBytes, readHalfWords, readWords, type FigureBytes } from "./figure-bytes.ts";
 
 /**
  * A reference file's first stage over the catalog's passages (issue #29, ADR 0129): an
@@ -124,6 +125,24 @@ export interface PassageIndex {
   codes: Uint32Array;
 }
 
+/**
+ * A passage index as the stage reads it (ADR 0162): its offsets in memory, its postings,
+ * residuals and codes by track read from the figures' bytes (TrackFigures.bytes: a file shared
+ * by the machine's processes, or memory) a cell, or a track, at a time.
+ */
+export interface PassageSource {
+  starts: Int32Array;
+  trackStarts: Int32Array;
+  bytes: FigureBytes;
+}
+
+/** A built index (arrays in memory) as a source: tests and labs. */
+export function passageSource(index: PassageIndex): PassageSource {
+  return { starts: index.starts, trackStarts: index.trackStarts, bytes: memoryBytes({ prints: new Uint8Array(0), cellPrints: new Uint8Array(0), postings: index.postings, residuals: index.residuals, trackCodes: index.codes }) };
+}
+
+const sourceOf = (index: PassageIndex | PassageSource): PassageSource => ("bytes" in index ? index : passageSource(index));
+
 /** No index (fresh arrays each time: the build worker transfers the figures' buffers). */
 const noPassageIndex = (): PassageIndex => ({ starts: new Int32Array(0), postings: new Uint32Array(0), residuals: new Uint16Array(0), trackStarts: new Int32Array(0), codes: new Uint32Array(0) });
 
@@ -226,14 +245,14 @@ interface Scratch {
   best: Float32Array;
   score: Float32Array;
 }
-const scratches = new WeakMap<Uint32Array, Scratch>();
-function scratchOf(index: PassageIndex): Scratch {
-  let sc = scratches.get(index.postings);
+const scratches = new WeakMap<Int32Array, Scratch>();
+function scratchOf(index: PassageSource): Scratch {
+  let sc = scratches.get(index.trackStarts);
   if (!sc) {
-    let tracks = 0;
-    for (let i = 0; i < index.postings.length; i++) tracks = Math.max(tracks, index.postings[i] + 1);
+    // every posting's track is one of the index's (trackStarts: one offset a track, and one after)
+    const tracks = Math.max(0, index.trackStarts.length - 1);
     sc = { query: 0, window: new Int32Array(tracks), query_: new Int32Array(tracks), best: new Float32Array(tracks), score: new Float32Array(tracks) };
-    scratches.set(index.postings, sc);
+    scratches.set(index.trackStarts, sc);
   }
   // stamps stay below 2^31 / 16 (a window's stamp is query × 16 + window)
   if (sc.query > 100_000_000) {
@@ -257,13 +276,16 @@ export interface PassageCandidates {
  * `accept` applies the view's filters. For each window, a track's place is its nearest passage's
  * coded distance; a track not reached for a window takes that window's farthest distance read.
  */
-export function passageCandidates(index: PassageIndex, windows: Uint8Array, accept: (t: number) => boolean, opts: { limit?: number; budget?: number; book?: PassageCodebook; reorder?: boolean } = {}): PassageCandidates {
+export function passageCandidates(from: PassageIndex | PassageSource, windows: Uint8Array, accept: (t: number) => boolean, opts: { limit?: number; budget?: number; book?: PassageCodebook; reorder?: boolean } = {}): PassageCandidates {
+  const index = sourceOf(from);
   const wanted = opts.limit ?? PASSAGE_CANDIDATES;
   // ADR 0137: the codes' first REORDER_WORK ÷ windows, placed again by reorderBySegments
   const reorder = opts.reorder !== false && index.trackStarts.length > 0;
   const limit = reorder ? Math.max(wanted, Math.floor(REORDER_WORK / Math.max(1, Math.floor(windows.length / WINDOW_BYTES)))) : wanted;
   const book = opts.book ?? passageCodebook();
-  const { starts, postings, residuals } = index;
+  const { starts, bytes } = index;
+  const postingsRead = { buffer: new Uint8Array(0) };
+  const residualsRead = { buffer: new Uint8Array(0) };
   const count = Math.floor(windows.length / WINDOW_BYTES);
   if (starts.length === 0 || count === 0 || limit <= 0) return { tracks: new Int32Array(0), postings: 0, cells: 0 };
   const perWindow = Math.max(1, Math.floor((opts.budget ?? POSTINGS_BUDGET) / count));
@@ -326,12 +348,15 @@ export function passageCandidates(index: PassageIndex, windows: Uint8Array, acce
       const b = os[j];
       const cell = a * HALF_CODES + b;
       const from = starts[cell];
-      const to = starts[cell + 1];
+      const to = Math.min(starts[cell + 1], from + perWindow - readHere);
       if (to > from) {
+        // the cell's postings and residuals, as far as the window's budget reads (one read each from a file)
+        const postings = readWords(bytes, "postings", from, to - from, postingsRead);
+        const residuals = readHalfWords(bytes, "residuals", from, to - from, residualsRead);
         // the asymmetric distances of this cell's residual codes: x minus the cell's centroids, to each part's residual centroids
         residualOf(book, x, a, b, residual);
         cellStamp++;
-        for (let k = from; k < to && readHere < perWindow; k++) {
+        for (let k = 0; k < to - from && readHere < perWindow; k++) {
           const t = postings[k];
           readHere++;
           if (!accept(t)) continue;

@@ -35,7 +35,7 @@ export async function layPrints(
   builder: TrackOrderPrints,
   byDuration: Int32Array,
   yielder: Yielder,
-): Promise<Pick<FiguresArrays, "prints" | "printRow" | "printTracks" | "printStarts" | "printSeconds">> {
+): Promise<Pick<FiguresArrays, "printRow" | "printTracks" | "printStarts" | "printSeconds"> & { prints: Uint8Array }> {
   const { bpm, key, seconds, printed, prints } = builder;
   const n = builder.table.count;
   const printStarts = new Int32Array(GROUPS + 1);

@@ -373,6 +373,63 @@ describe("the track index", () => {
     }
   });
 
+  it("keeps the figures' bytes in one file the machine's processes share, built by the worker and by each refresh (ADR 0162)", async () => {
+    const dataDir = storedResults();
+    const figuresDir = path.join(dataDir, "catalog", "index");
+    const bins = () => fs.readdirSync(figuresDir).filter((n) => n.endsWith(".bin"));
+    try {
+      // two server processes of one machine, over the same catalog and results
+      const make = () => {
+        const analysis = fakeAnalysis(RESULTS);
+        return { analysis, index: createCatalogIndexes(source(ALBUMS), analysis, { tracks: { yielder: () => NO_YIELD, analysisStore: { DATA_DIR: dataDir }, figuresDir } }).tracks };
+      };
+      const one = make();
+      const two = make();
+      await Promise.all([one.index.ready(), two.index.ready()]);
+      expect(one.analysis.reads + two.analysis.reads).toBe(0);
+      expect(bins()).toHaveLength(1);
+      expect(one.index.currentFigures()!.bytes.file).toBe(path.join(figuresDir, bins()[0]));
+      expect(two.index.currentFigures()!.bytes.file).toBe(one.index.currentFigures()!.bytes.file);
+      // what a visitor is shown is what figures held in memory give
+      const { index: here } = setup();
+      for (const q of [Q(), Q({ bpm: { min: 90, max: 125 } }), Q({ sort: "-duration" }), Q({ keys: ["A minor"] })]) {
+        expect(await one.index.query(q)).toEqual(await here.query(q));
+      }
+      // a result without a fingerprint lands: the refresh serves it, and its figures' bytes
+      // (fingerprints, passages) are those of the file already there: no second copy on the disk
+      one.analysis.set("k4.mp3", analysisOf(61, 180, "B minor"));
+      one.analysis.bump();
+      await one.index.query(Q());
+      await one.index.ready();
+      expect(await titles(one.index, { keys: ["B minor"] })).toEqual(["Ocean Drive"]);
+      expect(bins()).toHaveLength(1);
+      expect(one.index.currentFigures()!.bytes.file).toBe(two.index.currentFigures()!.bytes.file);
+      one.index.stop();
+      two.index.stop();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps the figures in memory, and says so, when their file cannot be written (a full or unwritable disk)", async () => {
+    const dataDir = storedResults();
+    // the index's directory is a file: nothing can be written under it
+    const blocker = path.join(dataDir, "not-a-directory");
+    fs.writeFileSync(blocker, "");
+    const errors: string[] = [];
+    const logger = { error: (_: unknown, msg: string) => errors.push(msg), info: () => undefined } as unknown as Logger;
+    try {
+      const index = createCatalogIndexes(source(ALBUMS), fakeAnalysis(RESULTS), { tracks: { yielder: () => NO_YIELD, analysisStore: { DATA_DIR: dataDir }, figuresDir: path.join(blocker, "index"), logger } }).tracks;
+      const { index: here } = setup();
+      expect(await index.query(Q({ sort: "bpm" }))).toEqual(await here.query(Q({ sort: "bpm" })));
+      expect(index.currentFigures()!.bytes.file).toBeNull();
+      expect(errors).toEqual(["could not write the track index's figures file; keeping the figures in this process's memory"]);
+      index.stop();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it("reads the figures in this thread, and says so, when its worker cannot open the store", async () => {
     const blocker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "track-index-")), "a-file");
     fs.writeFileSync(blocker, "");

@@ -21,7 +21,7 @@ import { errorMessage } from "../errors.ts";
 import { ANALYSIS_WAIT_MS } from "../with-analysis.ts";
 import { clampPage, pageCountFor } from "../../../lib/catalog/pagination.ts";
 import { TRACKS_PER_PAGE, type LikeSeed, type TrackQuery, type TrackQueryResult } from "../../../lib/catalog/track-query.ts";
-import { figureArrays, TrackFigures } from "./figures.ts";
+import { figureArrays, fromTransfer, TrackFigures } from "./figures.ts";
 import { FiguresBuilder } from "./figures-builder.ts";
 import { readFigures } from "./figures-read.ts";
 import type { LikeSeedSound } from "./like.ts";
@@ -92,6 +92,12 @@ export interface TrackIndexOptions {
    */
   analysisStore?: Pick<Config, "DATA_DIR" | "DATABASE_URL">;
   /**
+   * Where the figures' fingerprints and passages are written, one file per set of figures read
+   * at offsets and shared by the machine's processes (figure-bytes.ts, ADR 0162; the services:
+   * DATA_DIR/catalog/index). Without it they stay in this process's memory.
+   */
+  figuresDir?: string;
+  /**
    * After each build, return the heap pages V8 freed in this thread (a last-resort collection,
    * a pause of this thread: release-pages.ts, ADR 0100 amended). The server sets it.
    */
@@ -115,6 +121,12 @@ export interface TrackIndexOptions {
  */
 const REFRESH_SPACING = 4;
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * Replaced figures' file is closed this long after the swap (ADR 0162): a query that began on
+ * them (a reference's second stage awaits the store) still reads them; a descriptor's number is
+ * reused once closed, so it is never closed under a reader.
+ */
+const RETIRE_MS = 120_000;
 
 interface Generation {
   table: TrackTable;
@@ -151,7 +163,14 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
   };
   /** The builds' slices; after stop() the next slice ends the build. */
   const makeYielder = () => stoppable((opts.yielder ?? (() => new Slicer()))(), () => stopped);
-  const loadFigures = (table: TrackTable, previous: FiguresState | null, version: number) => readAllFigures(analysis, table, previous, version, pageSize, makeYielder());
+  const loadFigures = (table: TrackTable, previous: FiguresState | null, version: number) => readAllFigures(analysis, table, previous, version, pageSize, makeYielder(), opts.figuresDir);
+  /** the figures in use from now on: the replaced ones' file closed once no query reads them */
+  const swapFigures = (next: FiguresState) => {
+    if (next.figures.fileError) log(new Error(next.figures.fileError), "could not write the track index's figures file; keeping the figures in this process's memory");
+    const old = figures;
+    figures = next;
+    if (old && old.figures.bytes !== next.figures.bytes) setTimeout(() => old.figures.bytes.close(), RETIRE_MS).unref();
+  };
 
   const rebuild = async (): Promise<void> => {
     const columns = source.albumColumns();
@@ -162,7 +181,7 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
     // the per-track work in a worker thread, whose heap is returned when it exits (ADR 0100, amended)
     const built = await buildInWorker(albums, {
       signal: stopping.signal,
-      figures: analysis && opts.analysisStore ? { store: opts.analysisStore, pageSize } : undefined,
+      figures: analysis && opts.analysisStore ? { store: opts.analysisStore, pageSize, dir: opts.figuresDir } : undefined,
     });
     const started = performance.now();
     const yielder = makeYielder();
@@ -172,13 +191,19 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
     const search = await searchBuilder.finish(table, yielder);
     const buildMs = built.ms.columns + performance.now() - started - yielder.waitedMs;
     if (built.figuresError) log(new Error(built.figuresError), "the track index's build worker could not read the analysis figures; reading them here");
-    const nextFigures: FiguresState = built.figures
-      ? { figures: TrackFigures.of(built.figures), table, analysisVersion: version, cursor: built.figures.cursor, ms: built.ms.figures }
-      : await loadFigures(table, null, version);
+    let nextFigures: FiguresState | null = null;
+    if (built.figures) {
+      try {
+        nextFigures = { figures: fromTransfer(built.figures), table, analysisVersion: version, cursor: built.figures.cursor, ms: built.ms.figures };
+      } catch (error) {
+        log(error, "could not open the figures file the track index's build worker wrote; reading them here");
+      }
+    }
+    nextFigures ??= await loadFigures(table, null, version);
     // the previous table and its figures go together; cached lists of the old generation are
     // never read again (their keys carry the generation) and age out of the LRU
     current = { table, search, catalogVersion: columns.version, buildMs };
-    figures = nextFigures;
+    swapFigures(nextFigures);
     generation++;
     cache.clear();
     opts.search?.set(search);
@@ -201,8 +226,12 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
     const version = analysis?.version ?? 0;
     const next = await loadFigures(gen.table, state, version);
     nextRefreshAt = performance.now() + (opts.refreshSpacing ?? REFRESH_SPACING) * next.ms;
-    if (current !== gen) return; // a catalog rebuild won: it read the figures itself
-    figures = next;
+    if (current !== gen) {
+      // a catalog rebuild won: it read the figures itself
+      next.figures.bytes.close();
+      return;
+    }
+    swapFigures(next);
     generation++;
   };
 
@@ -299,6 +328,7 @@ async function readAllFigures(
   version: number,
   pageSize: number,
   yielder: Yielder,
+  dir: string | undefined,
 ): Promise<FiguresState> {
   const started = performance.now();
   const same = previous?.table === table ? previous : null;
@@ -306,7 +336,7 @@ async function readAllFigures(
   let cursor = same?.cursor ?? null;
   // after the last result number seen (ADR 0151: no margin for the writers' clocks, none needed)
   if (analysis) cursor = await readFigures(analysis, builder, cursor, pageSize, yielder);
-  const built = await TrackFigures.from(builder, yielder);
+  const built = await TrackFigures.from(builder, yielder, undefined, dir);
   return { figures: built, table, analysisVersion: version, cursor, ms: performance.now() - started - yielder.waitedMs };
 }
 

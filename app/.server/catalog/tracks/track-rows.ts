@@ -7,7 +7,7 @@ import type { AlbumTable } from "../album-table.ts";
 import { withAnalysis } from "../with-analysis.ts";
 import type { Track } from "../../../lib/catalog/types.ts";
 import { KEY_NAMES, type HeardFile, type LikeSeed, type TrackRowData } from "../../../lib/catalog/track-query.ts";
-import { NO_BPM, NO_KEY, NO_SECONDS, PRINT_BYTES, type TrackFigures } from "./figures.ts";
+import { NO_BPM, NO_KEY, NO_SECONDS, type TrackFigures } from "./figures.ts";
 import type { LikeSeedSound } from "./like.ts";
 import { hash64 } from "./columns.ts";
 import { listedTracks, tracksOfHash, trackTitle } from "./table.ts";
@@ -52,11 +52,11 @@ export function readTracks(source: TrackIndexSource, albums: AlbumTable, a: numb
   }
 }
 
-/** A track's sound as the index holds it (its fingerprint bytes are a view of the figures; none, empty, without a row). */
+/** A track's sound as the index holds it (its fingerprint bytes a copy of the figures' row; none, empty, without a row). */
 export function soundingOf(f: TrackFigures, t: number): Sounding {
   const row = f.printRow[t];
   return {
-    fingerprint: row < 0 ? new Uint8Array(0) : f.prints.subarray(row * PRINT_BYTES, (row + 1) * PRINT_BYTES),
+    fingerprint: row < 0 ? new Uint8Array(0) : f.printOf(row),
     bpm: f.bpm[t] === NO_BPM ? null : f.bpm[t],
     key: f.key[t] === NO_KEY ? null : f.key[t],
   };
