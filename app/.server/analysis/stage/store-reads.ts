@@ -29,8 +29,8 @@ export const num = (v: unknown): number => (v === null || v === undefined ? 0 : 
 
 /**
  * The figures read on PostgreSQL (figuresAfter): each row's JSON parsed once (json_to_record),
- * not once per field as `analysis::json ->> 'field'` does: 3.9 times faster over 90,000 results
- * (labs/pg-figures-read.ts, ADR 0161). A withdrawn result (no analysis) is kept by the outer
+ * not once per field as `analysis::json ->> 'field'` does: 2.5 times faster over 180,000 results
+ * on a quiet machine, 3.9 over 90,000 on a busy one (labs/pg-figures-read.ts, ADR 0161). A withdrawn result (no analysis) is kept by the outer
  * join, its fields null. Exported for the test of its plan (an index scan of the result order).
  */
 export const POSTGRES_FIGURES_AFTER = `SELECT t.key, t.result_seq AS seq, r."durationSeconds" AS seconds, r.bpm, r.key AS musical_key, r.fingerprint,
