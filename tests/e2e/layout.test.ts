@@ -418,10 +418,30 @@ describe("notifications and tooltips", () => {
     const trigger = page.locator("main a[target=_blank]").first();
     await trigger.scrollIntoViewIfNeeded();
     const tooltip = page.getByRole("tooltip");
+    // Times taken inside the page, not by the test's clock: on a busy machine a
+    // wait in the test can outlast the delay itself (CI, stop 47). A timer never
+    // fires early, so the tooltip's arrival minus the first pointer move over its
+    // trigger (when Radix starts its timer) is at least the delay, whatever the load.
+    await page.evaluate(() => {
+      const w = window as unknown as { __moved?: number; __shown?: number };
+      document.addEventListener(
+        "pointermove",
+        (e) => {
+          w.__moved ??= e.timeStamp;
+        },
+        { capture: true },
+      );
+      new MutationObserver(() => {
+        if (w.__shown === undefined && document.querySelector("[role=tooltip]")) w.__shown = performance.now();
+      }).observe(document.body, { childList: true, subtree: true });
+    });
     await trigger.hover();
-    await page.waitForTimeout(350);
-    expect(await tooltip.count()).toBe(0);
     await tooltip.waitFor({ timeout: 15_000 });
+    const { moved, shown } = await page.evaluate(() => {
+      const w = window as unknown as { __moved?: number; __shown?: number };
+      return { moved: w.__moved!, shown: w.__shown! };
+    });
+    expect(shown - moved).toBeGreaterThanOrEqual(690);
     const content = tooltip;
     const [t, c] = [await trigger.boundingBox(), await content.boundingBox()];
     const gap = Math.min(Math.abs(c!.y - (t!.y + t!.height)), Math.abs(t!.y - (c!.y + c!.height)));
