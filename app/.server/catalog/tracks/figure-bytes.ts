@@ -38,6 +38,8 @@ export interface FigureBytes {
    * `into` (at least n bytes; its byteOffset a multiple of 4 for a typed view of them).
    */
   read(s: Section, at: number, n: number, into: Uint8Array): Uint8Array;
+  /** the bytes [at, at + n) of a section copied into `out` (a private copy, whichever holds them) */
+  copyInto(s: Section, at: number, n: number, out: Uint8Array): Uint8Array;
   /** the whole section in memory (a view in memory, or null from a file) */
   memory(s: Section): Uint8Array | null;
   /** a private copy of a whole section (a refresh starts from it) */
@@ -56,6 +58,7 @@ export function memoryBytes(arrays: SectionArrays): FigureBytes {
     length: (s) => bytes[s].byteLength,
     read: (s, at, n) => bytes[s].subarray(at, at + n),
     memory: (s) => bytes[s],
+    copyInto: (s, at, n, out) => (out.set(bytes[s].subarray(at, at + n)), out),
     copy: (s) => bytes[s].slice(),
     close: () => undefined,
   };
@@ -97,6 +100,7 @@ export function openFigureFile(file: string): FigureBytes {
       file,
       length: (s) => header.sections[s][1],
       read,
+      copyInto: (s, at, n, out) => (read(s, at, n, out), out),
       memory: () => null,
       copy: (s) => {
         const n = header.sections[s][1];
@@ -212,16 +216,25 @@ export function grown(buffer: Uint8Array, n: number): Uint8Array {
   return buffer.byteLength >= n ? buffer : new Uint8Array(Math.max(n, buffer.byteLength * 2));
 }
 
+/** A reusable read buffer (FigureBytes.read's `into`), grown as a read needs. */
+export interface ReadScratch {
+  buffer: Uint8Array;
+}
+
+/** A section's elements [from, from + n) of `size` bytes each, read through `scratch` (a view of memory, or of the scratch). */
+export function readElements(bytes: FigureBytes, s: Section, from: number, n: number, size: number, scratch: ReadScratch): Uint8Array {
+  scratch.buffer = grown(scratch.buffer, n * size);
+  return bytes.read(s, from * size, n * size, scratch.buffer);
+}
+
 /** A section's elements [from, from + n) as 4-byte words (u32), read through `scratch`. */
-export function readWords(bytes: FigureBytes, s: Section, from: number, n: number, scratch: { buffer: Uint8Array }): Uint32Array {
-  scratch.buffer = grown(scratch.buffer, n * 4);
-  const v = bytes.read(s, from * 4, n * 4, scratch.buffer);
+export function readWords(bytes: FigureBytes, s: Section, from: number, n: number, scratch: ReadScratch): Uint32Array {
+  const v = readElements(bytes, s, from, n, 4, scratch);
   return new Uint32Array(v.buffer, v.byteOffset, n);
 }
 
 /** A section's elements [from, from + n) as 2-byte words (u16), read through `scratch`. */
-export function readHalfWords(bytes: FigureBytes, s: Section, from: number, n: number, scratch: { buffer: Uint8Array }): Uint16Array {
-  scratch.buffer = grown(scratch.buffer, n * 2);
-  const v = bytes.read(s, from * 2, n * 2, scratch.buffer);
+export function readHalfWords(bytes: FigureBytes, s: Section, from: number, n: number, scratch: ReadScratch): Uint16Array {
+  const v = readElements(bytes, s, from, n, 2, scratch);
   return new Uint16Array(v.buffer, v.byteOffset, n);
 }

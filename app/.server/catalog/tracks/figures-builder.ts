@@ -34,7 +34,7 @@ export class FiguresBuilder {
     this.key = previous ? previous.key.slice() : new Uint8Array(n).fill(NO_KEY);
     this.prints = new Uint8Array(n * PRINT_BYTES);
     // the previous figures' rows (in their file or memory: figure-bytes.ts), laid out; moved back to track order in create()
-    if (previous) this.prints.set(previous.bytes.copy("prints"));
+    if (previous) previous.bytes.copyInto("prints", 0, previous.bytes.length("prints"), this.prints);
     this.printed = new Uint8Array(n);
     this.passageCodes = new Uint32Array(n * MAX_TRACK_PASSAGES);
     this.passageCount = new Uint8Array(n);

@@ -250,10 +250,7 @@ export class TrackFigures {
 
   /** The fingerprint bytes of row `row` (a copy). */
   printOf(row: number): Uint8Array {
-    const out = new Uint8Array(PRINT_BYTES);
-    const v = this.bytes.read("prints", row * PRINT_BYTES, PRINT_BYTES, out);
-    if (v !== out) out.set(v);
-    return out;
+    return this.bytes.copyInto("prints", row * PRINT_BYTES, PRINT_BYTES, new Uint8Array(PRINT_BYTES));
   }
 }
 

@@ -8,7 +8,7 @@ import { GROUPS } from "./print-layout.ts";
 import { cellOrder, searchVector } from "./print-cells.ts";
 import type { TrackTable } from "./table.ts";
 import { NearestHeap } from "./select-lowest.ts";
-import { grown } from "./figure-bytes.ts";
+import { readElements } from "./figure-bytes.ts";
 
 /**
  * The neighbours of a `like=` view (issue #19, ADR 0104, docs/product-rules.md "More like
@@ -123,11 +123,8 @@ export function nearestTracks(input: LikeScanInput): LikeList {
   const { printTracks, printStarts, printSeconds, bpm, key, bytes } = figures;
   // the rows' bytes: a view of memory, or read from the figures' file a slice at a time (ADR 0162)
   const inMemory = bytes.memory("prints");
-  let buffer: Uint8Array = new Uint8Array(0);
-  const readRows = (section: "prints" | "cellPrints", from: number, to: number): Uint8Array => {
-    buffer = grown(buffer, (to - from) * PRINT_BYTES);
-    return bytes.read(section, from * PRINT_BYTES, (to - from) * PRINT_BYTES, buffer);
-  };
+  const scratch = { buffer: new Uint8Array(0) };
+  const readRows = (section: "prints" | "cellPrints", from: number, to: number) => readElements(bytes, section, from, to - from, PRINT_BYTES, scratch);
 
   // The groups to visit: packed tempo 0 is "none" (no tempo range matches it), 511 holds every
   // tempo from 511 up (its tracks are tested one by one against a range).
