@@ -296,7 +296,7 @@ try {
     ["publication → served on all machines", `${publishToServedS.toFixed(1)} s (${seenToServedS.toFixed(1)} s after the row was visible)`],
     [`lease takeover after kill -9 (lease ${LEASE_S} s)`, Number.isNaN(takeoverS) ? "n/a" : `${takeoverS.toFixed(1)} s`],
     ["publication → track index rebuilt on all machines", `${rebuiltS.toFixed(1)} s`],
-    ["track index version published (ADR 0162 amended)", indexVersion ? `${indexVersion.afterS.toFixed(1)} s after the catalog's publication, ${mb(indexVersion.bytes / 1024)}` : "none (this site does not publish it)"],
+    ["track index version published (ADR 0162 amended)", indexVersion ? `${indexVersion.afterS.toFixed(1)} s after the catalog's publication, ${(indexVersion.bytes / 1024 ** 2).toFixed(1)} MB` : "none (this site does not publish it)"],
     ["new machine: start → first catalog page", `${firstPageS.toFixed(1)} s`],
     ["new machine: track index version taken", taken ? `version ${taken.version}, ${taken.downloaded ? `downloaded in ${(taken.downloadMs / 1000).toFixed(1)} s` : "the machine's copy"}` : "none (built from the results)"],
     ["new machine: start → first like= answer", `${firstLikeS.toFixed(1)} s`],

@@ -463,7 +463,8 @@ export async function download(pool: Pick<pg.Pool, "query">, table: ChunkTable, 
       hash.update(rows[0].data);
       await handle.write(rows[0].data);
     }
-    if (total !== f.bytes || hash.digest("hex") !== f.sha256) throw new Error(`version ${version}'s ${f.name}.json is not whole (${total} of ${f.bytes} bytes); a newer version is taken at the next look`);
+    const what = table === "catalog_snapshot_chunks" ? `version ${version}'s ${f.name}.json` : `track index version ${version}`;
+    if (total !== f.bytes || hash.digest("hex") !== f.sha256) throw new Error(`${what} is not whole (${total} of ${f.bytes} bytes, or another SHA-256); a newer version is taken at the next look`);
     await handle.sync();
   } finally {
     await handle.close();
