@@ -256,8 +256,15 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
       const after = analysis ? await analysis.figuresAfter(nextFigures.cursor, 1) : null;
       if (after?.rows.length) {
         const taken = nextFigures;
-        nextFigures = await loadFigures(table, taken, version, built.table);
-        taken.figures.bytes.close();
+        try {
+          nextFigures = await loadFigures(table, taken, version, built.table);
+          taken.figures.bytes.close();
+        } catch (error) {
+          if (stopped) throw error;
+          // the version serves meanwhile; the next look refreshes it (its analysis version is none)
+          log(error, "could not read the results stored after the published track index version; serving the version and trying again");
+          taken.analysisVersion = -1;
+        }
       }
     }
     nextFigures ??= await loadFigures(table, null, version, built.table);
