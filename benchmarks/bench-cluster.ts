@@ -9,8 +9,12 @@
 //   names the served content, ADR 0157 amended, and the new album's page on each);
 // - publication → served on every machine (s; from the version row's `published_at`);
 // - lease takeover after `kill -9` of its holder (s; bounded by `--lease`);
-// - a machine started into the running cluster: start → first answered catalog page of the current
-//   version, and → first answered `like=` view (DESIGN §3c: its rows, once its track index is built);
+// - publication → every machine's track view lists the new album (its track index rebuilt), and
+//   the lease holder's track index version for the new table (ADR 0162 amended: when, its size);
+// - a machine started into the running cluster (once the cluster is steady: every track index
+//   rebuilt, the version published): start → first answered catalog page of the current version,
+//   the track index version it took and its download time (from its log), and → first answered
+//   `like=` view (DESIGN §3c: its rows, once its track index is built);
 // - each process's memory: RSS, PSS and private (Private_Clean + Private_Dirty), from
 //   /proc/PID/smaps_rollup, after the joining machine answered its first `like=`.
 //
@@ -210,6 +214,34 @@ try {
   const etags = await Promise.all(sites.map(async (site) => (await fetch(`${site.base}/catalog`)).headers.get("etag")));
   const versionsAtOnce = new Set(etags).size;
 
+  // ---- every machine's track index rebuilt for the new version, and (ADR 0162 amended) the --------
+  // lease holder's track index version published for its table: the steady cluster a machine joins
+  const listsAdded = async (site: RunningSite) => {
+    const res = await fetch(`${site.base}/catalog?type=music&view=tracks&q=${encodeURIComponent(added.name)}`);
+    return res.status === 200 && (await res.text()).includes(`data-track-id="${addedId}:0"`) ? true : undefined;
+  };
+  const rebuiltAt = await Promise.all(sites.map((site) => until(`${site.base}'s track index rebuilt`, () => listsAdded(site), 1_800_000, 250).then(() => Date.now())));
+  const rebuiltS = (Math.max(...rebuiltAt) - published) / 1000;
+  let indexVersion: { afterS: number; bytes: number } | undefined;
+  const [{ t: publishes }] = await query<{ t: string | null }>("SELECT to_regclass('track_index_versions') AS t");
+  if (publishes) {
+    // a site that publishes its track index: wait for the version built for the new table
+    say("waiting for the lease holder's track index version…");
+    const row = await until(
+      "the track index version of the new table",
+      async () =>
+        (
+          await query<{ at: string; bytes: string }>(
+            "SELECT extract(epoch FROM published_at) * 1000 AS at, bytes FROM track_index_versions WHERE published_at > to_timestamp($1 / 1000.0) ORDER BY version DESC LIMIT 1",
+            [published],
+          )
+        )[0],
+      600_000,
+      250,
+    ).catch(() => undefined);
+    if (row) indexVersion = { afterS: (Number(row.at) - published) / 1000, bytes: Number(row.bytes) };
+  }
+
   // ---- kill -9 of the lease's holder ------------------------------------------------------------
   const holderPid = async () => Number((await query<{ holder: string }>("SELECT holder FROM catalog_sync_lease"))[0]?.holder.split("/")[1]);
   const pid = await holderPid();
@@ -230,12 +262,27 @@ try {
   // ---- a machine joins ------------------------------------------------------------------------
   say("starting a machine into the running cluster…");
   const joinedAt = Date.now();
-  const joined = await start(MACHINES + 1);
+  // its own lines at info: the published track index version it took, and its download time
+  const joinedLog = path.join(work, `machine-${MACHINES + 1}.log`);
+  const joined = await startSite({ env: { ...env, SKIP_BUILD: "1", LOG_LEVEL: "info" }, output: { file: joinedLog }, timeoutMs: 1_800_000 });
   sites.push(joined);
   await until("the new machine's first catalog page", () => servesAdded(joined), 1_800_000, 50);
   const firstPageS = (Date.now() - joinedAt) / 1000;
   await until("the new machine's first like=", () => answersLike(joined, seed), 1_800_000, 100);
   const firstLikeS = (Date.now() - joinedAt) / 1000;
+  // "track index: figures taken from a published version" (track-index.ts), when it took one
+  const taken = fs
+    .readFileSync(joinedLog, "utf8")
+    .split("\n")
+    .filter((line) => line.includes("figures taken from a published version"))
+    .map((line) => {
+      try {
+        return JSON.parse(line.slice(line.indexOf("{"))) as { version: number; downloaded: boolean; downloadMs: number; bytes: number };
+      } catch {
+        return undefined;
+      }
+    })
+    .find((line) => line !== undefined);
 
   // ---- memory -----------------------------------------------------------------------------------
   const memory = sites.map((site, i) => ({ name: site === joined ? "joined" : `machine ${i + 1}`, pid: site.child.pid!, ...smapsRollup(site.child.pid!) }));
@@ -248,7 +295,10 @@ try {
     ["catalog versions served at once after a publish", String(versionsAtOnce)],
     ["publication → served on all machines", `${publishToServedS.toFixed(1)} s (${seenToServedS.toFixed(1)} s after the row was visible)`],
     [`lease takeover after kill -9 (lease ${LEASE_S} s)`, Number.isNaN(takeoverS) ? "n/a" : `${takeoverS.toFixed(1)} s`],
+    ["publication → track index rebuilt on all machines", `${rebuiltS.toFixed(1)} s`],
+    ["track index version published (ADR 0162 amended)", indexVersion ? `${indexVersion.afterS.toFixed(1)} s after the catalog's publication, ${(indexVersion.bytes / 1024 ** 2).toFixed(1)} MB` : "none (this site does not publish it)"],
     ["new machine: start → first catalog page", `${firstPageS.toFixed(1)} s`],
+    ["new machine: track index version taken", taken ? `version ${taken.version}, ${taken.downloaded ? `downloaded in ${(taken.downloadMs / 1000).toFixed(1)} s` : "the machine's copy"}` : "none (built from the results)"],
     ["new machine: start → first like= answer", `${firstLikeS.toFixed(1)} s`],
     ...memory.map((m): [string, string] => [`${m.name} (pid ${m.pid}): RSS / PSS / private`, `${mb(m.rss)} / ${mb(m.pss)} / ${mb(m.private)}`]),
   ];

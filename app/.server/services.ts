@@ -137,9 +137,12 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     // the first full read of the analysis figures happens in the track index's build worker,
     // with its own connection to the same store; after each build the heap pages V8 freed in
     // this thread (the sync's and the build's garbage) are returned (ADR 0100, amended); the
-    // figures' fingerprints and passages go to a file the machine's processes share (ADR 0162)
+    // figures' fingerprints and passages go to a file the machine's processes share (ADR 0162);
+    // in a cluster that file is published by the lease holder and taken by every other process
+    // instead of reading every result (ADR 0162 amended)
+    const cluster = config.DATABASE_URL && config.CATALOG_CLUSTER_SYNC ? { publisher: catalog.cluster } : undefined;
     indexes = createCatalogIndexes(catalog, analysis?.service, {
-      tracks: { logger, analysisStore: analysis?.service ? config : undefined, releaseFreedPages: true, figuresDir: path.join(config.DATA_DIR, "catalog", "index") },
+      tracks: { logger, analysisStore: analysis?.service ? config : undefined, releaseFreedPages: true, figuresDir: path.join(config.DATA_DIR, "catalog", "index"), cluster },
     });
     sitemaps = siteSitemaps(indexes.catalogIndex, config);
     if (roles.catalogIndex !== false) stops.push(warmIndexes(catalog, indexes, analysis?.service));

@@ -46,6 +46,15 @@ export interface CatalogCluster {
   publish(opts: { asLeader: boolean; names: readonly string[] }): Promise<number | undefined>;
   /** The version this machine's files are (0: none taken yet). */
   readonly version: number;
+  /** Whether this process held the lease at its last look (ADR 0162 amended: only it publishes the track index). */
+  leads(): boolean;
+  /**
+   * Publishes a track index version (ADR 0162 amended), as snapshots are published: one
+   * transaction under the lease's fencing check, the file as chunks, the newest two versions
+   * kept. Undefined when not published (the lease lost, the same file already the newest for
+   * its table, over its bound).
+   */
+  publishIndex(p: IndexPublication): Promise<number | undefined>;
   /** Lets the lease go (a graceful stop: another process takes over at its next look). */
   close(): Promise<void>;
 }
@@ -79,10 +88,60 @@ CREATE TABLE IF NOT EXISTS catalog_snapshot_chunks (
   data BYTEA NOT NULL,
   PRIMARY KEY (version, name, seq)
 );
+CREATE TABLE IF NOT EXISTS track_index_versions (
+  version BIGSERIAL PRIMARY KEY,
+  published_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  publisher TEXT NOT NULL,
+  table_digest TEXT NOT NULL,
+  format TEXT NOT NULL,
+  result_seq BIGINT NOT NULL,
+  name TEXT NOT NULL,
+  bytes BIGINT NOT NULL,
+  sha256 TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS track_index_chunks (
+  version BIGINT NOT NULL REFERENCES track_index_versions (version) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  data BYTEA NOT NULL,
+  PRIMARY KEY (version, name, seq)
+);
 `;
 
+/**
+ * The chunk tables (ADR 0157's snapshots; ADR 0162's track index versions, amended): the same
+ * rows (version, name, seq, data), written by `upload` and read by `download`.
+ */
+export type ChunkTable = "catalog_snapshot_chunks" | "track_index_chunks";
+
+/**
+ * A track index version as published (ADR 0162, amended: the figures file built by the lease
+ * holder): the table it was built for (tableDigest), its format, the last result it includes
+ * (ADR 0151's result_seq), and its file's name (content-named), size and SHA-256.
+ */
+export interface IndexVersion {
+  version: number;
+  table: string;
+  format: string;
+  resultSeq: number;
+  name: string;
+  bytes: number;
+  sha256: string;
+}
+
+/** What the lease holder publishes of its track index (track-index.ts). */
+export interface IndexPublication {
+  /** the figures file (figure-bytes.ts, written with its arrays) */
+  file: string;
+  table: string;
+  format: string;
+  resultSeq: number;
+  /** refused above this (bytes) */
+  maxBytes: number;
+}
+
 /** One file of a version: its name (a snapshot's), size and SHA-256. */
-interface PublishedFile {
+export interface PublishedFile {
   name: string;
   bytes: number;
   sha256: string;
@@ -126,6 +185,48 @@ export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogC
     const run = queue.then(work, work);
     queue = run.catch(() => undefined);
     return run;
+  };
+
+  /** index publications one at a time (each holds a connection for its upload) */
+  let indexQueue: Promise<unknown> = Promise.resolve();
+
+  const publishIndex = async (p: IndexPublication): Promise<number | undefined> => {
+    const { bytes, sha256 } = await hashFile(p.file);
+    if (bytes > p.maxBytes) {
+      log.error({ bytes, maxBytes: p.maxBytes }, "catalog cluster: the track index's figures file is over its bound; not published (every machine builds its own)");
+      return undefined;
+    }
+    await ready();
+    // the same bytes already published for this table: the figures are the same (results since changed none)
+    const same = await pool.query("SELECT 1 FROM track_index_versions WHERE table_digest = $1 AND format = $2 AND sha256 = $3", [p.table, p.format, sha256]);
+    if (same.rowCount) return undefined;
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      // fencing, as for snapshots: a holder paused past its lease publishes nothing
+      const { rowCount } = await client.query("SELECT 1 FROM catalog_sync_lease WHERE id = 1 AND holder = $1 AND expires_at > now() FOR SHARE", [holder]);
+      if (!rowCount) {
+        await client.query("ROLLBACK");
+        return undefined;
+      }
+      const name = path.basename(p.file);
+      const { rows } = await client.query<{ version: string }>(
+        "INSERT INTO track_index_versions (publisher, table_digest, format, result_seq, name, bytes, sha256) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING version",
+        [holder, p.table, p.format, p.resultSeq, name, bytes, sha256],
+      );
+      const version = Number(rows[0].version);
+      await upload(client, "track_index_chunks", version, { name: INDEX_CHUNK_NAME, bytes, sha256 }, p.file);
+      // the newest two are kept (whatever their tables): a machine still downloading the previous one finishes it
+      await client.query("DELETE FROM track_index_versions WHERE version < (SELECT min(version) FROM (SELECT version FROM track_index_versions ORDER BY version DESC LIMIT 2) AS kept)");
+      await client.query("COMMIT");
+      log.info({ version, bytes, table: p.table.slice(0, 12), resultSeq: p.resultSeq }, "catalog cluster: published a track index version");
+      return version;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   };
 
   const fileHash = async (name: string): Promise<PublishedFile | undefined> => {
@@ -173,7 +274,7 @@ export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogC
         const file = path.join(dir, `${f.name}.json`);
         const tmp = tempFileFor(file);
         staged.push({ tmp, file });
-        await download(pool, latest.version, f, tmp);
+        await download(pool, "catalog_snapshot_chunks", latest.version, f, tmp);
       }
       for (const { tmp, file } of staged) await fsp.rename(tmp, file);
       if (staged.length) await fsyncDirectory(dir);
@@ -221,7 +322,7 @@ export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogC
           // unchanged since the newest version: copied inside PostgreSQL, not sent again
           await client.query("INSERT INTO catalog_snapshot_chunks (version, name, seq, data) SELECT $1, name, seq, data FROM catalog_snapshot_chunks WHERE version = $2 AND name = $3", [version, latest!.version, f.name]);
         } else {
-          await upload(client, version, f, path.join(dir, `${f.name}.json`));
+          await upload(client, "catalog_snapshot_chunks", version, f, path.join(dir, `${f.name}.json`));
         }
       }
       // the newest two are kept: a machine still downloading the previous one finishes it
@@ -283,6 +384,12 @@ export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogC
       }
     },
     pull: () => serial(pull),
+    leads: () => lastLead && !closed,
+    publishIndex(p) {
+      const run = indexQueue.then(() => publishIndex(p));
+      indexQueue = run.catch(() => undefined);
+      return run;
+    },
     publish: (o) => serial(() => publish(o)),
     async close() {
       closed = true;
@@ -302,8 +409,22 @@ async function readState(file: string): Promise<Manifest> {
   return { version: 0, files: [] };
 }
 
+/** The one file of a track index version is stored under this name in track_index_chunks. */
+export const INDEX_CHUNK_NAME = "figures";
+
+/** A file's size and SHA-256, read in a stream. */
+async function hashFile(file: string): Promise<{ bytes: number; sha256: string }> {
+  const hash = crypto.createHash("sha256");
+  let bytes = 0;
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) {
+    hash.update(chunk as Buffer);
+    bytes += (chunk as Buffer).byteLength;
+  }
+  return { bytes, sha256: hash.digest("hex") };
+}
+
 /** A file's bytes as rows of CHUNK_BYTES, read one chunk at a time. */
-async function upload(client: pg.PoolClient, version: number, f: PublishedFile, file: string): Promise<void> {
+async function upload(client: pg.PoolClient, table: ChunkTable, version: number, f: PublishedFile, file: string): Promise<void> {
   const handle = await fsp.open(file, "r");
   try {
     const hash = crypto.createHash("sha256");
@@ -315,7 +436,7 @@ async function upload(client: pg.PoolClient, version: number, f: PublishedFile, 
       const chunk = buffer.subarray(0, bytesRead);
       hash.update(chunk);
       total += bytesRead;
-      await client.query("INSERT INTO catalog_snapshot_chunks (version, name, seq, data) VALUES ($1, $2, $3, $4)", [version, f.name, seq, chunk]);
+      await client.query(`INSERT INTO ${table} (version, name, seq, data) VALUES ($1, $2, $3, $4)`, [version, f.name, seq, chunk]);
     }
     // the file was replaced while it was read (a sync of this process): the transaction is dropped
     if (total !== f.bytes || hash.digest("hex") !== f.sha256) throw new Error(`${f.name}.json changed while it was published`);
@@ -324,21 +445,26 @@ async function upload(client: pg.PoolClient, version: number, f: PublishedFile, 
   }
 }
 
-/** A version's file into `tmp`, one chunk at a time; refused unless its size and SHA-256 are the manifest's. */
-async function download(pool: pg.Pool, version: number, f: PublishedFile, tmp: string): Promise<void> {
+/**
+ * A version's file into `tmp`, one chunk at a time; refused unless its size and SHA-256 are the
+ * manifest's (the caller removes `tmp` then). The track index's build worker reads its version
+ * with it too (index-versions.ts), through its own connection.
+ */
+export async function download(pool: Pick<pg.Pool, "query">, table: ChunkTable, version: number, f: PublishedFile, tmp: string): Promise<void> {
   const handle = await fsp.open(tmp, "w");
   try {
     const hash = crypto.createHash("sha256");
     let total = 0;
     for (let seq = 0; ; seq++) {
-      const { rows } = await pool.query<{ data: Buffer }>("SELECT data FROM catalog_snapshot_chunks WHERE version = $1 AND name = $2 AND seq = $3", [version, f.name, seq]);
+      const { rows } = await pool.query<{ data: Buffer }>(`SELECT data FROM ${table} WHERE version = $1 AND name = $2 AND seq = $3`, [version, f.name, seq]);
       if (!rows[0]) break;
       total += rows[0].data.byteLength;
       if (total > f.bytes) break;
       hash.update(rows[0].data);
       await handle.write(rows[0].data);
     }
-    if (total !== f.bytes || hash.digest("hex") !== f.sha256) throw new Error(`version ${version}'s ${f.name}.json is not whole (${total} of ${f.bytes} bytes); a newer version is taken at the next look`);
+    const what = table === "catalog_snapshot_chunks" ? `version ${version}'s ${f.name}.json` : `track index version ${version}`;
+    if (total !== f.bytes || hash.digest("hex") !== f.sha256) throw new Error(`${what} is not whole (${total} of ${f.bytes} bytes, or another SHA-256); a newer version is taken at the next look`);
     await handle.sync();
   } finally {
     await handle.close();

@@ -106,6 +106,11 @@ export interface CatalogService {
   addStage(stage: CatalogStage): () => void;
   /** Bytes the index may keep in cached match lists (CATALOG_CACHE_MAX_BYTES). */
   readonly cacheBytes: number;
+  /**
+   * This process's membership of the cluster's one sync (ADR 0157), when it has one: the track
+   * index publishes its figures through it while it holds the lease (ADR 0162 amended).
+   */
+  readonly cluster?: Pick<CatalogCluster, "leads" | "publishIndex">;
   close(): Promise<void>;
 }
 
@@ -253,6 +258,7 @@ export async function startCatalog(deps: CatalogDeps): Promise<CatalogService> {
     onChange: (listener) => runner.onChange(listener),
     addStage: (stage) => runner.addStage(stage),
     cacheBytes: config.CATALOG_CACHE_MAX_BYTES,
+    cluster,
     close: async () => {
       await runner.close();
       await cluster?.close();

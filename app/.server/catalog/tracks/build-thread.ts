@@ -36,16 +36,41 @@ export interface BuildInput {
   /** … or the listed tracks of a table held in memory (fixtures, small lists) */
   lists?: Pick<Track, "s3Path" | "Filename">[][];
   /** where the analysis results are (as the server opened them), and the page size of the full read */
-  figures?: { store: Pick<Config, "DATA_DIR" | "DATABASE_URL">; pageSize: number; dir?: string };
+  figures?: {
+    store: Pick<Config, "DATA_DIR" | "DATABASE_URL">;
+    pageSize: number;
+    dir?: string;
+    /**
+     * A cluster's index (ADR 0162 amended; with DATABASE_URL and `dir`): the newest version
+     * published for this table and `format` is taken instead of reading every result, and
+     * figures built here are written publishable (with their arrays and the table's digest).
+     */
+    cluster?: { format: string };
+  };
+}
+
+/** The track index version the figures came from (ADR 0162 amended). */
+export interface PublishedSource {
+  version: number;
+  /** the last result it includes: the results after it are read by the server's thread */
+  resultSeq: number;
+  /** downloaded by this process (false: the machine's copy) */
+  downloaded: boolean;
+  downloadMs: number;
+  bytes: number;
 }
 
 export interface BuildOutput {
   columns: TrackColumns;
   titles: TitlePostings;
   /** every stored result's figures and the cursor after them; absent without `figures` or when the read failed */
-  figures?: FiguresTransfer & { cursor: FiguresCursor | null };
+  figures?: FiguresTransfer & { cursor: FiguresCursor | null; resultsRead: number; published?: PublishedSource };
   /** why the figures were not read */
   figuresError?: string;
+  /** why a published track index version was not taken (the figures were read from the results instead) */
+  publishedError?: string;
+  /** the table's digest (index-versions.ts), with `figures.cluster` */
+  table?: string;
   /** the worker's time on the columns and title postings, and on the figures (and its last collection) */
   ms: { columns: number; figures: number };
 }

@@ -2,10 +2,11 @@ import { parentPort, workerData } from "node:worker_threads";
 import { fileTracks } from "../album-table.ts";
 import type { Track } from "../../../lib/catalog/types.ts";
 import { openAnalysisStore } from "../../analysis/stage/open.ts";
-import type { FiguresCursor } from "../../analysis/stage/types.ts";
 import { buildTrackColumns } from "./table.ts";
 import { createTitleIndexer } from "../search/postings.ts";
-import { toTransfer, TrackFigures, type FiguresTransfer } from "./figures.ts";
+import { figuresOfFile, toTransfer, TrackFigures } from "./figures.ts";
+import { tableDigest, takeIndexVersion } from "./index-versions.ts";
+import type { AnalysisLookup } from "../../analysis/stage/types.ts";
 import { FiguresBuilder } from "./figures-builder.ts";
 import { readFigures } from "./figures-read.ts";
 import { NO_YIELD } from "./yielding.ts";
@@ -30,10 +31,34 @@ const columns = await buildTrackColumns(input.ids.length, tracksOf, NO_YIELD, ti
 const postings = titles.finish();
 const columnsMs = performance.now() - started;
 
-let figures: (FiguresTransfer & { cursor: FiguresCursor | null }) | undefined;
+let figures: BuildOutput["figures"];
 let figureBuffers: ArrayBuffer[] = [];
 let figuresError: string | undefined;
-if (input.figures) {
+let publishedError: string | undefined;
+// a cluster's index (ADR 0162 amended): the table's digest names the figures built for it
+const digest = input.figures?.cluster ? tableDigest(input.ids, columns) : undefined;
+if (input.figures?.cluster && digest && input.figures.store.DATABASE_URL && input.figures.dir) {
+  // the newest version the lease holder published for this table: no result read but those after it
+  try {
+    const taken = await takeIndexVersion(input.figures.store.DATABASE_URL, input.figures.dir, digest, input.figures.cluster.format);
+    if (taken) {
+      try {
+        const built = figuresOfFile(taken.bytes, columns.count);
+        const { transfer, buffers } = toTransfer(built.arrays());
+        figures = { ...transfer, cursor: taken.version.resultSeq ? { seq: taken.version.resultSeq } : null, resultsRead: 0, published: { version: taken.version.version, resultSeq: taken.version.resultSeq, downloaded: taken.downloaded, downloadMs: taken.downloadMs, bytes: taken.version.bytes } };
+        figureBuffers = buffers;
+      } finally {
+        taken.bytes.close();
+      }
+    }
+  } catch (error) {
+    // refused (cut short, another SHA-256, another table) or PostgreSQL down: built from the results, as without a version
+    publishedError = error instanceof Error ? error.message : String(error);
+    figures = undefined;
+    figureBuffers = [];
+  }
+}
+if (input.figures && !figures) {
   try {
     // A worker thread cannot share the process's pool: one connection of its own, for the
     // length of the build (its reads are sequential pages). Issue #42, ADR 0149: the process's
@@ -41,12 +66,21 @@ if (input.figures) {
     const store = await openAnalysisStore(input.figures.store, { max: BUILD_WORKER_CONNECTIONS });
     try {
       const builder = await FiguresBuilder.create(columns, null, NO_YIELD);
-      const cursor = await readFigures(store, builder, null, input.figures.pageSize, NO_YIELD);
-      const built = await TrackFigures.from(builder, NO_YIELD, undefined, input.figures.dir);
+      let resultsRead = 0;
+      const counted: Pick<AnalysisLookup, "figuresAfter" | "segmentsOf"> = {
+        figuresAfter: async (cursor, limit) => {
+          const page = await store.figuresAfter(cursor, limit);
+          resultsRead += page.rows.length;
+          return page;
+        },
+        segmentsOf: store.segmentsOf?.bind(store),
+      };
+      const cursor = await readFigures(counted, builder, null, input.figures.pageSize, NO_YIELD);
+      const built = await TrackFigures.from(builder, NO_YIELD, undefined, input.figures.dir, digest);
       const { transfer, buffers } = toTransfer(built.arrays());
       // the server's thread opens the file again (ADR 0162); this thread's descriptor goes with it
       built.bytes.close();
-      figures = { ...transfer, cursor };
+      figures = { ...transfer, cursor, resultsRead };
       figureBuffers = buffers;
     } finally {
       await store.close();
@@ -61,6 +95,6 @@ if (input.figures) {
 // resident after it exits unless collected so (release-pages.ts); no request waits on this thread.
 releaseFreedPages();
 
-const out: BuildOutput = { columns, titles: postings, figures, figuresError, ms: { columns: columnsMs, figures: performance.now() - started - columnsMs } };
+const out: BuildOutput = { columns, titles: postings, figures, figuresError, publishedError, table: digest, ms: { columns: columnsMs, figures: performance.now() - started - columnsMs } };
 const arrays: ArrayBufferView[] = [columns.albumStart, columns.trackAlbum, columns.titleOrder, columns.titleRank, columns.audioSorted, columns.byAudio, postings.offsets, postings.docs, postings.heads];
 parentPort!.postMessage(out, [...new Set([...arrays.map((a) => a.buffer as ArrayBuffer), ...figureBuffers])]);

@@ -66,6 +66,25 @@ describe("the figures file (ADR 0162)", () => {
     expect(bins()).toHaveLength(2);
   });
 
+  it("carries a cluster's arrays and table digest when written publishable (ADR 0162 amended), under another name than the same sections without them", async () => {
+    const arrays = { seconds: Uint16Array.from([90, 200, 65_535]), scales: Float64Array.from([0.5, 1.25]), "orders.bpm": Int32Array.from([2, 0, 1]) };
+    const plain = await writeFigureFile(dir, sections(5));
+    const published = await writeFigureFile(dir, sections(5), { table: "digest-1", arrays });
+    expect(published.file).not.toBe(plain.file);
+    expect([plain.table, plain.arrays()]).toEqual([null, null]);
+    const opened = openFigureFile(published.file!);
+    expect(opened.table).toBe("digest-1");
+    expect(opened.arrays()).toEqual(arrays);
+    expect(opened.read("prints", 44, 44, new Uint8Array(44))).toEqual(sections(5).prints.subarray(44, 88));
+    // another table's digest is another file: a process never opens one written for another table by its name
+    const other = await writeFigureFile(dir, sections(5), { table: "digest-2", arrays });
+    expect(other.file).not.toBe(published.file);
+    // an array cut off is refused at open, as a section is
+    opened.close();
+    fs.truncateSync(published.file!, fs.statSync(published.file!).size - 8);
+    expect(() => openFigureFile(published.file!)).toThrow(/cut short or damaged/);
+  });
+
   it("refuses a file cut short or that is not a figures file, and is never fooled by one into reading wrong bytes", async () => {
     const f = await writeFigureFile(dir, sections(4));
     f.close();

@@ -28,9 +28,28 @@ const KEEP_FILES = 4;
 /** a temp file older than this is a writer that died mid-write */
 const STALE_TEMP_MS = 10 * 60_000;
 
+/** The typed arrays a publishable figures file carries besides its sections (ADR 0162 amended). */
+export type NamedArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
+const ARRAY_TYPES = { Uint8Array, Uint16Array, Uint32Array, Int32Array, Float32Array, Float64Array } as const;
+type ArrayType = keyof typeof ARRAY_TYPES;
+
+/**
+ * What makes a figures file publishable (ADR 0162 amended): the digest of the track table it
+ * was built for (index-versions.ts tableDigest) and every other array of its TrackFigures, so a
+ * process of another machine has the figures from the file alone, without reading results.
+ */
+export interface PublishableExtra {
+  table: string;
+  arrays: Record<string, NamedArray>;
+}
+
 export interface FigureBytes {
   /** the file read, or null (in memory) */
   readonly file: string | null;
+  /** the table digest a publishable file was written for (its header), else null */
+  readonly table: string | null;
+  /** a publishable file's arrays, read into memory (each its own buffer), else null */
+  arrays(): Record<string, NamedArray> | null;
   /** a section's length in bytes */
   length(s: Section): number;
   /**
@@ -55,6 +74,8 @@ export function memoryBytes(arrays: SectionArrays): FigureBytes {
   const bytes = Object.fromEntries(SECTIONS.map((s) => [s, asBytes(arrays[s])])) as Record<Section, Uint8Array>;
   return {
     file: null,
+    table: null,
+    arrays: () => null,
     length: (s) => bytes[s].byteLength,
     read: (s, at, n) => bytes[s].subarray(at, at + n),
     memory: (s) => bytes[s],
@@ -66,6 +87,8 @@ export function memoryBytes(arrays: SectionArrays): FigureBytes {
 
 interface Header {
   sections: Record<Section, [offset: number, length: number]>;
+  table?: string;
+  arrays?: Record<string, [offset: number, length: number, type: ArrayType]>;
 }
 
 /** Opens a figures file written by writeFigureFile: its header checked against its size. */
@@ -82,6 +105,10 @@ export function openFigureFile(file: string): FigureBytes {
       const [offset, length] = header.sections[s] ?? [NaN, NaN];
       if (!(offset >= HEADER_BYTES && length >= 0 && offset + length <= size)) throw new Error(`${file} is cut short or damaged (its ${s})`);
     }
+    for (const [name, [offset, length, type]] of Object.entries(header.arrays ?? {})) {
+      const Type = ARRAY_TYPES[type];
+      if (!(Type && offset >= HEADER_BYTES && length >= 0 && length % Type.BYTES_PER_ELEMENT === 0 && offset + length <= size)) throw new Error(`${file} is cut short or damaged (its ${name})`);
+    }
     let closed = false;
     const read = (s: Section, at: number, n: number, into: Uint8Array): Uint8Array => {
       // a descriptor's number is reused once closed: never read through a closed one
@@ -96,8 +123,29 @@ export function openFigureFile(file: string): FigureBytes {
       }
       return into.subarray(0, n);
     };
+    const readAt = (offset: number, n: number, into: Uint8Array) => {
+      if (closed) throw new Error(`the figures file ${file} was closed`);
+      let done = 0;
+      while (done < n) {
+        const got = fs.readSync(fd, into, done, n - done, offset + done);
+        if (got === 0) throw new Error(`${file} ended early`);
+        done += got;
+      }
+    };
     return {
       file,
+      table: header.table ?? null,
+      arrays: () => {
+        if (!header.arrays) return null;
+        const out: Record<string, NamedArray> = {};
+        for (const [name, [offset, length, type]] of Object.entries(header.arrays)) {
+          const Type = ARRAY_TYPES[type];
+          const buffer = new ArrayBuffer(length);
+          readAt(offset, length, new Uint8Array(buffer));
+          out[name] = new Type(buffer);
+        }
+        return out;
+      },
       length: (s) => header.sections[s][1],
       read,
       copyInto: (s, at, n, out) => (read(s, at, n, out), out),
@@ -125,24 +173,36 @@ export function openFigureFile(file: string): FigureBytes {
  * a writer that died, are removed: a process still reading one keeps its descriptor, and with
  * it the file's pages, until it closes it.
  */
-export async function writeFigureFile(dir: string, arrays: SectionArrays): Promise<FigureBytes> {
+export async function writeFigureFile(dir: string, arrays: SectionArrays, extra?: PublishableExtra): Promise<FigureBytes> {
   await fs.promises.mkdir(dir, { recursive: true });
   const sections = {} as Header["sections"];
   let offset = HEADER_BYTES;
+  // every part written: the sections, then a publishable file's arrays (ADR 0162 amended)
+  const parts: { offset: number; bytes: Uint8Array }[] = [];
   for (const s of SECTIONS) {
     sections[s] = [offset, arrays[s].byteLength];
+    parts.push({ offset, bytes: asBytes(arrays[s]) });
     offset += Math.ceil(arrays[s].byteLength / 8) * 8;
   }
+  let named: Header["arrays"];
+  if (extra) {
+    named = {};
+    for (const [name, a] of Object.entries(extra.arrays)) {
+      named[name] = [offset, a.byteLength, a.constructor.name as ArrayType];
+      parts.push({ offset, bytes: asBytes(a) });
+      offset += Math.ceil(a.byteLength / 8) * 8;
+    }
+  }
   const head = Buffer.alloc(HEADER_BYTES);
-  const text = MAGIC + JSON.stringify({ sections } satisfies Header) + "\0";
+  const header: Header = extra ? { sections, table: extra.table, arrays: named } : { sections };
+  const text = MAGIC + JSON.stringify(header) + "\0";
   if (Buffer.byteLength(text) > HEADER_BYTES) throw new Error("the figures file's header outgrew its 4 KiB");
   head.write(text, "utf8");
   // the name first (the content's hash, in slices: about a second of CPU at 500 MB, not one
   // long task): the same figures already written by another process of the machine, or by
   // this one before a refresh that changed no fingerprint or passage, are opened, not written
   const hash = crypto.createHash("sha256").update(head);
-  for (const s of SECTIONS) {
-    const bytes = asBytes(arrays[s]);
+  for (const { bytes } of parts) {
     for (let at = 0; at < bytes.byteLength; at += SLICE) {
       hash.update(bytes.subarray(at, Math.min(bytes.byteLength, at + SLICE)));
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -154,19 +214,18 @@ export async function writeFigureFile(dir: string, arrays: SectionArrays): Promi
     await prune(dir, file);
     return existing;
   }
-  const temp = path.join(dir, `.figures-${process.pid}-${crypto.randomBytes(6).toString("hex")}.tmp`);
+  const temp = figureTempFile(dir);
   const handle = await fs.promises.open(temp, "wx");
   try {
     await handle.write(head, 0, HEADER_BYTES, 0);
     const pad = new Uint8Array(8);
-    for (const s of SECTIONS) {
-      const bytes = asBytes(arrays[s]);
+    for (const { offset: start, bytes } of parts) {
       for (let at = 0; at < bytes.byteLength; at += SLICE) {
         const part = bytes.subarray(at, Math.min(bytes.byteLength, at + SLICE));
-        await handle.write(part, 0, part.byteLength, sections[s][0] + at);
+        await handle.write(part, 0, part.byteLength, start + at);
       }
       const tail = Math.ceil(bytes.byteLength / 8) * 8 - bytes.byteLength;
-      if (tail) await handle.write(pad, 0, tail, sections[s][0] + bytes.byteLength);
+      if (tail) await handle.write(pad, 0, tail, start + bytes.byteLength);
     }
     await handle.close();
   } catch (error) {
@@ -194,6 +253,22 @@ async function openExisting(file: string): Promise<FigureBytes | null> {
   } catch {
     return null;
   }
+}
+
+/**
+ * A figures file brought in whole by another way than writing it (a downloaded track index
+ * version, ADR 0162 amended: renamed into `dir` under its published name) is opened, and the
+ * directory kept within its bound as after a write.
+ */
+export async function adoptFigureFile(dir: string, file: string): Promise<FigureBytes> {
+  const opened = openFigureFile(file);
+  await prune(dir, file);
+  return opened;
+}
+
+/** A temp file's name in the figures directory: one the directory's bound removes when its writer died. */
+export function figureTempFile(dir: string): string {
+  return path.join(dir, `.figures-${process.pid}-${crypto.randomBytes(6).toString("hex")}.tmp`);
 }
 
 /** Removes the oldest figures files beyond KEEP_FILES (never `keep`) and stale temp files. */

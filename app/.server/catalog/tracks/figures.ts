@@ -6,7 +6,7 @@ import { buildCells, QUANTISE_FROM } from "./print-cells.ts";
 import { buildPassageIndex } from "./passage-index.ts";
 import type { FiguresBuilder } from "./figures-builder.ts";
 import type { Yielder } from "./yielding.ts";
-import { memoryBytes, openFigureFile, SECTIONS, writeFigureFile, type FigureBytes, type SectionArrays } from "./figure-bytes.ts";
+import { memoryBytes, openFigureFile, SECTIONS, writeFigureFile, type FigureBytes, type NamedArray, type SectionArrays } from "./figure-bytes.ts";
 
 export { PRINT_BYTES } from "./print-layout.ts";
 
@@ -183,7 +183,7 @@ export class TrackFigures {
    * `quantiseFrom` fingerprinted tracks (QUANTISE_FROM; tests make them on small catalogs).
    * With `dir`, the fingerprints and passages go to a file there (figure-bytes.ts, ADR 0162).
    */
-  static async from(builder: FiguresBuilder, yielder: Yielder, quantiseFrom = QUANTISE_FROM, dir?: string): Promise<TrackFigures> {
+  static async from(builder: FiguresBuilder, yielder: Yielder, quantiseFrom = QUANTISE_FROM, dir?: string, tableDigest?: string): Promise<TrackFigures> {
     const { table, seconds, bpm, key } = builder;
     const n = table.count;
     // Orders by a figure: a counting sort over the title order, so equal figures stay in
@@ -227,6 +227,8 @@ export class TrackFigures {
     const count = layout.printTracks.length;
     const prints = layout.prints.subarray(0, count * PRINT_BYTES);
     const sections: SectionArrays = { prints, cellPrints: new Uint8Array(0), postings: passages.postings, residuals: passages.residuals, trackCodes: passages.codes };
+    const { prints: _laidOut, ...rows } = layout;
+    const arrays: Omit<FiguresArrays, "bytes"> = { seconds, bpm, key, orders, packed, ...rows, scales, groupStarts, groupSeconds, ...cells, passageStarts: passages.starts, passageTrackStarts: passages.trackStarts };
     let bytes: FigureBytes;
     let fileError: string | null = null;
     if (dir) {
@@ -236,7 +238,8 @@ export class TrackFigures {
       for (let j = 0; j < cells.cellRows.length; j++) cellPrints.set(prints.subarray(cells.cellRows[j] * PRINT_BYTES, (cells.cellRows[j] + 1) * PRINT_BYTES), j * PRINT_BYTES);
       await yielder.yield();
       try {
-        bytes = await writeFigureFile(dir, { ...sections, cellPrints });
+        // with `tableDigest` (a cluster's index, ADR 0162 amended): every array too, publishable
+        bytes = await writeFigureFile(dir, { ...sections, cellPrints }, tableDigest ? { table: tableDigest, arrays: namedArrays(arrays) } : undefined);
       } catch (error) {
         // a full or unwritable disk: the figures stay in this process's memory, as before ADR
         // 0162 (docs/deployment.md), and the index says why (track-index.ts logs it)
@@ -244,8 +247,7 @@ export class TrackFigures {
         fileError = error instanceof Error ? error.message : String(error);
       }
     } else bytes = memoryBytes(sections);
-    const { prints: _laidOut, ...rows } = layout;
-    return new TrackFigures({ seconds, bpm, key, orders, packed, ...rows, scales, groupStarts, groupSeconds, ...cells, passageStarts: passages.starts, passageTrackStarts: passages.trackStarts, bytes, fileError });
+    return new TrackFigures({ ...arrays, bytes, fileError });
   }
 
   /** The fingerprint bytes of row `row` (a copy). */
@@ -278,6 +280,47 @@ export function toTransfer(f: FiguresArrays): { transfer: FiguresTransfer; buffe
 export function fromTransfer(t: FiguresTransfer): TrackFigures {
   const { file, sections, ...rest } = t;
   return TrackFigures.of({ ...rest, bytes: file ? openFigureFile(file) : memoryBytes(sections!) });
+}
+
+/** A TrackFigures' arrays by name ("orders.bpm", "packed.title", …), as a publishable file carries them (ADR 0162 amended). */
+export function namedArrays(a: Omit<FiguresArrays, "bytes" | "fileError">): Record<string, NamedArray> {
+  const out: Record<string, NamedArray> = {};
+  for (const [name, value] of Object.entries(a)) {
+    if (name === "orders" || name === "packed") for (const [k, v] of Object.entries(value as Record<string, NamedArray>)) out[`${name}.${k}`] = v;
+    else if (ArrayBuffer.isView(value)) out[name] = value as NamedArray;
+  }
+  return out;
+}
+
+const ARRAY_KINDS: Record<string, string> = {
+  seconds: "Uint16Array", bpm: "Uint16Array", key: "Uint8Array", printRow: "Int32Array", printTracks: "Int32Array", printStarts: "Int32Array", printSeconds: "Uint16Array",
+  scales: "Float64Array", groupStarts: "Int32Array", groupSeconds: "Uint16Array", cellStarts: "Int32Array", cellRows: "Int32Array", cellGroups: "Uint16Array",
+  centroids: "Float32Array", passageStarts: "Int32Array", passageTrackStarts: "Int32Array",
+  "orders.bpm": "Int32Array", "orders.-bpm": "Int32Array", "orders.duration": "Int32Array", "orders.-duration": "Int32Array",
+  "packed.title": "Uint32Array", "packed.bpm": "Uint32Array", "packed.-bpm": "Uint32Array", "packed.duration": "Uint32Array", "packed.-duration": "Uint32Array",
+};
+
+/**
+ * The figures of a publishable file (a downloaded track index version, ADR 0162 amended) for a
+ * table of `count` tracks: its arrays read into memory, its sections read at offsets. Throws
+ * when an array is missing, of another type, or of another length than the table's: such a file
+ * is never served.
+ */
+export function figuresOfFile(bytes: FigureBytes, count: number): TrackFigures {
+  const named = bytes.arrays();
+  if (!named) throw new Error(`${bytes.file} carries no arrays: it was not written to be published`);
+  for (const [name, kind] of Object.entries(ARRAY_KINDS)) if (named[name]?.constructor.name !== kind) throw new Error(`${bytes.file} lacks its ${name}`);
+  const perTrack = ["seconds", "bpm", "key", "printRow", ...Object.keys(ARRAY_KINDS).filter((n) => n.includes("."))];
+  for (const name of perTrack) if (named[name].length !== count) throw new Error(`${bytes.file} was built for ${named[name].length} tracks, not ${count}`);
+  const get = <T extends NamedArray>(name: string) => named[name] as T;
+  return TrackFigures.of({
+    seconds: get("seconds"), bpm: get("bpm"), key: get("key"), printRow: get("printRow"), printTracks: get("printTracks"), printStarts: get("printStarts"), printSeconds: get("printSeconds"),
+    scales: get("scales"), groupStarts: get("groupStarts"), groupSeconds: get("groupSeconds"), cellStarts: get("cellStarts"), cellRows: get("cellRows"), cellGroups: get("cellGroups"),
+    centroids: get("centroids"), passageStarts: get("passageStarts"), passageTrackStarts: get("passageTrackStarts"),
+    orders: { bpm: get("orders.bpm"), "-bpm": get("orders.-bpm"), duration: get("orders.duration"), "-duration": get("orders.-duration") },
+    packed: { title: get("packed.title"), bpm: get("packed.bpm"), "-bpm": get("packed.-bpm"), duration: get("packed.duration"), "-duration": get("packed.-duration") },
+    bytes,
+  });
 }
 
 /** Every typed array a TrackFigures holds in the process's memory (not its file): the index's byte count. */

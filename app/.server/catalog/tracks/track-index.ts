@@ -28,7 +28,9 @@ import type { LikeSeedSound } from "./like.ts";
 import { matchPage } from "./query.ts";
 import { createCountsCache, createTrackCache, type TrackQueryContext } from "./query-context.ts";
 import { albumTexts, trackTable, type TrackTable } from "./table.ts";
-import { buildInWorker } from "./build-thread.ts";
+import { buildInWorker, type PublishedSource } from "./build-thread.ts";
+import { indexFormat, INDEX_VERSION_MAX_BYTES } from "./index-versions.ts";
+import type { CatalogCluster } from "../cluster-sync.ts";
 import { releaseFreedPages } from "./release-pages.ts";
 import { createTrackSearch } from "../search/build.ts";
 import type { CatalogSearch } from "../search/types.ts";
@@ -63,6 +65,14 @@ export interface TrackIndexStats {
    * machine whose index read the same results, unlike `analysisVersion` (this process's count).
    */
   resultsThrough: number;
+  /**
+   * Results the figures in use were read from since the last catalog change: every stored one
+   * for a build from the results, only those after its cursor for figures taken from a
+   * published track index version (ADR 0162 amended), plus each refresh's.
+   */
+  resultsRead: number;
+  /** the published track index version the figures were taken from at the last build, or null (built from the results) */
+  publishedSource: PublishedSource | null;
   /** ms of work (yields excluded) of the last table build and the last figures refresh */
   buildMs: number;
   figuresMs: number;
@@ -106,6 +116,13 @@ export interface TrackIndexOptions {
   yielder?: () => Yielder;
   /** the bench's "before": like= views take the approximate stage from this many candidates (default like.ts APPROXIMATE_FROM; Infinity: always the exact scan, ADR 0124) */
   likeApproximateFrom?: number;
+  /**
+   * A cluster's track index (issue #42, ADR 0162 amended; the services: DATABASE_URL with
+   * CATALOG_CLUSTER_SYNC and `figuresDir`): the build worker takes the newest version published
+   * for this table instead of reading every result, and writes figures it builds publishable;
+   * `publisher` (the process that is a cluster member) publishes them while it holds the lease.
+   */
+  cluster?: { publisher?: Pick<CatalogCluster, "leads" | "publishIndex"> };
   /** a figures refresh starts at least this many times its predecessor's work after it (default REFRESH_SPACING) */
   refreshSpacing?: number;
   logger?: Logger;
@@ -127,9 +144,17 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * reused once closed, so it is never closed under a reader.
  */
 const RETIRE_MS = 120_000;
+/**
+ * The lease holder publishes figures a refresh built at most this often (ADR 0162 amended; its
+ * item 4): during a backfill refreshes follow each other, and a version is the whole file
+ * (about 0.95 GB at 2.5 million tracks). A build for a new table is published at once.
+ */
+const PUBLISH_SPACING_MS = 10 * 60_000;
 
 interface Generation {
   table: TrackTable;
+  /** the table's digest (index-versions.ts), in a cluster */
+  tableDigest: string | undefined;
   search: CatalogSearch;
   catalogVersion: number;
   buildMs: number;
@@ -142,6 +167,12 @@ interface FiguresState {
   analysisVersion: number;
   cursor: FiguresCursor | null;
   ms: number;
+  /** results read for them since the last build (ADR 0162 amended: only the delta after a published version) */
+  resultsRead: number;
+  /** the published version they were taken from at the build (kept through refreshes), else null */
+  source: PublishedSource | null;
+  /** they are a published version's bytes (taken, or published by this process): nothing to publish */
+  published: boolean;
 }
 
 export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLookup | undefined, opts: TrackIndexOptions = {}): TrackIndex {
@@ -163,7 +194,24 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
   };
   /** The builds' slices; after stop() the next slice ends the build. */
   const makeYielder = () => stoppable((opts.yielder ?? (() => new Slicer()))(), () => stopped);
-  const loadFigures = (table: TrackTable, previous: FiguresState | null, version: number) => readAllFigures(analysis, table, previous, version, pageSize, makeYielder(), opts.figuresDir);
+  const format = opts.cluster && opts.figuresDir ? indexFormat() : undefined;
+  const loadFigures = (table: TrackTable, previous: FiguresState | null, version: number, digest: string | undefined) =>
+    readAllFigures(analysis, table, previous, version, pageSize, makeYielder(), opts.figuresDir, format ? digest : undefined);
+  let lastPublishAt = -Infinity;
+  /** The lease holder's publication of figures it built (ADR 0162 amended), in the background. */
+  const maybePublish = (state: FiguresState, digest: string | undefined, after: "build" | "refresh") => {
+    const publisher = opts.cluster?.publisher;
+    const file = state.figures.bytes.file;
+    if (!publisher || !format || !digest || !file || state.published || state.figures.bytes.table !== digest || !publisher.leads()) return;
+    if (after === "refresh" && performance.now() - lastPublishAt < PUBLISH_SPACING_MS) return;
+    lastPublishAt = performance.now();
+    publisher
+      .publishIndex({ file, table: digest, format, resultSeq: state.cursor?.seq ?? 0, maxBytes: INDEX_VERSION_MAX_BYTES })
+      .then((published) => {
+        if (published !== undefined) state.published = true;
+      })
+      .catch((error: unknown) => log(error, "could not publish the track index version; the next build or refresh tries again"));
+  };
   /** the figures in use from now on: the replaced ones' file closed once no query reads them */
   const swapFigures = (next: FiguresState) => {
     if (next.figures.fileError) log(new Error(next.figures.fileError), "could not write the track index's figures file; keeping the figures in this process's memory");
@@ -181,7 +229,7 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
     // the per-track work in a worker thread, whose heap is returned when it exits (ADR 0100, amended)
     const built = await buildInWorker(albums, {
       signal: stopping.signal,
-      figures: analysis && opts.analysisStore ? { store: opts.analysisStore, pageSize, dir: opts.figuresDir } : undefined,
+      figures: analysis && opts.analysisStore ? { store: opts.analysisStore, pageSize, dir: opts.figuresDir, cluster: format ? { format } : undefined } : undefined,
     });
     const started = performance.now();
     const yielder = makeYielder();
@@ -191,19 +239,40 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
     const search = await searchBuilder.finish(table, yielder);
     const buildMs = built.ms.columns + performance.now() - started - yielder.waitedMs;
     if (built.figuresError) log(new Error(built.figuresError), "the track index's build worker could not read the analysis figures; reading them here");
+    if (built.publishedError) opts.logger?.warn({ err: built.publishedError }, "could not take the published track index version; building it from the results");
     let nextFigures: FiguresState | null = null;
     if (built.figures) {
       try {
-        nextFigures = { figures: fromTransfer(built.figures), table, analysisVersion: version, cursor: built.figures.cursor, ms: built.ms.figures };
+        const source = built.figures.published ?? null;
+        nextFigures = { figures: fromTransfer(built.figures), table, analysisVersion: version, cursor: built.figures.cursor, ms: built.ms.figures, resultsRead: built.figures.resultsRead, source, published: source !== null };
       } catch (error) {
         log(error, "could not open the figures file the track index's build worker wrote; reading them here");
       }
     }
-    nextFigures ??= await loadFigures(table, null, version);
+    if (nextFigures?.source) {
+      const { source } = nextFigures;
+      opts.logger?.info({ version: source.version, resultSeq: source.resultSeq, downloaded: source.downloaded, downloadMs: Math.round(source.downloadMs), bytes: source.bytes }, "track index: figures taken from a published version");
+      // the results stored after the version's cursor, as a refresh reads them (ADR 0151)
+      const after = analysis ? await analysis.figuresAfter(nextFigures.cursor, 1) : null;
+      if (after?.rows.length) {
+        const taken = nextFigures;
+        try {
+          nextFigures = await loadFigures(table, taken, version, built.table);
+          taken.figures.bytes.close();
+        } catch (error) {
+          if (stopped) throw error;
+          // the version serves meanwhile; the next look refreshes it (its analysis version is none)
+          log(error, "could not read the results stored after the published track index version; serving the version and trying again");
+          taken.analysisVersion = -1;
+        }
+      }
+    }
+    nextFigures ??= await loadFigures(table, null, version, built.table);
     // the previous table and its figures go together; cached lists of the old generation are
     // never read again (their keys carry the generation) and age out of the LRU
-    current = { table, search, catalogVersion: columns.version, buildMs };
+    current = { table, tableDigest: built.table, search, catalogVersion: columns.version, buildMs };
     swapFigures(nextFigures);
+    maybePublish(nextFigures, built.table, "build");
     generation++;
     cache.clear();
     opts.search?.set(search);
@@ -224,7 +293,7 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
     const state = figures;
     if (!gen || !state) return;
     const version = analysis?.version ?? 0;
-    const next = await loadFigures(gen.table, state, version);
+    const next = await loadFigures(gen.table, state, version, gen.tableDigest);
     nextRefreshAt = performance.now() + (opts.refreshSpacing ?? REFRESH_SPACING) * next.ms;
     if (current !== gen) {
       // a catalog rebuild won: it read the figures itself
@@ -233,6 +302,7 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
     }
     swapFigures(next);
     generation++;
+    maybePublish(next, gen.tableDigest, "refresh");
   };
 
   /** Starts a rebuild or a refresh when the catalog or the analysis moved; never waits for it. */
@@ -329,15 +399,28 @@ async function readAllFigures(
   pageSize: number,
   yielder: Yielder,
   dir: string | undefined,
+  digest: string | undefined,
 ): Promise<FiguresState> {
   const started = performance.now();
   const same = previous?.table === table ? previous : null;
   const builder = await FiguresBuilder.create(table, same?.figures ?? null, yielder);
   let cursor = same?.cursor ?? null;
+  let read = 0;
   // after the last result number seen (ADR 0151: no margin for the writers' clocks, none needed)
-  if (analysis) cursor = await readFigures(analysis, builder, cursor, pageSize, yielder);
-  const built = await TrackFigures.from(builder, yielder, undefined, dir);
-  return { figures: built, table, analysisVersion: version, cursor, ms: performance.now() - started - yielder.waitedMs };
+  if (analysis) {
+    const counted: Pick<AnalysisLookup, "figuresAfter" | "segmentsOf"> = {
+      figuresAfter: async (after, limit) => {
+        const page = await analysis.figuresAfter(after, limit);
+        read += page.rows.length;
+        return page;
+      },
+      segmentsOf: analysis.segmentsOf?.bind(analysis),
+    };
+    cursor = await readFigures(counted, builder, cursor, pageSize, yielder);
+  }
+  const built = await TrackFigures.from(builder, yielder, undefined, dir, digest);
+  const resultsRead = (same?.resultsRead ?? 0) + read;
+  return { figures: built, table, analysisVersion: version, cursor, ms: performance.now() - started - yielder.waitedMs, resultsRead, source: same?.source ?? null, published: false };
 }
 
 /** What the index holds, for the operator and the bench. */
@@ -348,6 +431,8 @@ function statsOf(current: Generation, figures: FiguresState, cache: { size: numb
     analysed: figures.figures.analysed,
     analysisVersion: figures.analysisVersion,
     resultsThrough: figures.cursor?.seq ?? 0,
+    resultsRead: figures.resultsRead,
+    publishedSource: figures.source,
     buildMs: current.buildMs,
     figuresMs: figures.ms,
     cache: { entries: cache.size, bytes: cache.calculatedSize },

@@ -1,0 +1,136 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { download, INDEX_CHUNK_NAME, type IndexVersion } from "../cluster-sync.ts";
+import { codebookId } from "../../analysis/passage-codes.ts";
+import { adoptFigureFile, figureTempFile, openFigureFile, type FigureBytes } from "./figure-bytes.ts";
+import { PRINT_BYTES } from "./print-layout.ts";
+import { QUANTISE_FROM } from "./print-cells.ts";
+import type { TrackColumns } from "./table.ts";
+
+/**
+ * The track index built once per cluster (issue #42; ADR 0162, amended 2026-11-29 "published
+ * by the lease holder"): the lease holder publishes its figures file as a version in
+ * PostgreSQL (cluster-sync.ts publishIndex); a process whose build would read every result
+ * first takes the newest version for its table and format (here, in its build worker) and then
+ * reads only the results after the version's cursor.
+ */
+
+/**
+ * What the figures' bytes depend on besides the table and the results: the file layout, the
+ * fingerprint's width, the passage codebook the stored codes were made with (ADR 0130) and the
+ * like= cells' threshold (ADR 0124). A version of another format is never taken.
+ */
+export function indexFormat(): string {
+  return `figures-index 1; print ${PRINT_BYTES}; codebook ${codebookId()}; cells from ${QUANTISE_FROM}`;
+}
+
+/**
+ * A version's bound (ADR 0162: about 0.95 GB at 2.5 million tracks with passages and arrays):
+ * a larger file is neither published nor downloaded; every machine builds its own instead.
+ */
+export const INDEX_VERSION_MAX_BYTES = 2 * 1024 ** 3;
+
+/**
+ * The track table a set of figures is laid out for, as a digest: the albums' ids, each album's
+ * track count, each track's audio key (its 64-bit hash, table.ts) in table order, and the title
+ * order (the figures' orders and packed words follow it). The same published catalog version
+ * gives the same table, so the same digest, on every machine (ADR 0157); a machine whose table
+ * differs in any track never takes a file built for another.
+ */
+export function tableDigest(ids: readonly string[], columns: Pick<TrackColumns, "count" | "albumStart" | "audioSorted" | "byAudio" | "titleOrder">): string {
+  const hash = crypto.createHash("sha256");
+  hash.update(`tracks ${columns.count} albums ${ids.length}\n`);
+  hash.update(ids.join("\n"));
+  const bytes = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  hash.update(bytes(columns.albumStart));
+  const inOrder = new Uint32Array(2 * columns.count);
+  for (let i = 0; i < columns.count; i++) {
+    const t = columns.byAudio[i];
+    inOrder[2 * t] = columns.audioSorted[2 * i];
+    inOrder[2 * t + 1] = columns.audioSorted[2 * i + 1];
+  }
+  hash.update(bytes(inOrder));
+  hash.update(bytes(columns.titleOrder));
+  return hash.digest("hex");
+}
+
+/** A published file's name: a figures file's, content-named (figure-bytes.ts); anything else is refused. */
+const FILE_NAME = /^figures-[0-9a-f]{32}\.bin$/;
+
+export interface TakenVersion {
+  version: IndexVersion;
+  bytes: FigureBytes;
+  /** downloaded now (false: the machine's copy, another process of it downloaded or wrote it) */
+  downloaded: boolean;
+  downloadMs: number;
+}
+
+/**
+ * The newest published version for `table` and `format`, opened from `dir`: the machine's copy
+ * when a process of the machine already has it (its content name), else downloaded chunk by
+ * chunk into a temp file there, checked (size, SHA-256) and renamed. Null when none is
+ * published for this table (or PostgreSQL has no such tables yet). Throws when one is
+ * published but cannot be taken whole (cut short, another SHA-256, over its bound, another
+ * table in its header): the caller builds from the results instead. One connection of its own,
+ * closed before it returns (the build worker's, ADR 0149).
+ */
+export async function takeIndexVersion(databaseUrl: string, dir: string, table: string, format: string): Promise<TakenVersion | null> {
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    let found;
+    try {
+      found = await client.query<{ version: string; result_seq: string; name: string; bytes: string; sha256: string }>(
+        "SELECT version, result_seq, name, bytes, sha256 FROM track_index_versions WHERE table_digest = $1 AND format = $2 ORDER BY version DESC LIMIT 1",
+        [table, format],
+      );
+    } catch (error) {
+      // 42P01: no lease holder has made the cluster's tables yet, so nothing is published
+      if ((error as { code?: string }).code === "42P01") return null;
+      throw error;
+    }
+    const row = found.rows[0];
+    if (!row) return null;
+    const version: IndexVersion = { version: Number(row.version), table, format, resultSeq: Number(row.result_seq), name: row.name, bytes: Number(row.bytes), sha256: row.sha256 };
+    if (!FILE_NAME.test(version.name)) throw new Error(`track index version ${version.version} names no figures file (${version.name})`);
+    if (version.bytes > INDEX_VERSION_MAX_BYTES) throw new Error(`track index version ${version.version} is ${version.bytes} bytes, over its bound of ${INDEX_VERSION_MAX_BYTES}`);
+    const file = path.join(dir, version.name);
+    const started = performance.now();
+    let bytes = machineCopy(file);
+    const downloaded = !bytes;
+    if (!bytes) {
+      await fs.promises.mkdir(dir, { recursive: true });
+      const tmp = figureTempFile(dir);
+      try {
+        await download(client, "track_index_chunks", version.version, { name: INDEX_CHUNK_NAME, bytes: version.bytes, sha256: version.sha256 }, tmp);
+        // another process of the machine may have renamed the same bytes in meanwhile: either is whole
+        await fs.promises.rename(tmp, file);
+      } catch (error) {
+        await fs.promises.rm(tmp, { force: true });
+        throw error;
+      }
+      bytes = await adoptFigureFile(dir, file);
+    }
+    if (bytes.table !== table) {
+      bytes.close();
+      throw new Error(`track index version ${version.version}'s file was built for another table`);
+    }
+    return { version, bytes, downloaded, downloadMs: performance.now() - started };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The machine's whole copy of a published file (touched: the directory's bound keeps it), or null. */
+function machineCopy(file: string): FigureBytes | null {
+  try {
+    const opened = openFigureFile(file);
+    const now = new Date();
+    fs.utimesSync(file, now, now);
+    return opened;
+  } catch {
+    return null;
+  }
+}
