@@ -6,7 +6,6 @@ import { buildTrackColumns } from "./table.ts";
 import { createTitleIndexer } from "../search/postings.ts";
 import { figuresOfFile, toTransfer, TrackFigures } from "./figures.ts";
 import { tableDigest, takeIndexVersion } from "./index-versions.ts";
-import type { AnalysisLookup } from "../../analysis/stage/types.ts";
 import { FiguresBuilder } from "./figures-builder.ts";
 import { readFigures } from "./figures-read.ts";
 import { NO_YIELD } from "./yielding.ts";
@@ -66,16 +65,7 @@ if (input.figures && !figures) {
     const store = await openAnalysisStore(input.figures.store, { max: BUILD_WORKER_CONNECTIONS });
     try {
       const builder = await FiguresBuilder.create(columns, null, NO_YIELD);
-      let resultsRead = 0;
-      const counted: Pick<AnalysisLookup, "figuresAfter" | "segmentsOf"> = {
-        figuresAfter: async (cursor, limit) => {
-          const page = await store.figuresAfter(cursor, limit);
-          resultsRead += page.rows.length;
-          return page;
-        },
-        segmentsOf: store.segmentsOf?.bind(store),
-      };
-      const cursor = await readFigures(counted, builder, null, input.figures.pageSize, NO_YIELD);
+      const { cursor, rows: resultsRead } = await readFigures(store, builder, null, input.figures.pageSize, NO_YIELD);
       const built = await TrackFigures.from(builder, NO_YIELD, undefined, input.figures.dir, digest);
       const { transfer, buffers } = toTransfer(built.arrays());
       // the server's thread opens the file again (ADR 0162); this thread's descriptor goes with it

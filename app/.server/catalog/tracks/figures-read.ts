@@ -6,7 +6,9 @@ import type { Yielder } from "./yielding.ts";
 /**
  * Reads the stored figures after `cursor` (all of them from null) into `builder`, page by page
  * (AnalysisStore.figuresAfter; ADR 0100), each page applied as it comes. Resolves to the
- * cursor of the last result read (`cursor` when none was). The cursor is the database's result
+ * cursor of the last result read (`cursor` when none was) and the number of results read (the
+ * index's `resultsRead`: ADR 0162 amended, a process that took a published version reads only
+ * the delta). The cursor is the database's result
  * number (ADR 0151): a refresh reads exactly what was stored after it, with no margin for the
  * clocks of the processes that stored it. Used by the index's refreshes and
  * by the build worker's first full read.
@@ -17,12 +19,14 @@ export async function readFigures(
   cursor: FiguresCursor | null,
   pageSize: number,
   yielder: Yielder,
-): Promise<FiguresCursor | null> {
+): Promise<{ cursor: FiguresCursor | null; rows: number }> {
+  let rows = 0;
   for (;;) {
     const page = await source.figuresAfter(cursor, pageSize);
+    rows += page.rows.length;
     builder.apply(page.rows, await rowCodes(source, page.rows, builder));
     if (page.next) cursor = page.next;
-    if (page.rows.length < pageSize || !page.next) return cursor;
+    if (page.rows.length < pageSize || !page.next) return { cursor, rows };
     await yielder.yield();
   }
 }

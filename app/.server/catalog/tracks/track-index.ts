@@ -407,17 +407,7 @@ async function readAllFigures(
   let cursor = same?.cursor ?? null;
   let read = 0;
   // after the last result number seen (ADR 0151: no margin for the writers' clocks, none needed)
-  if (analysis) {
-    const counted: Pick<AnalysisLookup, "figuresAfter" | "segmentsOf"> = {
-      figuresAfter: async (after, limit) => {
-        const page = await analysis.figuresAfter(after, limit);
-        read += page.rows.length;
-        return page;
-      },
-      segmentsOf: analysis.segmentsOf?.bind(analysis),
-    };
-    cursor = await readFigures(counted, builder, cursor, pageSize, yielder);
-  }
+  if (analysis) ({ cursor, rows: read } = await readFigures(analysis, builder, cursor, pageSize, yielder));
   const built = await TrackFigures.from(builder, yielder, undefined, dir, digest);
   const resultsRead = (same?.resultsRead ?? 0) + read;
   return { figures: built, table, analysisVersion: version, cursor, ms: performance.now() - started - yielder.waitedMs, resultsRead, source: same?.source ?? null, published: false };
