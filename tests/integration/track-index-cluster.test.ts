@@ -92,7 +92,7 @@ async function machine(opts: { lead?: boolean; albums?: Album[]; dataDir?: strin
     await postgres.end();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
-  return { tracks, log, figuresDir, dataDir };
+  return { tracks, log, figuresDir, dataDir, cluster };
 }
 
 const Q = (over: Partial<TrackQuery> = {}): TrackQuery => ({ q: "", genre: "", subGenres: [], bpm: null, duration: null, keys: [], sort: "similarity", page: 1, ...over });
@@ -152,6 +152,25 @@ describe("the track index built once per cluster (PostgreSQL)", () => {
     await other.tracks.ready();
     expect(other.tracks.stats()).toMatchObject({ publishedSource: null, resultsRead: await resultCount() });
     expect((await likeList(other.tracks, SEEDS[0])).rows.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("takes its own table's version when the newest published is another table's (the download beside the columns is by format only)", async () => {
+    const first = await machine({ lead: true });
+    await first.tracks.ready();
+    await waitFor("the first table's version published", async () => (await versions()).length === 1);
+    const lists = await Promise.all(SEEDS.map((seed) => likeList(first.tracks, seed)));
+    first.tracks.stop();
+    await first.cluster!.close();
+    const extra: Album = { ...albums[0], id: "al-extra", name: "One More", tracks: albums[0].tracks.map((t, i) => ({ ...t, s3Path: `extra-${i}.mp3` })) };
+    const second = await machine({ lead: true, albums: [...albums, extra] });
+    await second.tracks.ready();
+    await waitFor("the second table's version published", async () => (await versions()).length === 2);
+    const [own, newest] = await versions();
+    expect(own.table_digest).not.toBe(newest.table_digest);
+    const joined = await machine();
+    await joined.tracks.ready();
+    expect(joined.tracks.stats()).toMatchObject({ publishedSource: { version: Number(own.version) }, resultsRead: 0 });
+    expect(await Promise.all(SEEDS.map((seed) => likeList(joined.tracks, seed)))).toEqual(lists);
   }, 120_000);
 
   it("refuses a corrupted version, builds from the results instead and still answers; no temp file is left", async () => {

@@ -75,16 +75,23 @@ export interface TakenVersion {
  * published but cannot be taken whole (cut short, another SHA-256, over its bound, another
  * table in its header): the caller builds from the results instead. One connection of its own,
  * closed before it returns (the build worker's, ADR 0149).
+ *
+ * `table` null takes the newest version of the format whatever its table, before the caller
+ * knows its own (the build worker, while it builds the columns: ADR 0162 amended, "the
+ * download beside the columns"); the caller then compares `bytes.table` with its digest and
+ * never uses a file built for another table.
  */
-export async function takeIndexVersion(databaseUrl: string, dir: string, table: string, format: string): Promise<TakenVersion | null> {
+export async function takeIndexVersion(databaseUrl: string, dir: string, table: string | null, format: string): Promise<TakenVersion | null> {
   const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
   await client.connect();
   try {
     let found;
     try {
-      found = await client.query<{ version: string; result_seq: string; name: string; bytes: string; sha256: string }>(
-        "SELECT version, result_seq, name, bytes, sha256 FROM track_index_versions WHERE table_digest = $1 AND format = $2 ORDER BY version DESC LIMIT 1",
-        [table, format],
+      found = await client.query<{ version: string; result_seq: string; name: string; bytes: string; sha256: string; table_digest: string }>(
+        table === null
+          ? "SELECT version, result_seq, name, bytes, sha256, table_digest FROM track_index_versions WHERE format = $1 ORDER BY version DESC LIMIT 1"
+          : "SELECT version, result_seq, name, bytes, sha256, table_digest FROM track_index_versions WHERE table_digest = $2 AND format = $1 ORDER BY version DESC LIMIT 1",
+        table === null ? [format] : [format, table],
       );
     } catch (error) {
       // 42P01: no lease holder has made the cluster's tables yet, so nothing is published
@@ -93,7 +100,7 @@ export async function takeIndexVersion(databaseUrl: string, dir: string, table: 
     }
     const row = found.rows[0];
     if (!row) return null;
-    const version: IndexVersion = { version: Number(row.version), table, format, resultSeq: Number(row.result_seq), name: row.name, bytes: Number(row.bytes), sha256: row.sha256 };
+    const version: IndexVersion = { version: Number(row.version), table: row.table_digest, format, resultSeq: Number(row.result_seq), name: row.name, bytes: Number(row.bytes), sha256: row.sha256 };
     if (!FILE_NAME.test(version.name)) throw new Error(`track index version ${version.version} names no figures file (${version.name})`);
     if (version.bytes > INDEX_VERSION_MAX_BYTES) throw new Error(`track index version ${version.version} is ${version.bytes} bytes, over its bound of ${INDEX_VERSION_MAX_BYTES}`);
     const file = path.join(dir, version.name);
@@ -113,7 +120,8 @@ export async function takeIndexVersion(databaseUrl: string, dir: string, table: 
       }
       bytes = await adoptFigureFile(dir, file);
     }
-    if (bytes.table !== table) {
+    // the header's table must be the row's (and the caller's, when it named one)
+    if (bytes.table !== version.table) {
       bytes.close();
       throw new Error(`track index version ${version.version}'s file was built for another table`);
     }
