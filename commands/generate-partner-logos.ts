@@ -1,8 +1,11 @@
 /**
  * Writes one small SVG wordmark per partner to public/assets/dsps/{music|film}/{slug}.svg
- * (ADR 0030), and the PNG the directory page shows, {slug}.png, rendered from it (ADR 0150:
- * each SVG <img> is a document Chromium parses, styles and lays out on the main thread; a PNG is
- * decoded off it). The files are committed; run this again after editing app/content/partners.ts:
+ * (ADR 0030), and the PNG rendered from it, {slug}.png (ADR 0150: each SVG <img> is a document
+ * Chromium parses, styles and lays out on the main thread; a PNG is decoded off it). It also
+ * writes one WebP sprite of each directory's logos, public/assets/dsps/{music|film}-{hash}.webp,
+ * and its layout, app/content/partner-logo-sprites.json, which the directory pages show the logos
+ * from (ADR 0150, amended: one image arrives once and costs one frame, where dozens of PNGs cost
+ * a frame each). The files are committed; run this again after editing app/content/partners.ts:
  *
  *   node_modules/.bin/node commands/generate-partner-logos.ts [--check]
  *
@@ -12,6 +15,7 @@
  * Colours are spread around the hue circle by the golden angle, so neighbours in the grid
  * never look alike; the text stays white on a dark enough background for contrast.
  */
+import crypto from "node:crypto";
 import fs from "node:fs";
 import sharp from "sharp";
 import path from "node:path";
@@ -35,6 +39,68 @@ const GOLDEN_ANGLE = 137.508;
  */
 export const PNG_WIDTH = 480;
 export const PNG_HEIGHT = 240;
+
+/**
+ * The sprites of a directory's logos (ADR 0150, amended): `perSprite` logos each, in the
+ * directory's order, in cells of 400×200 (sharp at a device pixel ratio of 2 on tiles up to
+ * 200 CSS px wide: 170–175 px at 390 and 1280 px), six to a row. The tiles a phone loads at
+ * first (about 40) arrive in a few images, and no image is large: Lighthouse's simulator counts
+ * an image that finished before the largest paint as needed for it, at 1.6 Mbit/s, and one sprite
+ * of all 162 film logos (430 KB) moved the simulated LCP from about 1.9 s to 3.9 s.
+ * A lossy WebP: a dozen gradients need more than a palette's 256 colours.
+ */
+export const SPRITE = { columns: 6, perSprite: 12, cellWidth: 400, cellHeight: 200, quality: 80 } as const;
+const SPRITES_FILE = path.join(root, "app/content/partner-logo-sprites.json");
+
+/** What app/content/partner-logo-sprites.json holds (read by app/content/partner-logo-sprites.ts). */
+export interface SpriteManifest {
+  note: string;
+  columns: number;
+  perSprite: number;
+  music: { slugs: string[]; sprites: Array<{ src: string; rows: number }> };
+  film: { slugs: string[]; sprites: Array<{ src: string; rows: number }> };
+}
+
+/**
+ * A sprite's URL, named by a hash of what it is drawn from (its SVGs and the layout), so a
+ * changed list gets new URLs: the service worker serves /assets/* cache-first, and a stale
+ * sprite would show one partner's name on another's tile. Not a hash of the file's bytes, which
+ * depend on the machine's fonts, so `--check` agrees on every machine.
+ */
+export function spriteSrc(category: "music" | "film", svgs: string[]): string {
+  const hash = crypto.createHash("sha256").update(JSON.stringify({ SPRITE, svgs })).digest("hex").slice(0, 10);
+  return `/assets/dsps/${category}-${hash}.webp`;
+}
+
+/** The directory's logos in sprites of SPRITE.perSprite: each sprite's URL, rows and SVGs. */
+export function spritesOf(category: "music" | "film", svgs: string[]) {
+  const sprites: Array<{ src: string; rows: number; svgs: string[] }> = [];
+  for (let start = 0; start < svgs.length; start += SPRITE.perSprite) {
+    const part = svgs.slice(start, start + SPRITE.perSprite);
+    sprites.push({ src: spriteSrc(category, part), rows: Math.ceil(part.length / SPRITE.columns), svgs: part });
+  }
+  return sprites;
+}
+
+/** Draws logos' SVGs into one sprite, in order, SPRITE.columns to a row. */
+export async function renderSprite(svgs: string[]): Promise<Buffer> {
+  const { columns, cellWidth, cellHeight } = SPRITE;
+  const cells = await Promise.all(
+    svgs.map(async (svg, i) => ({
+      input: await sharp(Buffer.from(svg), { density: (72 * cellWidth) / WIDTH }).resize(cellWidth, cellHeight).png().toBuffer(),
+      left: (i % columns) * cellWidth,
+      top: Math.floor(i / columns) * cellHeight,
+    })),
+  );
+  // transparent, as the PNGs are: the corners outside each logo's rounded rectangle
+  const canvas = {
+    width: columns * cellWidth,
+    height: Math.ceil(svgs.length / columns) * cellHeight,
+    channels: 4 as const,
+    background: { r: 0, g: 0, b: 0, alpha: 0 },
+  };
+  return sharp({ create: canvas }).composite(cells).webp({ quality: SPRITE.quality, effort: 6 }).toBuffer();
+}
 
 /** The SVG a PNG logo is rendered from (same folder, same slug). */
 export function svgSourceOf(logo: string): string {
@@ -99,7 +165,32 @@ export function logoSvg(partner: Partner, index: number): string {
 async function main() {
   const check = process.argv.includes("--check");
   let stale = 0;
+  const manifest: SpriteManifest = {
+    note: "Written by commands/generate-partner-logos.ts (ADR 0150, amended); do not edit.",
+    columns: SPRITE.columns,
+    perSprite: SPRITE.perSprite,
+    music: { slugs: [], sprites: [] },
+    film: { slugs: [], sprites: [] },
+  };
   for (const [category, partners] of [["music", musicPartners], ["film", filmPartners]] as const) {
+    const svgs = partners.map((partner, index) => logoSvg(partner, index));
+    const sprites = spritesOf(category, svgs);
+    manifest[category] = { slugs: partners.map((p) => p.slug), sprites: sprites.map(({ src, rows }) => ({ src, rows })) };
+    for (const sprite of sprites) {
+      if (fs.existsSync(path.join(root, "public", sprite.src))) continue;
+      stale++;
+      if (check) console.error(`out of date: ${sprite.src}`);
+      else fs.writeFileSync(path.join(root, "public", sprite.src), await renderSprite(sprite.svgs));
+    }
+    // Sprites of earlier lists.
+    const current = new Set(sprites.map((s) => path.basename(s.src)));
+    for (const file of fs.readdirSync(path.join(root, "public/assets/dsps"))) {
+      if (!file.startsWith(`${category}-`) || current.has(file)) continue;
+      stale++;
+      if (check) console.error(`not in content: ${file}`);
+      else fs.rmSync(path.join(root, "public/assets/dsps", file));
+    }
+
     const dir = path.join(root, "public/assets/dsps", category);
     fs.mkdirSync(dir, { recursive: true });
     const wanted = new Set<string>();
@@ -107,7 +198,7 @@ async function main() {
       const png = path.join(root, "public", partner.logo);
       const file = path.join(root, "public", svgSourceOf(partner.logo));
       wanted.add(path.basename(file)).add(path.basename(png));
-      const svg = logoSvg(partner, index);
+      const svg = svgs[index];
       const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : null;
       if (current === svg && fs.existsSync(png)) continue;
       stale++;
@@ -124,6 +215,12 @@ async function main() {
       if (check) console.error(`not in content: ${category}/${file}`);
       else fs.rmSync(path.join(dir, file));
     }
+  }
+  const manifestJson = `${JSON.stringify(manifest, null, 2)}\n`;
+  if (!fs.existsSync(SPRITES_FILE) || fs.readFileSync(SPRITES_FILE, "utf8") !== manifestJson) {
+    stale++;
+    if (check) console.error(`out of date: ${path.relative(root, SPRITES_FILE)}`);
+    else fs.writeFileSync(SPRITES_FILE, manifestJson);
   }
   if (check && stale > 0) process.exit(1);
   console.log(check ? "partner logos are up to date" : `partner logos written (${stale} changed)`);

@@ -3,7 +3,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { podcastShows } from "./podcasts";
 import { filmPartners, findPartnerDirectory, musicPartners, partnerCategories, partnerSlug, type Partner } from "./partners";
-import { logoSvg, PNG_HEIGHT, PNG_WIDTH, svgSourceOf } from "../../commands/generate-partner-logos.ts";
+import sharp from "sharp";
+import { logoSvg, PNG_HEIGHT, PNG_WIDTH, SPRITE, spritesOf, svgSourceOf } from "../../commands/generate-partner-logos.ts";
+import { logoCellsOf } from "./partner-logo-sprites";
 import { featuredTokenizationPartner, findWeb3Topic, web3Topics } from "./web3";
 
 const publicDir = path.resolve(import.meta.dirname, "../../public");
@@ -53,11 +55,13 @@ describe("partner directories (product-rules §3 Partner, §9 counts)", () => {
     expectWellFormedDirectory(filmPartners, "film");
   });
 
-  it("keeps no logo on disk that no partner uses", () => {
+  it("keeps no logo or sprite on disk that no partner uses", () => {
     for (const [category, partners] of [["music", musicPartners], ["film", filmPartners]] as const) {
       const onDisk = fs.readdirSync(path.join(publicDir, "assets/dsps", category)).sort();
       expect(onDisk).toEqual(partners.flatMap((p) => [`${p.slug}.png`, `${p.slug}.svg`]).sort());
     }
+    const sprites = [...logoCellsOf("music", musicPartners), ...logoCellsOf("film", filmPartners)].map((c) => path.basename(c!.src));
+    expect(fs.readdirSync(path.join(publicDir, "assets/dsps")).sort()).toEqual(["film", "music", ...new Set(sprites)].sort());
   });
 
   it("has committed logos that match the generator (run commands/generate-partner-logos.ts)", () => {
@@ -67,14 +71,51 @@ describe("partner directories (product-rules §3 Partner, §9 counts)", () => {
         expect(svg, partner.logo).toBe(logoSvg(partner, index));
         expect(svg.length).toBeLessThan(1024);
         expect(svg).toContain(`aria-label="${partner.name.replace(/&/g, "&amp;")}"`);
-        // ADR 0150: the page shows the PNG rendered from it (not compared byte for byte: the
-        // rendering depends on the machine's fonts), a small file of the generator's size
+        // ADR 0150: the PNG rendered from it (not compared byte for byte: the rendering depends
+        // on the machine's fonts), a small file of the generator's size
         const png = fs.readFileSync(path.join(publicDir, partner.logo));
         expect(png.subarray(1, 4).toString("latin1"), partner.logo).toBe("PNG");
         expect([png.readUInt32BE(16), png.readUInt32BE(20)], partner.logo).toEqual([PNG_WIDTH, PNG_HEIGHT]);
         expect(png.length, partner.logo).toBeLessThan(16 * 1024);
       });
     }
+  });
+
+  it("has current sprites of each directory's logos, every partner in its own cell (ADR 0150, amended)", async () => {
+    for (const [category, partners] of [["music", musicPartners], ["film", filmPartners]] as const) {
+      const cells = logoCellsOf(category, partners);
+      // named by what they are drawn from: a changed list or logo needs the generator run again
+      const sprites = spritesOf(category, partners.map((p, i) => logoSvg(p, i)));
+      expect([...new Set(cells.map((c) => c?.src))], category).toEqual(sprites.map((s) => s.src));
+      // in the directory's order, a dozen to a sprite, six to a row: tile i shows partner i
+      cells.forEach((cell, i) => {
+        const j = i % SPRITE.perSprite;
+        expect(cell, partners[i].name).toEqual({
+          src: sprites[Math.floor(i / SPRITE.perSprite)].src,
+          columns: SPRITE.columns,
+          rows: sprites[Math.floor(i / SPRITE.perSprite)].rows,
+          column: j % SPRITE.columns,
+          row: Math.floor(j / SPRITE.columns),
+        });
+      });
+      let spriteBytes = 0;
+      for (const sprite of sprites) {
+        const file = path.join(publicDir, sprite.src);
+        const meta = await sharp(file).metadata();
+        expect([meta.format, meta.width, meta.height]).toEqual(["webp", SPRITE.columns * SPRITE.cellWidth, sprite.rows * SPRITE.cellHeight]);
+        spriteBytes += fs.statSync(file).size;
+      }
+      // lighter than the directory's PNGs together
+      const pngBytes = partners.reduce((sum, p) => sum + fs.statSync(path.join(publicDir, p.logo)).size, 0);
+      expect(spriteBytes).toBeLessThan(pngBytes * 0.8);
+    }
+  });
+
+  it("shows a partner the sprites do not hold from its own logo file, not from another's cell", () => {
+    const newcomer: Partner = { name: "Newcomer", slug: "newcomer", logo: "/assets/dsps/film/newcomer.png", url: "https://newcomer.example" };
+    const [second, none, first] = logoCellsOf("film", [filmPartners[1], newcomer, filmPartners[0]]);
+    expect([second?.column, none, first?.column]).toEqual([1, null, 0]);
+    expect(logoCellsOf("youtube", [newcomer])).toEqual([null]);
   });
 
   it("has 3 categories: music and film available, youtube coming soon with no partners", () => {

@@ -2,6 +2,7 @@ import { SearchX } from "~/components/ui/icons/search-x";
 import { data } from "react-router";
 import type { Route } from "./+types/partners.$category";
 import { comingSoonText, findPartnerDirectory, isCategoryAvailable } from "~/content/partners";
+import { logoCellsOf } from "~/content/partner-logo-sprites";
 import { Badge } from "~/components/ui/badge";
 import { BackLink } from "~/components/ui/back-link";
 import { ComingSoonPanel } from "~/components/ui/coming-soon-panel";
@@ -25,6 +26,8 @@ export function loader({ params }: Route.LoaderArgs) {
     description: directory.description,
     available: isCategoryAvailable(directory.id),
     partners: directory.partners,
+    // ADR 0150, amended: the logos are cut from a few sprites per directory
+    logoCells: logoCellsOf(directory.id, directory.partners),
     comingSoonText,
   };
 }
@@ -80,7 +83,7 @@ export default function PartnerDirectoryPage({ loaderData }: Route.ComponentProp
 
       {loaderData.partners.length > 0 ? (
         <div className="mt-10">
-          <PartnerLogoGrid partners={loaderData.partners} label={`${loaderData.title} partners`} />
+          <PartnerLogoGrid partners={loaderData.partners} logoCells={loaderData.logoCells} label={`${loaderData.title} partners`} />
         </div>
       ) : (
         <ComingSoonPanel label="Coming soon">

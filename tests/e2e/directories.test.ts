@@ -1,9 +1,12 @@
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { podcastShows } from "../../app/content/podcasts.ts";
-import { filmPartners, musicPartners } from "../../app/content/partners.ts";
+import sharp from "sharp";
+import { filmPartners, musicPartners, type Partner } from "../../app/content/partners.ts";
+import { logoCellsOf } from "../../app/content/partner-logo-sprites.ts";
 import { featuredTokenizationPartner } from "../../app/content/web3.ts";
 import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, screenshot, url } from "./support/browser.ts";
 
@@ -206,6 +209,7 @@ describe("partners", () => {
     ["film", filmPartners, "Film DSPs"],
   ] as const) {
     it(`/partners/${category}: one logo link per partner, new tab, named, from our own origin`, async () => {
+      const cells = logoCellsOf(category, [...partners]);
       await withPage(async (page) => {
         const requested: string[] = [];
         page.on("request", (req) => requested.push(req.url()));
@@ -239,10 +243,11 @@ describe("partners", () => {
             target: "_blank",
             rel: "noopener noreferrer",
             alt: partners[i].name,
-            src: partners[i].logo,
+            // ADR 0150, amended: every logo is cut from one of the directory's sprites
+            src: cells[i]!.src,
             loading: "lazy",
-            width: "200",
-            height: "100",
+            width: String(cells[i]!.columns * 200),
+            height: String(cells[i]!.rows * 100),
           });
         }
         // the accessible name of a tile starts with the partner's name
@@ -254,13 +259,108 @@ describe("partners", () => {
         await page.waitForLoadState("networkidle");
         const origin = new URL(url("/")).origin;
         expect(requested.filter((r) => !r.startsWith(origin) && !r.startsWith("data:"))).toEqual([]);
-        const logoRequests = requested.filter((r) => r.includes(`/assets/dsps/${category}/`));
+        // the logos arrive a dozen to an image, each image once, and no logo in a file of its own
+        const logoRequests = requested.filter((r) => r.includes("/assets/dsps/"));
+        const sprites = [...new Set(cells.map((c) => url(c!.src)))];
         expect(logoRequests.length).toBeGreaterThan(0);
+        expect(new Set(logoRequests).size).toBe(logoRequests.length);
+        expect(logoRequests.every((r) => sprites.includes(r))).toBe(true);
 
         await expectNoAxeViolations(page);
       });
     });
   }
+
+  /** Mean colour of an image (its opaque pixels), to tell the logos apart by their gradients. */
+  async function meanColour(image: Buffer): Promise<number[]> {
+    const { data, info } = await sharp(image).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const sum = [0, 0, 0];
+    let n = 0;
+    for (let i = 0; i < data.length; i += info.channels) {
+      if (data[i + 3] < 250) continue;
+      for (let c = 0; c < 3; c++) sum[c] += data[i + c];
+      n++;
+    }
+    return sum.map((v) => v / n);
+  }
+  const distance = (a: number[], b: number[]) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+  const ownLogo = (partner: Partner) => meanColour(fs.readFileSync(path.join(import.meta.dirname, "../../public", partner.logo)));
+
+  for (const width of [390, 1280]) {
+    it(`at ${width} px each tile in view shows its own partner's logo, sharp at 2x, named by it`, async () => {
+      for (const [category, partners] of [["film", filmPartners], ["music", musicPartners]] as const) {
+        const cells = logoCellsOf(category, [...partners]);
+        await withPage(
+          async (page) => {
+            await page.goto(url(`/partners/${category}`));
+            const tiles = page.locator("ul[aria-label$=' partners'] > li a");
+            await tiles.first().scrollIntoViewIfNeeded();
+            await expect.poll(() => tiles.first().locator("img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+
+            const inView: number[] = [];
+            for (let i = 0; i < 12; i++) {
+              const box = await tiles.nth(i).boundingBox();
+              if (box && box.y >= 0 && box.y + box.height <= 900) inView.push(i);
+            }
+            expect(inView.length, `${category} tiles in view`).toBeGreaterThanOrEqual(width === 390 ? 4 : 6);
+            for (const i of inView) {
+              const tile = tiles.nth(i);
+              const partner = partners[i];
+              expect(await tile.locator("img").getAttribute("src")).toBe(cells[i]!.src);
+              // its accessible name is the partner's (the image's alt text)
+              expect(await page.getByRole("link", { name: `${partner.name} (opens in a new tab)`, exact: true }).getAttribute("href")).toBe(partner.url);
+              // the tile is a 2:1 box showing one cell of the sprite, at least 2 image pixels a CSS px
+              const geometry = await tile.locator("img").evaluate((img: HTMLImageElement) => {
+                const cell = img.parentElement!.getBoundingClientRect();
+                const shown = img.getBoundingClientRect();
+                return { cellWidth: cell.width, cellHeight: cell.height, pixelsPerPx: img.naturalWidth / shown.width };
+              });
+              expect(geometry.cellWidth / geometry.cellHeight).toBeCloseTo(2, 1);
+              expect(geometry.pixelsPerPx).toBeGreaterThanOrEqual(2);
+              // what is painted there is this partner's logo: its colours, not a neighbour's
+              const shot = await meanColour(await tile.screenshot({ animations: "disabled", scale: "css" }));
+              const own = distance(shot, await ownLogo(partner));
+              expect(own, `${category} tile ${i} (${partner.name})`).toBeLessThan(20);
+              for (const other of [partners[i - 1], partners[i + 1]].filter(Boolean)) {
+                expect(distance(shot, await ownLogo(other)), `${partner.name} vs ${other.name}`).toBeGreaterThan(own);
+              }
+            }
+            await expectNoAxeViolations(page);
+          },
+          { viewport: { width, height: 900 }, deviceScaleFactor: 2 },
+        );
+      }
+    });
+  }
+
+  it("does not shift the layout when the logos' sprite arrives (CLS 0)", async () => {
+    await withPage(
+      async (page) => {
+        // hold the sprite until the grid has been laid out and painted without it
+        let release = () => {};
+        const held = new Promise<void>((resolve) => (release = resolve));
+        await page.route(/\/assets\/dsps\/.+\.webp$/, async (route) => {
+          await held;
+          await route.continue();
+        });
+        await page.addInitScript(() => {
+          const w = window as unknown as { __layoutShift: number };
+          w.__layoutShift = 0;
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number }>) w.__layoutShift += entry.value;
+          }).observe({ type: "layout-shift", buffered: true });
+        });
+        await page.goto(url("/partners/film"));
+        const boxes = () => page.locator("ul[aria-label$=' partners'] > li a").evaluateAll((links) => links.slice(0, 12).map((a) => JSON.stringify(a.getBoundingClientRect())));
+        const before = await boxes();
+        release();
+        await expect.poll(() => page.locator("ul[aria-label$=' partners'] img").first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+        expect(await boxes()).toEqual(before);
+        expect(await page.evaluate(() => (window as unknown as { __layoutShift: number }).__layoutShift)).toBe(0);
+      },
+      { viewport: { width: 390, height: 844 } },
+    );
+  });
 
   it("shows the partner's name in a tooltip on hover and on keyboard focus", async () => {
     await withPage(async (page) => {
