@@ -110,20 +110,9 @@ export function openFigureFile(file: string): FigureBytes {
       if (!(Type && offset >= HEADER_BYTES && length >= 0 && length % Type.BYTES_PER_ELEMENT === 0 && offset + length <= size)) throw new Error(`${file} is cut short or damaged (its ${name})`);
     }
     let closed = false;
-    const read = (s: Section, at: number, n: number, into: Uint8Array): Uint8Array => {
-      // a descriptor's number is reused once closed: never read through a closed one
-      if (closed) throw new Error(`the figures file ${file} was closed`);
-      const [offset, length] = header.sections[s];
-      if (at < 0 || at + n > length) throw new RangeError(`a read past the figures' ${s}`);
-      let done = 0;
-      while (done < n) {
-        const got = fs.readSync(fd, into, done, n - done, offset + at + done);
-        if (got === 0) throw new Error(`${file} ended early`);
-        done += got;
-      }
-      return into.subarray(0, n);
-    };
+    /** the file's bytes [offset, offset + n) into `into`: every read, a section's or an array's */
     const readAt = (offset: number, n: number, into: Uint8Array) => {
+      // a descriptor's number is reused once closed: never read through a closed one
       if (closed) throw new Error(`the figures file ${file} was closed`);
       let done = 0;
       while (done < n) {
@@ -131,6 +120,12 @@ export function openFigureFile(file: string): FigureBytes {
         if (got === 0) throw new Error(`${file} ended early`);
         done += got;
       }
+    };
+    const read = (s: Section, at: number, n: number, into: Uint8Array): Uint8Array => {
+      const [offset, length] = header.sections[s];
+      if (at < 0 || at + n > length) throw new RangeError(`a read past the figures' ${s}`);
+      readAt(offset + at, n, into);
+      return into.subarray(0, n);
     };
     return {
       file,
