@@ -8,7 +8,7 @@ import sharp from "sharp";
 import { filmPartners, musicPartners, type Partner } from "../../app/content/partners.ts";
 import { logoCellsOf } from "../../app/content/partner-logo-sprites.ts";
 import { featuredTokenizationPartner } from "../../app/content/web3.ts";
-import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, screenshot, url } from "./support/browser.ts";
+import { expectNoAxeViolations, gotoHydrated, launchBrowser, newPage, screenshot, url, watchLayoutShift } from "./support/browser.ts";
 
 const BLOCKCHAIN_LINES = 8;
 const screenshotDir = () => process.env.SCREENSHOT_DIR ?? path.join(os.tmpdir(), "site-screenshots");
@@ -343,20 +343,14 @@ describe("partners", () => {
           await held;
           await route.continue();
         });
-        await page.addInitScript(() => {
-          const w = window as unknown as { __layoutShift: number };
-          w.__layoutShift = 0;
-          new PerformanceObserver((list) => {
-            for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number }>) w.__layoutShift += entry.value;
-          }).observe({ type: "layout-shift", buffered: true });
-        });
+        const layoutShift = await watchLayoutShift(page);
         await page.goto(url("/partners/film"));
         const boxes = () => page.locator("ul[aria-label$=' partners'] > li a").evaluateAll((links) => links.slice(0, 12).map((a) => JSON.stringify(a.getBoundingClientRect())));
         const before = await boxes();
         release();
         await expect.poll(() => page.locator("ul[aria-label$=' partners'] img").first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
         expect(await boxes()).toEqual(before);
-        expect(await page.evaluate(() => (window as unknown as { __layoutShift: number }).__layoutShift)).toBe(0);
+        expect(await layoutShift()).toBe(0);
       },
       { viewport: { width: 390, height: 844 } },
     );
@@ -521,17 +515,11 @@ describe("web3", () => {
             await new Promise((resolve) => setTimeout(resolve, 1500));
             await route.continue();
           });
-          await page.addInitScript(() => {
-            const w = window as unknown as { __layoutShift: number };
-            w.__layoutShift = 0;
-            new PerformanceObserver((list) => {
-              for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number }>) w.__layoutShift += entry.value;
-            }).observe({ type: "layout-shift", buffered: true });
-          });
+          const layoutShift = await watchLayoutShift(page);
           await gotoHydrated(page, pagePath);
           await page.getByRole("button", { name: "more..." }).first().waitFor();
           await page.waitForLoadState("networkidle");
-          expect(await page.evaluate(() => (window as unknown as { __layoutShift: number }).__layoutShift), pagePath).toBe(0);
+          expect(await layoutShift(), pagePath).toBe(0);
         },
         { viewport: { width: 390, height: 800 } },
       );

@@ -65,6 +65,22 @@ export async function waitHydrated(page: Page) {
 }
 
 /** Runs axe-core on the page and fails with a readable list of violations. */
+/**
+ * Sums every layout shift of the pages `page` opens from now on (an init script), shifts
+ * after an input included: the CLS checks' "no layout shift" (ADR 0150, 0156). Returns a
+ * reader of the current page's sum.
+ */
+export async function watchLayoutShift(page: Page): Promise<() => Promise<number>> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __layoutShift: number };
+    w.__layoutShift = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number }>) w.__layoutShift += entry.value;
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { __layoutShift: number }).__layoutShift);
+}
+
 export async function expectNoAxeViolations(page: Page, opts: { exclude?: string[] } = {}) {
   // A colour transition caught half-way (e.g. a filter pill just toggled) has an in-between
   // contrast that no visitor sees at rest: let finite animations and transitions finish first.
