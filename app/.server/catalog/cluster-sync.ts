@@ -8,6 +8,7 @@ import type { Logger } from "../logger.ts";
 import type { SharedPostgres } from "../db/postgres-pool.ts";
 import { errorMessage } from "./errors.ts";
 import { fsyncDirectory, tempFileFor, writeFileAtomic } from "./files.ts";
+import { download, hashFile, upload, type PublishedFile } from "./chunk-store.ts";
 
 /**
  * Issue #42 "One sync per cluster", ADR 0157. With DATABASE_URL, the machines of a cluster share
@@ -61,8 +62,6 @@ export interface CatalogCluster {
 
 /** How often a machine looks for a new version and renews or tries the lease (ADR 0157: served within 10 s). */
 export const POLL_MS = 2_000;
-/** Bytes of a file per row: a 175 MB album snapshot is 44 rows, and a machine holds one at a time. */
-const CHUNK_BYTES = 4 * 1024 * 1024;
 /** Any fixed number, apart from the other stores' (postgres-pool.ts). */
 const MIGRATION_LOCK = 4_015_701;
 
@@ -109,12 +108,6 @@ CREATE TABLE IF NOT EXISTS track_index_chunks (
 `;
 
 /**
- * The chunk tables (ADR 0157's snapshots; ADR 0162's track index versions, amended): the same
- * rows (version, name, seq, data), written by `upload` and read by `download`.
- */
-export type ChunkTable = "catalog_snapshot_chunks" | "track_index_chunks";
-
-/**
  * A track index version as published (ADR 0162, amended: the figures file built by the lease
  * holder): the table it was built for (tableDigest), its format, the last result it includes
  * (ADR 0151's result_seq), and its file's name (content-named), size and SHA-256.
@@ -138,13 +131,6 @@ export interface IndexPublication {
   resultSeq: number;
   /** refused above this (bytes) */
   maxBytes: number;
-}
-
-/** One file of a version: its name (a snapshot's), size and SHA-256. */
-export interface PublishedFile {
-  name: string;
-  bytes: number;
-  sha256: string;
 }
 
 interface Manifest {
@@ -411,62 +397,3 @@ async function readState(file: string): Promise<Manifest> {
 
 /** The one file of a track index version is stored under this name in track_index_chunks. */
 export const INDEX_CHUNK_NAME = "figures";
-
-/** A file's size and SHA-256, read in a stream. */
-async function hashFile(file: string): Promise<{ bytes: number; sha256: string }> {
-  const hash = crypto.createHash("sha256");
-  let bytes = 0;
-  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) {
-    hash.update(chunk as Buffer);
-    bytes += (chunk as Buffer).byteLength;
-  }
-  return { bytes, sha256: hash.digest("hex") };
-}
-
-/** A file's bytes as rows of CHUNK_BYTES, read one chunk at a time. */
-async function upload(client: pg.PoolClient, table: ChunkTable, version: number, f: PublishedFile, file: string): Promise<void> {
-  const handle = await fsp.open(file, "r");
-  try {
-    const hash = crypto.createHash("sha256");
-    let total = 0;
-    for (let seq = 0; ; seq++) {
-      const buffer = Buffer.alloc(CHUNK_BYTES);
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null);
-      if (bytesRead === 0) break;
-      const chunk = buffer.subarray(0, bytesRead);
-      hash.update(chunk);
-      total += bytesRead;
-      await client.query(`INSERT INTO ${table} (version, name, seq, data) VALUES ($1, $2, $3, $4)`, [version, f.name, seq, chunk]);
-    }
-    // the file was replaced while it was read (a sync of this process): the transaction is dropped
-    if (total !== f.bytes || hash.digest("hex") !== f.sha256) throw new Error(`${f.name}.json changed while it was published`);
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * A version's file into `tmp`, one chunk at a time; refused unless its size and SHA-256 are the
- * manifest's (the caller removes `tmp` then). The track index's build worker reads its version
- * with it too (index-versions.ts), through its own connection.
- */
-export async function download(pool: Pick<pg.Pool, "query">, table: ChunkTable, version: number, f: PublishedFile, tmp: string): Promise<void> {
-  const handle = await fsp.open(tmp, "w");
-  try {
-    const hash = crypto.createHash("sha256");
-    let total = 0;
-    for (let seq = 0; ; seq++) {
-      const { rows } = await pool.query<{ data: Buffer }>(`SELECT data FROM ${table} WHERE version = $1 AND name = $2 AND seq = $3`, [version, f.name, seq]);
-      if (!rows[0]) break;
-      total += rows[0].data.byteLength;
-      if (total > f.bytes) break;
-      hash.update(rows[0].data);
-      await handle.write(rows[0].data);
-    }
-    const what = table === "catalog_snapshot_chunks" ? `version ${version}'s ${f.name}.json` : `track index version ${version}`;
-    if (total !== f.bytes || hash.digest("hex") !== f.sha256) throw new Error(`${what} is not whole (${total} of ${f.bytes} bytes, or another SHA-256); a newer version is taken at the next look`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
