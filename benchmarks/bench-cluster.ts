@@ -27,6 +27,8 @@
 // PostgreSQL's server binaries (as the tests: benchmarks/lib/postgres-server.ts). It measures;
 // it asserts nothing. `--quiet` prints only the table; `--keep` keeps the work folder with each
 // machine's log (`--log-level info` for the cluster's own lines: versions taken, published).
+// `JOINED_NODE_OPTIONS` in the environment is the joining machine's NODE_OPTIONS (for instance
+// `--cpu-prof --cpu-prof-dir=/tmp/prof`: a profile of its main thread and its build worker).
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -264,7 +266,7 @@ try {
   const joinedAt = Date.now();
   // its own lines at info: the published track index version it took, and its download time
   const joinedLog = path.join(work, `machine-${MACHINES + 1}.log`);
-  const joined = await startSite({ env: { ...env, SKIP_BUILD: "1", LOG_LEVEL: "info" }, output: { file: joinedLog }, timeoutMs: 1_800_000 });
+  const joined = await startSite({ env: { ...env, SKIP_BUILD: "1", LOG_LEVEL: "info", ...(process.env.JOINED_NODE_OPTIONS ? { NODE_OPTIONS: process.env.JOINED_NODE_OPTIONS } : {}) }, output: { file: joinedLog }, timeoutMs: 1_800_000 });
   sites.push(joined);
   await until("the new machine's first catalog page", () => servesAdded(joined), 1_800_000, 50);
   const firstPageS = (Date.now() - joinedAt) / 1000;

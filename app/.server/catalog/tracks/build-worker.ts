@@ -21,7 +21,7 @@ import { BUILD_WORKER_CONNECTIONS, type BuildInput, type BuildOutput } from "./b
  */
 const input = workerData as BuildInput;
 // never closed here: the album table in the server's thread owns the descriptor (ADR 0082)
-const file = input.file ? fileTracks({ fd: input.file.fd, close: async () => undefined }, input.file.offsets, input.file.lengths, input.file.path) : null;
+const file = input.file ? fileTracks({ fd: input.file.fd, close: async () => undefined }, input.file.offsets, input.file.lengths, input.file.path, 1 << 20) : null;
 const tracksOf = (a: number): readonly Track[] => (file ? file.read(a, input.ids[a]) : (input.lists?.[a] ?? []));
 
 const started = performance.now();
