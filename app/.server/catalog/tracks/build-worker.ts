@@ -5,10 +5,10 @@ import { openAnalysisStore } from "../../analysis/stage/open.ts";
 import { buildTrackColumns } from "./table.ts";
 import { createTitleIndexer } from "../search/postings.ts";
 import { figuresOfFile, toTransfer, TrackFigures } from "./figures.ts";
-import { tableDigest, takeIndexVersion } from "./index-versions.ts";
+import { tableDigest, takeIndexVersion, takeIndexVersionInThread } from "./index-versions.ts";
 import { FiguresBuilder } from "./figures-builder.ts";
 import { readFigures } from "./figures-read.ts";
-import { NO_YIELD, Slicer } from "./yielding.ts";
+import { NO_YIELD } from "./yielding.ts";
 import { releaseFreedPages } from "./release-pages.ts";
 import { BUILD_WORKER_CONNECTIONS, type BuildInput, type BuildOutput } from "./build-thread.ts";
 
@@ -30,12 +30,14 @@ const cluster = input.figures?.cluster && input.figures.store.DATABASE_URL && in
  * A cluster's newest published track index version downloads while the columns are built
  * (ADR 0162 amended, "the download beside the columns": a joining machine's first like= waited
  * for both one after the other). The version is chosen by format only, since the table's digest
- * needs the columns; it is used only if its table is the one built below. The columns' build
- * then gives the download's reads a turn every 10 ms.
+ * needs the columns; it is used only if its table is the one built below. It runs on a thread
+ * of its own (takeIndexVersionInThread): on this one its reads waited for the columns' turns.
  */
-const early = cluster ? takeIndexVersion(cluster.url, cluster.dir, null, cluster.format).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))) : null;
+const early = cluster
+  ? takeIndexVersionInThread({ databaseUrl: cluster.url, dir: cluster.dir, table: null, format: cluster.format }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))
+  : null;
 const titles = createTitleIndexer();
-const columns = await buildTrackColumns(input.ids.length, tracksOf, early ? new Slicer(10) : NO_YIELD, titles.track);
+const columns = await buildTrackColumns(input.ids.length, tracksOf, NO_YIELD, titles.track);
 const postings = titles.finish();
 const columnsMs = performance.now() - started;
 
