@@ -1,4 +1,4 @@
-// `node labs/lighthouse-ab.ts [--routes /catalog,/partners/film] [--runs 3] [--variants plain,inline-css,cv,no-logos,sprite,sprite-12,sprite-24,eager-low,png-favicon,png32-favicon,no-favicon,prefetch-after-load,no-latin-ext,svg-favicon,no-svg-icon,svg-icon]`
+// `node labs/lighthouse-ab.ts [--routes /catalog,/partners/film] [--runs 3] [--variants plain,inline-css,cv,no-logos,sprite,sprite-12,sprite-24,eager-low,png-favicon,png32-favicon,no-favicon,prefetch-after-load,no-latin-ext,no-sw,svg-favicon,no-svg-icon,svg-icon]`
 //
 // Issue #41, ADR 0160 (amended 2026-11-29): Lighthouse (mobile, simulated throttling, the same
 // settings as bench:lighthouse) against the built site through loopback proxies that each rewrite
@@ -17,6 +17,7 @@
 //   no-favicon  a diagnostic: the favicon link an empty data: URL (what the favicon costs at most)
 //   prefetch-after-load  ADR 0160's module prefetch after the load event instead of the first paint
 //   no-latin-ext a diagnostic: /catalog's only letters outside Inter's Latin subset replaced
+//   no-sw       a diagnostic: /sw.js answers 404 (no service worker install during the run)
 //   svg-favicon the favicon linked as favicon.svg (for a build that links favicon.ico)
 //   no-svg-icon the web manifest without its SVG icon (Chromium's install check fetches it)
 //   svg-icon    the web manifest with favicon.svg first (for a build that no longer lists it)
@@ -87,6 +88,9 @@ const VARIANTS: Record<string, (html: string, origin: string) => Promise<string>
   // is the only text of /catalog outside Inter's Latin subset, so it alone loads the 86 KB
   // latin-ext font (at the highest priority, before the largest paint); here its two letters become o/O
   "no-latin-ext": async (html) => html.replaceAll("ɔ", "o").replaceAll("Ɔ", "O"),
+  // a diagnostic: the proxy answers 404 for /sw.js, so the service worker's install (which
+  // precaches every hashed asset right after the load on document pages) does not run
+  "no-sw": async (html) => html,
   // the reverse of what the site now links (ADR 0150, amended): the SVG favicon instead of favicon.ico
   "svg-favicon": async (html) => html.replace(/<link rel="icon" href="\/favicon\.ico"[^>]*\/>/, '<link rel="icon" href="/favicon.svg" type="image/svg+xml"/>'),
   // a diagnostic, not a candidate: no favicon at all (an empty data: URL), the floor of what the favicon costs
@@ -212,6 +216,10 @@ async function proxy(rewrite: (html: string, origin: string) => Promise<string>,
   const manifestRewrites = variant.split("+").flatMap((part) => MANIFEST_VARIANTS[part] ?? []);
   const server = http.createServer(async (req, res) => {
     try {
+      if (req.url === "/sw.js" && variant.split("+").includes("no-sw")) {
+        res.writeHead(404).end();
+        return;
+      }
       const sprite = spriteFiles.get(req.url ?? "");
       if (sprite) {
         res.writeHead(200, { "content-type": req.url?.endsWith(".png") ? "image/png" : "image/webp", "cache-control": "public, max-age=86400" }).end(sprite);
