@@ -1,4 +1,4 @@
-// `node labs/lighthouse-ab.ts [--routes /catalog,/partners/film] [--runs 3] [--variants plain,inline-css,cv,no-logos,sprite,sprite-12,sprite-24,eager-low,png-favicon,png32-favicon,no-favicon,prefetch-after-load,no-latin-ext,no-sw,svg-favicon,no-svg-icon,svg-icon]`
+// `node labs/lighthouse-ab.ts [--routes /catalog,/partners/film] [--runs 3] [--variants plain,inline-css,cv,no-logos,sprite,sprite-12,sprite-24,eager-low,png-favicon,png32-favicon,no-favicon,prefetch-after-load,no-latin-ext,no-sw,sw-at-load,svg-favicon,no-svg-icon,svg-icon]`
 //
 // Issue #41, ADR 0160 (amended 2026-11-29): Lighthouse (mobile, simulated throttling, the same
 // settings as bench:lighthouse) against the built site through loopback proxies that each rewrite
@@ -18,6 +18,7 @@
 //   prefetch-after-load  ADR 0160's module prefetch after the load event instead of the first paint
 //   no-latin-ext a diagnostic: /catalog's only letters outside Inter's Latin subset replaced
 //   no-sw       a diagnostic: /sw.js answers 404 (no service worker install during the run)
+//   sw-at-load  the service worker registered at the load event (as before the sixth session)
 //   svg-favicon the favicon linked as favicon.svg (for a build that links favicon.ico)
 //   no-svg-icon the web manifest without its SVG icon (Chromium's install check fetches it)
 //   svg-icon    the web manifest with favicon.svg first (for a build that no longer lists it)
@@ -91,6 +92,10 @@ const VARIANTS: Record<string, (html: string, origin: string) => Promise<string>
   // a diagnostic: the proxy answers 404 for /sw.js, so the service worker's install (which
   // precaches every hashed asset right after the load on document pages) does not run
   "no-sw": async (html) => html,
+  // the reverse of ADR 0150's sixth-session change on document pages: the service worker
+  // registered at the load event again, not at the first interaction (CSP header dropped)
+  "sw-at-load": async (html) =>
+    html.replace("</body>", '<script>addEventListener("load",function(){navigator.serviceWorker.register("/sw.js",{scope:"/"})})</script></body>'),
   // the reverse of what the site now links (ADR 0150, amended): the SVG favicon instead of favicon.ico
   "svg-favicon": async (html) => html.replace(/<link rel="icon" href="\/favicon\.ico"[^>]*\/>/, '<link rel="icon" href="/favicon.svg" type="image/svg+xml"/>'),
   // a diagnostic, not a candidate: no favicon at all (an empty data: URL), the floor of what the favicon costs
@@ -233,7 +238,7 @@ async function proxy(rewrite: (html: string, origin: string) => Promise<string>,
         if (!["content-length", "content-encoding", "transfer-encoding", "connection", "etag"].includes(name)) headers[name] = value;
       });
       if (type.includes("text/html")) body = Buffer.from(await rewrite(body.toString(), origin));
-      if (variant.split("+").includes("prefetch-after-load")) delete headers["content-security-policy"];
+      if (variant.split("+").some((part) => part === "prefetch-after-load" || part === "sw-at-load")) delete headers["content-security-policy"];
       if (req.url === "/manifest.webmanifest" && manifestRewrites.length) {
         let manifest = JSON.parse(body.toString()) as WebManifest;
         for (const change of manifestRewrites) manifest = change(manifest);
