@@ -37,7 +37,10 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export const links: Route.LinksFunction = () => [
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // Issue #41, ADR 0150 (amended, sixth session): a raster favicon (16, 32 and 48 px in one .ico).
+  // Chromium draws an SVG favicon as a whole SVG document on the page's main thread after the
+  // first paint, which Lighthouse counted as blocking time; a small PNG frame decodes in microseconds.
+  { rel: "icon", href: "/favicon.ico", sizes: "16x16 32x32 48x48" },
   { rel: "manifest", href: "/manifest.webmanifest" },
   { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
   { rel: "preload", href: interLatinWoff2, as: "font", type: "font/woff2", crossOrigin: "anonymous" },

@@ -1,5 +1,5 @@
 // Generates the committed raster brand assets in public/ from SVG, once, with sharp:
-// the PWA icons, the Apple touch icon and the 1200×630 Open Graph image.
+// the favicon.ico, the PWA icons, the Apple touch icon and the 1200×630 Open Graph image.
 // Run: node_modules/.bin/node commands/generate-brand-assets.ts (only when the brand changes).
 import fs from "node:fs";
 import path from "node:path";
@@ -48,6 +48,37 @@ async function png(svg: string, file: string, palette = true) {
   console.log(`${file}: ${fs.statSync(out).size} bytes`);
 }
 
+/**
+ * issue #41, ADR 0150 (amended, sixth session): the tab's icon as a raster. Chromium draws a linked
+ * SVG favicon as a whole SVG document on the page's main thread after the first paint (twice),
+ * which Lighthouse counted as blocking time; a small PNG decodes in microseconds. One .ico holds
+ * the mark at the sizes browsers ask for a tab (16, 32 and 48 px: 16 CSS px at 1×, 2× and 3×),
+ * each frame a PNG (every browser since 2012 reads PNG frames in an .ico); favicon.svg stays the
+ * manifest's scalable icon.
+ */
+async function ico(file: string, sizes: number[]) {
+  const frames = await Promise.all(sizes.map((size) => sharp(Buffer.from(iconSvg(size, 0, true))).png({ compressionLevel: 9, palette: false }).toBuffer()));
+  const header = Buffer.alloc(6 + 16 * frames.length);
+  header.writeUInt16LE(0, 0); // reserved
+  header.writeUInt16LE(1, 2); // 1: an icon
+  header.writeUInt16LE(frames.length, 4);
+  let offset = header.length;
+  frames.forEach((frame, i) => {
+    const entry = 6 + 16 * i;
+    header.writeUInt8(sizes[i]! % 256, entry); // width (0 means 256)
+    header.writeUInt8(sizes[i]! % 256, entry + 1); // height
+    header.writeUInt16LE(1, entry + 4); // colour planes
+    header.writeUInt16LE(32, entry + 6); // bits per pixel
+    header.writeUInt32LE(frame.length, entry + 8);
+    header.writeUInt32LE(offset, entry + 12);
+    offset += frame.length;
+  });
+  const out = path.join(publicDir, file);
+  fs.writeFileSync(out, Buffer.concat([header, ...frames]));
+  console.log(`${file}: ${fs.statSync(out).size} bytes`);
+}
+
+await ico("favicon.ico", [16, 32, 48]);
 await png(iconSvg(192, 24, true), "icons/icon-192.png");
 await png(iconSvg(512, 64, true), "icons/icon-512.png");
 // Maskable: full bleed, the mark inside the central 80 % safe zone.

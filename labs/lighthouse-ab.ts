@@ -1,4 +1,4 @@
-// `node labs/lighthouse-ab.ts [--routes /catalog,/partners/film] [--runs 3] [--variants plain,inline-css,cv,no-logos,sprite,sprite-12,sprite-24,eager-low]`
+// `node labs/lighthouse-ab.ts [--routes /catalog,/partners/film] [--runs 3] [--variants plain,inline-css,cv,no-logos,sprite,sprite-12,sprite-24,eager-low,png-favicon,png32-favicon,no-favicon,prefetch-after-load,no-latin-ext,no-sw,sw-at-load,svg-favicon,no-svg-icon,svg-icon]`
 //
 // Issue #41, ADR 0160 (amended 2026-11-29): Lighthouse (mobile, simulated throttling, the same
 // settings as bench:lighthouse) against the built site through loopback proxies that each rewrite
@@ -12,13 +12,22 @@
 //               columns) through its own <img alt> in a clipping box, so they all arrive at once
 //   sprite-12, sprite-24   the same from sprites of 12 or 24 logos each
 //   eager-low   the partner logos loaded eagerly at low priority (no loading="lazy")
-//   png-favicon the favicon linked as a PNG instead of the SVG
+//   png-favicon the favicon linked as a PNG instead of the SVG (the 192 px icon)
+//   png32-favicon  the favicon linked as a 32×32 PNG drawn from favicon.svg
+//   no-favicon  a diagnostic: the favicon link an empty data: URL (what the favicon costs at most)
+//   prefetch-after-load  ADR 0160's module prefetch after the load event instead of the first paint
+//   no-latin-ext a diagnostic: /catalog's only letters outside Inter's Latin subset replaced
+//   no-sw       a diagnostic: /sw.js answers 404 (no service worker install during the run)
+//   sw-at-load  the service worker registered at the load event (as before the sixth session)
+//   svg-favicon the favicon linked as favicon.svg (for a build that links favicon.ico)
+//   no-svg-icon the web manifest without its SVG icon (Chromium's install check fetches it)
+//   svg-icon    the web manifest with favicon.svg first (for a build that no longer lists it)
 //   a+b         variant a, then b (sprite-12+png-favicon)
 // Prints each run's score, FCP, LCP, TBT and Speed Index, and from the run's trace the page's
 // main thread: its CPU time from navigation on (`cpu`), the simulated TBT from thread time (each
 // top-level task after FCP, CPU time × 4, less 50 ms: `tTBT`), the same from wall time as
 // Lighthouse's simulator reads it (`wTBT`), and the frames painted after FCP (`paints`).
-// LAB_TRACE_DIR=<folder> also writes each run's trace there.
+// LAB_TRACE_DIR=<folder> also writes each run's trace and Lighthouse report (`.lhr.json`) there.
 // Nothing is kept in the product from it; it measured what ADR 0160's amendments report.
 import fs from "node:fs";
 import http from "node:http";
@@ -63,9 +72,51 @@ const VARIANTS: Record<string, (html: string, origin: string) => Promise<string>
   // thread after the first paint (two of them, 15–80 ms of wall time each on this machine)
   "png-favicon": async (html) =>
     html.replace(/<link rel="icon" href="\/favicon\.svg" type="image\/svg\+xml"\/>/, '<link rel="icon" href="/icons/icon-192.png" type="image/png" sizes="192x192"/>'),
+  // issue #41 (ADR 0150, amended 2026-11-29, sixth session): a 32×32 raster of the same mark,
+  // drawn from public/favicon.svg when the lab starts, served by the proxy
+  "png32-favicon": async (html) =>
+    html.replace(/<link rel="icon" href="\/favicon\.svg" type="image\/svg\+xml"\/>/, '<link rel="icon" href="/lab-favicon-32.png" type="image/png" sizes="32x32"/>'),
+  // ADR 0160's loader prefetches the framework modules at the first paint; on /catalog the cover
+  // often paints after that, and Lighthouse's LCP graph counts every request sent before it
+  // (144 KB of modules): here the prefetch waits for the load event and the frame after it.
+  // The proxy drops this variant's CSP header (the loader's hash changes).
+  "prefetch-after-load": async (html) =>
+    html.replace(
+      'function painted(){if(D.querySelector("[data-hydrate-early]")){go();return}',
+      'function painted(){if(D.querySelector("[data-hydrate-early]")){go();return}if(D.readyState!=="complete"){W.addEventListener("load",function(){requestAnimationFrame(function(){setTimeout(painted)})});return}',
+    ),
+  // a diagnostic, not a candidate: the sample catalog's one title in Twi ("Akwaaba Me Dɔ Wo Ɔdɔ")
+  // is the only text of /catalog outside Inter's Latin subset, so it alone loads the 86 KB
+  // latin-ext font (at the highest priority, before the largest paint); here its two letters become o/O
+  "no-latin-ext": async (html) => html.replaceAll("ɔ", "o").replaceAll("Ɔ", "O"),
+  // a diagnostic: the proxy answers 404 for /sw.js, so the service worker's install (which
+  // precaches every hashed asset right after the load on document pages) does not run
+  "no-sw": async (html) => html,
+  // the reverse of ADR 0150's sixth-session change on document pages: the service worker
+  // registered at the load event again, not at the first interaction (CSP header dropped)
+  "sw-at-load": async (html) =>
+    html.replace("</body>", '<script>addEventListener("load",function(){navigator.serviceWorker.register("/sw.js",{scope:"/"})})</script></body>'),
+  // the reverse of what the site now links (ADR 0150, amended): the SVG favicon instead of favicon.ico
+  "svg-favicon": async (html) => html.replace(/<link rel="icon" href="\/favicon\.ico"[^>]*\/>/, '<link rel="icon" href="/favicon.svg" type="image/svg+xml"/>'),
+  // a diagnostic, not a candidate: no favicon at all (an empty data: URL), the floor of what the favicon costs
+  "no-favicon": async (html) => html.replace(/<link rel="icon" href="\/favicon\.svg" type="image\/svg\+xml"\/>/, '<link rel="icon" href="data:,"/>'),
   "eager-low": async (html) => html.replace(/(<img src="\/assets\/dsps\/[^"]+") ([^>]*?)loading="lazy"/g, '$1 fetchpriority="low" $2'),
   "no-logos": async (html) => html.replace("</head>", "<style>ul[aria-label] > li:nth-child(n+9) img{display:none}</style></head>"),
 };
+
+interface WebManifest {
+  icons: { src: string; sizes: string; type: string }[];
+}
+/** Variants that also rewrite the web manifest (the proxy applies them to /manifest.webmanifest). */
+const MANIFEST_VARIANTS: Record<string, (manifest: WebManifest) => WebManifest> = {
+  // Chromium fetches a manifest icon after the load (its install check) and prefers the scalable
+  // one: favicon.svg, drawn as an SVG document on the page's main thread like the linked favicon
+  "no-svg-icon": (manifest) => ({ ...manifest, icons: manifest.icons.filter((icon) => icon.type !== "image/svg+xml") }),
+  // the reverse, for a build whose manifest no longer lists it
+  "svg-icon": (manifest) => ({ ...manifest, icons: [{ src: "/favicon.svg", sizes: "any", type: "image/svg+xml" }, ...manifest.icons.filter((icon) => icon.type !== "image/svg+xml")] }),
+};
+VARIANTS["no-svg-icon"] = async (html) => html;
+VARIANTS["svg-icon"] = async (html) => html;
 
 const variants = values.variants.split(",").map((v) => v.trim());
 for (const v of variants) {
@@ -102,6 +153,10 @@ async function sprites(category: "music" | "film", size: number) {
     spriteFiles.set(SPRITE_URL(category, size, chunk), fs.readFileSync(file));
   }
 }
+spriteFiles.set(
+  "/lab-favicon-32.png",
+  await sharp(path.join(import.meta.dirname, "../public/favicon.svg"), { density: 288 }).resize(32, 32).png({ compressionLevel: 9 }).toBuffer(),
+);
 for (const v of variants) {
   for (const part of v.split("+")) {
     const size = part === "sprite" ? 1000 : Number(/^sprite-(\d+)$/.exec(part)?.[1] ?? 0);
@@ -162,12 +217,17 @@ const origin = `http://127.0.0.1:${port}`;
 const site = await startSite({ port, env: { SITE_URL: origin, LOG_LEVEL: "warn" } });
 
 /** One proxy per variant: the site's answers, the HTML rewritten, text compressed with brotli. */
-async function proxy(rewrite: (html: string, origin: string) => Promise<string>) {
+async function proxy(rewrite: (html: string, origin: string) => Promise<string>, variant: string) {
+  const manifestRewrites = variant.split("+").flatMap((part) => MANIFEST_VARIANTS[part] ?? []);
   const server = http.createServer(async (req, res) => {
     try {
+      if (req.url === "/sw.js" && variant.split("+").includes("no-sw")) {
+        res.writeHead(404).end();
+        return;
+      }
       const sprite = spriteFiles.get(req.url ?? "");
       if (sprite) {
-        res.writeHead(200, { "content-type": "image/webp", "cache-control": "public, max-age=86400" }).end(sprite);
+        res.writeHead(200, { "content-type": req.url?.endsWith(".png") ? "image/png" : "image/webp", "cache-control": "public, max-age=86400" }).end(sprite);
         return;
       }
       const upstream = await fetch(origin + req.url, { headers: { "accept-encoding": "identity", accept: req.headers.accept ?? "*/*" } });
@@ -178,6 +238,12 @@ async function proxy(rewrite: (html: string, origin: string) => Promise<string>)
         if (!["content-length", "content-encoding", "transfer-encoding", "connection", "etag"].includes(name)) headers[name] = value;
       });
       if (type.includes("text/html")) body = Buffer.from(await rewrite(body.toString(), origin));
+      if (variant.split("+").some((part) => part === "prefetch-after-load" || part === "sw-at-load")) delete headers["content-security-policy"];
+      if (req.url === "/manifest.webmanifest" && manifestRewrites.length) {
+        let manifest = JSON.parse(body.toString()) as WebManifest;
+        for (const change of manifestRewrites) manifest = change(manifest);
+        body = Buffer.from(JSON.stringify(manifest));
+      }
       if (/text|css|javascript|json|svg/.test(type) && /br/.test(String(req.headers["accept-encoding"] ?? ""))) {
         body = zlib.brotliCompressSync(body);
         headers["content-encoding"] = "br";
@@ -192,7 +258,7 @@ async function proxy(rewrite: (html: string, origin: string) => Promise<string>)
   return { url: `http://127.0.0.1:${p}`, close: () => server.close() };
 }
 
-const proxies = await Promise.all(variants.map(async (v) => ({ variant: v, ...(await proxy(VARIANTS[v]!)) })));
+const proxies = await Promise.all(variants.map(async (v) => ({ variant: v, ...(await proxy(VARIANTS[v]!, v)) })));
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
   chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"],
@@ -211,6 +277,7 @@ try {
         const events = (result.artifacts.Trace?.traceEvents ?? []) as unknown as TraceEvent[];
         if (process.env.LAB_TRACE_DIR) {
           fs.writeFileSync(path.join(process.env.LAB_TRACE_DIR, `${p.variant}-${route.replaceAll("/", "_")}-${i + 1}.json`), JSON.stringify(events));
+          fs.writeFileSync(path.join(process.env.LAB_TRACE_DIR, `${p.variant}-${route.replaceAll("/", "_")}-${i + 1}.lhr.json`), JSON.stringify(result.lhr));
         }
         const trace = threadTime(events);
         console.log(

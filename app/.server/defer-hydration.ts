@@ -18,6 +18,8 @@
  * Both scripts, and the bootstrap's text the loader runs, are allowed by their hashes (ADR 0119).
  */
 
+import { FIRST_INTERACTION_EVENTS } from "../lib/first-interaction.ts";
+
 const MODULEPRELOAD = /<link\b[^>]*\brel="modulepreload"[^>]*\/?>/g;
 /** React Router's bootstrap: `<script type="module" async="">import …</script>`. */
 const BOOTSTRAP = /<script\b([^>]*)\btype="module" async=""([^>]*)>/y;
@@ -47,7 +49,7 @@ export function deferHydration(html: string): string[] {
 const BOOTSTRAP_ATTRIBUTES = 'type="module" async=""';
 
 /** The interactions that start hydration (capture phase, on the window). */
-export const HYDRATION_TRIGGERS = ["pointerdown", "touchstart", "keydown", "focusin", "mouseover", "wheel"] as const;
+export const HYDRATION_TRIGGERS = FIRST_INTERACTION_EVENTS;
 
 /** The hrefs of the modulepreload links React Router rendered, in order, without repeats. */
 function modulePreloads(html: string): string[] {

@@ -1,6 +1,7 @@
 /**
- * product-rules §1 and §8: the site registers a background service worker at /sw.js on load, and a
- * failed registration is only logged. The worker itself is server/service-worker.ts.
+ * product-rules §1 and §8: the site registers a background service worker at /sw.js, never before
+ * the load, and a failed registration is only logged. Both kinds of page call this at the visitor's
+ * first interaction (ADR 0160; ADR 0150 amended). The worker itself is server/service-worker.ts.
  */
 export function registerServiceWorker(
   win: Pick<Window, "addEventListener"> & { navigator: Pick<Navigator, "serviceWorker"> } = window,

@@ -66,18 +66,46 @@ describe("Organization JSON-LD on the home page", () => {
 });
 
 describe("static SEO and app files", () => {
-  it("serves the favicon, the web manifest with existing icons, and a 1200×630 Open Graph image", async () => {
-    const favicon = await fetch(url("/favicon.svg"));
+  it("serves the favicon a page links as an icon of 16, 32 and 48 px, cached by browsers", async () => {
+    // issue #41, ADR 0150 (amended, sixth session): a raster favicon, not an SVG document
+    const { html } = await head("/catalog");
+    const href = attr(html, /<link rel="icon" href="([^"]+)"/);
+    expect(href).toBe("/favicon.ico");
+    const favicon = await fetch(url(href!));
     expect(favicon.status).toBe(200);
-    expect(favicon.headers.get("content-type")).toMatch(/image\/svg\+xml/);
+    expect(favicon.headers.get("content-type")).toMatch(/^image\/(vnd\.microsoft\.icon|x-icon)/);
+    expect(favicon.headers.get("cache-control")).toBe("public, max-age=3600");
+    // ICONDIR: reserved 0, type 1 (icon), the count; then a 16-byte entry per image, each a PNG
+    const ico = Buffer.from(await favicon.arrayBuffer());
+    expect([ico.readUInt16LE(0), ico.readUInt16LE(2)]).toEqual([0, 1]);
+    const frames = Array.from({ length: ico.readUInt16LE(4) }, (_, i) => {
+      const entry = 6 + 16 * i;
+      const png = ico.subarray(ico.readUInt32LE(entry + 12), ico.readUInt32LE(entry + 12) + ico.readUInt32LE(entry + 8));
+      expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
+      return [png.readUInt32BE(16), png.readUInt32BE(20)];
+    });
+    expect(frames).toEqual([[16, 16], [32, 32], [48, 48]]);
+    // the scalable mark stays where others may have linked it
+    const svg = await fetch(url("/favicon.svg"));
+    expect(svg.headers.get("content-type")).toMatch(/image\/svg\+xml/);
+  });
 
+  it("serves the web manifest with existing icons, and a 1200×630 Open Graph image", async () => {
     const manifest = await fetch(url("/manifest.webmanifest"));
     expect(manifest.status).toBe(200);
-    const json = (await manifest.json()) as { name: string; start_url: string; icons: { src: string; sizes: string; purpose?: string }[] };
+    const json = (await manifest.json()) as { name: string; start_url: string; icons: { src: string; sizes: string; type: string; purpose?: string }[] };
     expect(json.name).toBe("Northbeat Media");
     expect(json.start_url).toBe("/");
     expect(json.icons.some((i) => i.sizes === "512x512" && i.purpose === "maskable")).toBe(true);
-    for (const icon of json.icons) expect((await fetch(url(icon.src))).status).toBe(200);
+    // ADR 0150 (amended): no SVG icon, which Chromium's install check would draw as a document
+    expect(json.icons.some((i) => i.sizes === "192x192")).toBe(true);
+    for (const icon of json.icons) {
+      const res = await fetch(url(icon.src));
+      expect(res.status, icon.src).toBe(200);
+      expect(res.headers.get("content-type"), icon.src).toBe(icon.type);
+      const png = Buffer.from(await res.arrayBuffer());
+      expect(`${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`, icon.src).toBe(icon.sizes);
+    }
 
     const og = await fetch(url("/og-image.png"));
     expect(og.headers.get("content-type")).toBe("image/png");
@@ -89,7 +117,7 @@ describe("static SEO and app files", () => {
 
   it("links the favicon, manifest and Apple touch icon from every page", async () => {
     const { html } = await head("/podcasts");
-    expect(html).toMatch(/<link [^>]*rel="icon" href="\/favicon.svg" type="image\/svg\+xml"\/>/);
+    expect(html).toMatch(/<link [^>]*rel="icon" href="\/favicon.ico" sizes="16x16 32x32 48x48"\/>/);
     expect(html).toMatch(/<link [^>]*rel="manifest" href="\/manifest.webmanifest"\/>/);
     expect(html).toMatch(/<link [^>]*rel="apple-touch-icon" href="\/icons\/apple-touch-icon.png"\/>/);
     // The Latin Inter subset is preloaded (no late font swap).

@@ -18,8 +18,10 @@ async function workerPage(): Promise<{ context: BrowserContext; page: Page }> {
   return { context, page };
 }
 
+/** Registration waits for the visitor's first interaction (ADR 0160; ADR 0150 amended): a Shift press. */
 async function waitForControl(page: Page) {
   await waitHydrated(page);
+  await page.keyboard.press("Shift");
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
     if (!navigator.serviceWorker.controller) {
@@ -47,7 +49,7 @@ describe("service worker", () => {
     expect(body).toContain("/offline.html");
   });
 
-  it("registers on load and precaches the built assets and the offline page", async () => {
+  it("registers at the first interaction and precaches the built assets and the offline page", async () => {
     const { context, page } = await workerPage();
     const errors: string[] = [];
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
