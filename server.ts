@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { ConfigError, parseConfig, type Config } from "./app/.server/config.ts";
 import { createLogger } from "./app/.server/logger.ts";
+import { allocatorDefaults } from "./server/allocator.ts";
 import { portIsFree } from "./server/lifecycle.ts";
 import { CONNECTION_SHARE, fairShare, isConnectionsReport, type ConnectionShare } from "./server/connection-balance.ts";
 
@@ -127,7 +128,8 @@ function runPrimary(config: Config) {
   let cleanExits = true;
 
   const fork = (slot: number) => {
-    const worker = cluster.fork({ [WORKER_SLOT_ENV]: String(slot) });
+    // glibc's settings for the index's memory, unless the operator set them (server/allocator.ts)
+    const worker = cluster.fork({ ...allocatorDefaults(process.env), [WORKER_SLOT_ENV]: String(slot) });
     const startedAt = Date.now();
     workers.set(slot, worker);
     // an IPC message (the rate limit's answer) to a worker that just died must not crash us

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { allocatorDefaults } from "../../server/allocator.ts";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -78,6 +79,8 @@ export async function startSite(opts: SiteOptions = {}): Promise<RunningSite> {
     cwd: root,
     env: {
       ...process.env,
+      // As `npm start` runs: glibc's allocator settings (server/allocator.ts), unless set
+      ...allocatorDefaults(process.env),
       // As `npm start` runs: server.ts chooses the production mode itself (vitest sets
       // NODE_ENV=test, which would load React's development build).
       NODE_ENV: undefined,
