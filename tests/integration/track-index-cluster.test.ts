@@ -193,4 +193,49 @@ describe("the track index built once per cluster (PostgreSQL)", () => {
     expect(cut.tracks.stats()).toMatchObject({ publishedSource: null });
     expect((await likeList(cut.tracks, SEEDS[1])).rows.length).toBeGreaterThan(0);
   }, 120_000);
+  it("a version's upload keeps neither the holder's renewal nor another machine's look at the lease waiting (the fencing check comes last)", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "track-index-cluster-"));
+    const pools = [createSharedPostgres(url, 2), createSharedPostgres(url, 2)];
+    const log = captureLogger();
+    const open = (postgres: SharedPostgres, name: string) => openCatalogCluster({ postgres, dir: path.join(dataDir, name), log: log.logger, leaseSeconds: 30, maxBytes: 1e9 });
+    const holder = await open(pools[0], "holder");
+    const other = await open(pools[1], "other");
+    const blocker = new pg.Client({ connectionString: url });
+    await blocker.connect();
+    cleanups.push(async () => {
+      await blocker.end().catch(() => undefined);
+      await holder.close();
+      await other.close();
+      for (const p of pools) await p.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    });
+    expect(await holder.lead()).toBe(true);
+    // a file of three chunks, published as a version
+    const file = path.join(dataDir, "figures-0123456789abcdef0123456789abcdef.bin");
+    fs.writeFileSync(file, Buffer.alloc(9 * 1024 * 1024, 7));
+    // another session holds the chunks' table, so the upload waits at its first chunk, as a long upload would
+    await blocker.query("BEGIN");
+    await blocker.query("LOCK TABLE track_index_chunks IN SHARE MODE");
+    const publishing = holder.publishIndex({ file, table: "a".repeat(64), format: "test format", resultSeq: 0, maxBytes: 1e9 });
+    await waitFor("the upload waiting on its first chunk", async () => (await rows("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO track_index_chunks%'")).length > 0 || undefined);
+    // meanwhile the holder renews its lease, and another machine's look answers (it is not the holder)
+    expect(await holder.lead()).toBe(true);
+    expect(await other.lead()).toBe(false);
+    await blocker.query("COMMIT");
+    // the upload then finishes and is committed under the lease
+    expect(await publishing).toBeGreaterThan(0);
+    expect(await versions()).toHaveLength(1);
+
+    // a holder whose lease another machine took while it uploaded publishes nothing (fenced at its end)
+    fs.writeFileSync(file, Buffer.alloc(9 * 1024 * 1024, 8));
+    await blocker.query("BEGIN");
+    await blocker.query("LOCK TABLE track_index_chunks IN SHARE MODE");
+    const late = holder.publishIndex({ file, table: "a".repeat(64), format: "test format", resultSeq: 0, maxBytes: 1e9 });
+    await waitFor("the second upload waiting on its first chunk", async () => (await rows("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO track_index_chunks%'")).length > 0 || undefined);
+    await rows("UPDATE catalog_sync_lease SET expires_at = now() - interval '1 second'");
+    expect(await other.lead()).toBe(true);
+    await blocker.query("COMMIT");
+    expect(await late).toBeUndefined();
+    expect(await versions()).toHaveLength(1);
+  });
 });

@@ -176,6 +176,16 @@ export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogC
   /** index publications one at a time (each holds a connection for its upload) */
   let indexQueue: Promise<unknown> = Promise.resolve();
 
+  /**
+   * The fencing check of a publication, the last statement before its COMMIT: this process still
+   * holds an unexpired lease, and the row stays so until the COMMIT (FOR SHARE). Taken at the end,
+   * not the start: held over the upload (a 715.8 MB version at 250,000 albums), the row lock kept
+   * every machine's renewal and takeover (`lead`, an UPDATE of that row) waiting, so the holder's
+   * lease was not renewed and no sync ran for the upload's length (ADR 0162 amended, sixth session).
+   */
+  const stillHolds = async (client: pg.PoolClient): Promise<boolean> =>
+    ((await client.query("SELECT 1 FROM catalog_sync_lease WHERE id = 1 AND holder = $1 AND expires_at > now() FOR SHARE", [holder])).rowCount ?? 0) > 0;
+
   const publishIndex = async (p: IndexPublication): Promise<number | undefined> => {
     const { bytes, sha256 } = await hashFile(p.file);
     if (bytes > p.maxBytes) {
@@ -189,12 +199,6 @@ export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogC
     const client = await pool.connect();
     try {
       await client.query("BEGIN");
-      // fencing, as for snapshots: a holder paused past its lease publishes nothing
-      const { rowCount } = await client.query("SELECT 1 FROM catalog_sync_lease WHERE id = 1 AND holder = $1 AND expires_at > now() FOR SHARE", [holder]);
-      if (!rowCount) {
-        await client.query("ROLLBACK");
-        return undefined;
-      }
       const name = path.basename(p.file);
       const { rows } = await client.query<{ version: string }>(
         "INSERT INTO track_index_versions (publisher, table_digest, format, result_seq, name, bytes, sha256) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING version",
@@ -204,6 +208,11 @@ export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogC
       await upload(client, "track_index_chunks", version, { name: INDEX_CHUNK_NAME, bytes, sha256 }, p.file);
       // the newest two are kept (whatever their tables): a machine still downloading the previous one finishes it
       await client.query("DELETE FROM track_index_versions WHERE version < (SELECT min(version) FROM (SELECT version FROM track_index_versions ORDER BY version DESC LIMIT 2) AS kept)");
+      // fencing, as for snapshots: a holder paused past its lease publishes nothing
+      if (!(await stillHolds(client))) {
+        await client.query("ROLLBACK");
+        return undefined;
+      }
       await client.query("COMMIT");
       log.info({ version, bytes, table: p.table.slice(0, 12), resultSeq: p.resultSeq }, "catalog cluster: published a track index version");
       return version;
@@ -291,15 +300,6 @@ export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogC
     const client = await pool.connect();
     try {
       await client.query("BEGIN");
-      if (asLeader) {
-        // fencing: a holder paused past its lease (another has taken it) publishes nothing
-        const { rowCount } = await client.query("SELECT 1 FROM catalog_sync_lease WHERE id = 1 AND holder = $1 AND expires_at > now() FOR SHARE", [holder]);
-        if (!rowCount) {
-          await client.query("ROLLBACK");
-          log.warn("catalog cluster: the lease was lost before publishing; the holder's next sync publishes");
-          return undefined;
-        }
-      }
       const { rows } = await client.query<{ version: string }>("INSERT INTO catalog_snapshot_versions (publisher, bytes, files) VALUES ($1, $2, $3) RETURNING version", [holder, bytes, JSON.stringify(files)]);
       const version = Number(rows[0].version);
       for (const f of files) {
@@ -313,6 +313,12 @@ export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogC
       }
       // the newest two are kept: a machine still downloading the previous one finishes it
       await client.query("DELETE FROM catalog_snapshot_versions WHERE version < (SELECT min(version) FROM (SELECT version FROM catalog_snapshot_versions ORDER BY version DESC LIMIT 2) AS kept)");
+      // fencing: a holder paused past its lease (another has taken it) publishes nothing
+      if (asLeader && !(await stillHolds(client))) {
+        await client.query("ROLLBACK");
+        log.warn("catalog cluster: the lease was lost before publishing; the holder's next sync publishes");
+        return undefined;
+      }
       await client.query("COMMIT");
       await remember({ version, files });
       log.info({ version, bytes, files: files.map((f) => f.name) }, "catalog cluster: published a version");
