@@ -75,8 +75,15 @@ const COPY_SIGNATURE = Buffer.from("PGCOPY\n\xff\r\n\0", "latin1");
  */
 export async function download(db: pg.Pool | pg.Client, table: ChunkTable, version: number, f: PublishedFile, tmp: string): Promise<void> {
   if (!Number.isSafeInteger(version)) throw new Error(`no such version: ${version}`);
-  const client = "totalCount" in db ? await db.connect() : db;
+  // the file first: a temp file that cannot be made (a full disk) must not cost a pool client
   const handle = await fsp.open(tmp, "w");
+  let client: pg.Client | pg.PoolClient;
+  try {
+    client = "totalCount" in db ? await db.connect() : db;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
   let broken = false;
   try {
     const what = table === "catalog_snapshot_chunks" ? `version ${version}'s ${f.name}.json` : `track index version ${version}`;
