@@ -123,12 +123,7 @@ export async function takeIndexVersion(databaseUrl: string, dir: string, table: 
       }
       bytes = await adoptFigureFile(dir, file);
     }
-    // the header's table must be the row's (and the caller's, when it named one)
-    if (bytes.table !== version.table) {
-      bytes.close();
-      throw new Error(`track index version ${version.version}'s file was built for another table`);
-    }
-    return { version, bytes, downloaded, downloadMs: performance.now() - started };
+    return { version, bytes: ofTable(bytes, version), downloaded, downloadMs: performance.now() - started };
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -166,13 +161,15 @@ export function takeIndexVersionInThread(input: VersionThreadInput): Promise<Tak
     if ("error" in out) throw new Error(out.error);
     if (!out.taken) return null;
     const { version, file, downloaded, downloadMs } = out.taken;
-    const bytes = openFigureFile(file);
-    if (bytes.table !== version.table) {
-      bytes.close();
-      throw new Error(`track index version ${version.version}'s file was built for another table`);
-    }
-    return { version, bytes, downloaded, downloadMs };
+    return { version, bytes: ofTable(openFigureFile(file), version), downloaded, downloadMs };
   });
+}
+
+/** An opened version's file, refused (closed) unless its header names the row's table (and so the caller's, when it named one). */
+function ofTable(bytes: FigureBytes, version: IndexVersion): FigureBytes {
+  if (bytes.table === version.table) return bytes;
+  bytes.close();
+  throw new Error(`track index version ${version.version}'s file was built for another table`);
 }
 
 /** The machine's whole copy of a published file (touched: the directory's bound keeps it), or null. */
