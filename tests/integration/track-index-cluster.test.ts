@@ -110,7 +110,7 @@ describe("the track index built once per cluster (PostgreSQL)", () => {
     const holder = await machine({ lead: true });
     await holder.tracks.ready();
     const all = await resultCount();
-    expect(holder.tracks.stats()).toMatchObject({ resultsRead: all, publishedSource: null });
+    expect(holder.tracks.stats()).toMatchObject({ resultsRead: all, publishedSource: null, columnsFrom: "snapshot" });
     await waitFor("a track index version published", async () => (await versions()).length === 1);
     const [published] = await versions();
     expect(Number(published.result_seq)).toBe(holder.tracks.stats()!.resultsThrough);
@@ -123,17 +123,26 @@ describe("the track index built once per cluster (PostgreSQL)", () => {
     await joined.tracks.ready();
     const stats = joined.tracks.stats()!;
     expect(stats.publishedSource).toMatchObject({ version: Number(published.version), downloaded: true });
+    // the version was written for the same track lists: its columns and title postings are taken too (ADR 0162, seventh session)
+    expect(stats.columnsFrom).toBe("version");
     expect(stats.resultsRead).toBe(1);
     expect(stats.resultsThrough).toBeGreaterThan(Number(published.result_seq));
     expect(joined.log.messages()).toContain("track index: figures taken from a published version");
     // another process of the same machine opens the machine's copy: no second download, one file
     const sibling = await machine({ dataDir: joined.dataDir });
     await sibling.tracks.ready();
-    expect(sibling.tracks.stats()!.publishedSource).toMatchObject({ version: Number(published.version), downloaded: false });
+    expect(sibling.tracks.stats()).toMatchObject({ publishedSource: { version: Number(published.version), downloaded: false }, columnsFrom: "version" });
     expect(fs.readdirSync(joined.figuresDir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
     // the same lists as a process that read every result itself (the holder, after the same refresh)
     const rebuilt = await machine();
     await rebuilt.tracks.ready();
+    // the search over the titles answers as from the snapshot: the same tracks, in the same order
+    for (const q of ["night", "love sky", "nihgt", "coracao", "abrabɔ"]) {
+      const page = async (index: TrackIndex) => (await index.query(Q({ q, sort: "relevance" }))).rows.map((r) => `${r.id} ${r.title}`);
+      const shown = await page(joined.tracks);
+      expect(shown.length, q).toBeGreaterThan(0);
+      expect(shown).toEqual(await page(rebuilt.tracks));
+    }
     for (const seed of SEEDS) {
       const list = await likeList(joined.tracks, seed);
       expect(list.rows.length).toBeGreaterThan(0);
@@ -150,7 +159,7 @@ describe("the track index built once per cluster (PostgreSQL)", () => {
     const extra: Album = { ...albums[0], id: "al-extra", name: "One More", tracks: albums[0].tracks.map((t, i) => ({ ...t, s3Path: `extra-${i}.mp3` })) };
     const other = await machine({ albums: [...albums, extra] });
     await other.tracks.ready();
-    expect(other.tracks.stats()).toMatchObject({ publishedSource: null, resultsRead: await resultCount() });
+    expect(other.tracks.stats()).toMatchObject({ publishedSource: null, resultsRead: await resultCount(), columnsFrom: "snapshot" });
     expect((await likeList(other.tracks, SEEDS[0])).rows.length).toBeGreaterThan(0);
   }, 120_000);
 
@@ -169,7 +178,8 @@ describe("the track index built once per cluster (PostgreSQL)", () => {
     expect(own.table_digest).not.toBe(newest.table_digest);
     const joined = await machine();
     await joined.tracks.ready();
-    expect(joined.tracks.stats()).toMatchObject({ publishedSource: { version: Number(own.version) }, resultsRead: 0 });
+    // chosen by its track lists' digest, the older version gives the columns as well
+    expect(joined.tracks.stats()).toMatchObject({ publishedSource: { version: Number(own.version) }, resultsRead: 0, columnsFrom: "version" });
     expect(await Promise.all(SEEDS.map((seed) => likeList(joined.tracks, seed)))).toEqual(lists);
   }, 120_000);
 
@@ -181,7 +191,7 @@ describe("the track index built once per cluster (PostgreSQL)", () => {
     await rows("UPDATE track_index_chunks SET data = set_byte(data, 5000, (get_byte(data, 5000) + 1) % 256) WHERE seq = 0");
     const joined = await machine();
     await joined.tracks.ready();
-    expect(joined.tracks.stats()).toMatchObject({ publishedSource: null, resultsRead: await resultCount() });
+    expect(joined.tracks.stats()).toMatchObject({ publishedSource: null, resultsRead: await resultCount(), columnsFrom: "snapshot" });
     expect(joined.log.lines().find((l) => l.msg === "could not take the published track index version; building it from the results")?.err).toMatch(/is not whole/);
     for (const seed of SEEDS) expect(await likeList(joined.tracks, seed)).toEqual(await likeList(holder.tracks, seed));
     expect(fs.readdirSync(joined.figuresDir).filter((f) => f.endsWith(".tmp"))).toEqual([]);

@@ -49,6 +49,8 @@ describe("fileTracks", () => {
         const tracks = fileTracks(handle, offsets, lengths, file, readAhead);
         const order = [...albums.keys(), ...[...albums.keys()].reverse(), 3, 30, 7, 8, 1];
         for (const i of order) expect(tracks.read(i, albums[i].id), `album ${i}, blocks of ${readAhead}`).toEqual(albums[i].tracks);
+        // unparsed, each album's bytes are its own (the track lists' digest, ADR 0162 seventh session)
+        for (const i of order) expect(Buffer.from(tracks.bytes!(i)).toString(), `album ${i}'s bytes, blocks of ${readAhead}`).toBe(JSON.stringify(albums[i]));
       } finally {
         await handle.close();
       }
@@ -65,6 +67,7 @@ describe("fileTracks", () => {
         // a range past the file's end
         const past = fileTracks(handle, Float64Array.of(fs.statSync(file).size - 4), Uint32Array.of(40), file, readAhead);
         expect(() => past.read(0, "a0")).toThrow(/does not hold album a0/);
+        expect(() => past.bytes!(0)).toThrow(/ends before album 0's bytes/);
       } finally {
         await handle.close();
       }

@@ -138,6 +138,8 @@ export class AlbumTable {
 /** Where a table's track lists are: the snapshot file, or memory for a small list. */
 export interface TrackSource {
   read(i: number, id: string): Track[];
+  /** album i's bytes in the snapshot file, unparsed (a view valid until the next read): a file's source only */
+  bytes?(i: number): Uint8Array;
   close(): Promise<void>;
   readonly file?: TrackFile;
 }
@@ -196,6 +198,11 @@ export function fileTracks(handle: Pick<FileHandle, "fd" | "close">, offsets: Fl
       // a byte range that does not hold this album means the file is not the one indexed
       if (!album || album.id !== id) throw new Error(`the albums snapshot ${file} does not hold album ${id} where it was indexed`);
       return Array.isArray(album.tracks) ? album.tracks : [];
+    },
+    bytes(i) {
+      const { bytes, read } = bytesOf(i);
+      if (read !== lengths[i]) throw new Error(`the albums snapshot ${file} ends before album ${i}'s bytes`);
+      return bytes;
     },
     close: () => handle.close(),
   };

@@ -98,6 +98,8 @@ CREATE TABLE IF NOT EXISTS track_index_versions (
   bytes BIGINT NOT NULL,
   sha256 TEXT NOT NULL
 );
+-- the digest of the track lists a version's columns were made from (ADR 0162, seventh session)
+ALTER TABLE track_index_versions ADD COLUMN IF NOT EXISTS table_source TEXT;
 CREATE TABLE IF NOT EXISTS track_index_chunks (
   version BIGINT NOT NULL REFERENCES track_index_versions (version) ON DELETE CASCADE,
   name TEXT NOT NULL,
@@ -120,6 +122,8 @@ export interface IndexVersion {
   name: string;
   bytes: number;
   sha256: string;
+  /** the digest of the track lists its columns were made from, when it carries them (table-arrays.ts), else null */
+  source: string | null;
 }
 
 /** What the lease holder publishes of its track index (track-index.ts). */
@@ -127,6 +131,8 @@ export interface IndexPublication {
   /** the figures file (figure-bytes.ts, written with its arrays) */
   file: string;
   table: string;
+  /** the file's track lists digest, when it carries the table's columns and title postings */
+  source?: string | null;
   format: string;
   resultSeq: number;
   /** refused above this (bytes) */
@@ -201,8 +207,8 @@ export async function openCatalogCluster(opts: ClusterOptions): Promise<CatalogC
       await client.query("BEGIN");
       const name = path.basename(p.file);
       const { rows } = await client.query<{ version: string }>(
-        "INSERT INTO track_index_versions (publisher, table_digest, format, result_seq, name, bytes, sha256) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING version",
-        [holder, p.table, p.format, p.resultSeq, name, bytes, sha256],
+        "INSERT INTO track_index_versions (publisher, table_digest, format, result_seq, name, bytes, sha256, table_source) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING version",
+        [holder, p.table, p.format, p.resultSeq, name, bytes, sha256, p.source ?? null],
       );
       const version = Number(rows[0].version);
       await upload(client, "track_index_chunks", version, { name: INDEX_CHUNK_NAME, bytes, sha256 }, p.file);

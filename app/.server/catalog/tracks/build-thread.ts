@@ -63,6 +63,8 @@ export interface PublishedSource {
 export interface BuildOutput {
   columns: TrackColumns;
   titles: TitlePostings;
+  /** where the columns and title postings came from: a published version written for the same track lists, or the snapshot (ADR 0162, seventh session) */
+  columnsFrom: "version" | "snapshot";
   /** every stored result's figures and the cursor after them; absent without `figures` or when the read failed */
   figures?: FiguresTransfer & { cursor: FiguresCursor | null; resultsRead: number; published?: PublishedSource };
   /** why the figures were not read */

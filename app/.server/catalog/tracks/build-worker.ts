@@ -6,6 +6,9 @@ import { buildTrackColumns } from "./table.ts";
 import { createTitleIndexer } from "../search/postings.ts";
 import { figuresOfFile, toTransfer, TrackFigures } from "./figures.ts";
 import { tableDigest, takeIndexVersion, takeIndexVersionInThread } from "./index-versions.ts";
+import { isTableArray, tableArrays, tableOfArrays, tableSource } from "./table-arrays.ts";
+import type { TrackColumns } from "./table.ts";
+import type { TitlePostings } from "../search/types.ts";
 import { FiguresBuilder } from "./figures-builder.ts";
 import { readFigures } from "./figures-read.ts";
 import { NO_YIELD } from "./yielding.ts";
@@ -27,24 +30,60 @@ const tracksOf = (a: number): readonly Track[] => (file ? file.read(a, input.ids
 const started = performance.now();
 const cluster = input.figures?.cluster && input.figures.store.DATABASE_URL && input.figures.dir ? { url: input.figures.store.DATABASE_URL, dir: input.figures.dir, format: input.figures.cluster.format } : undefined;
 /**
+ * What the columns are made from (ADR 0162, seventh session): the digest of the track lists,
+ * the same on every machine that holds the published catalog version. A version written for
+ * them carries the columns and title postings, so this process parses no album for them.
+ */
+const source = input.figures?.cluster ? sourceOfLists() : null;
+/**
  * A cluster's newest published track index version downloads while the columns are built
  * (ADR 0162 amended, "the download beside the columns": a joining machine's first like= waited
- * for both one after the other). The version is chosen by format only, since the table's digest
- * needs the columns; it is used only if its table is the one built below. It runs on a thread
- * of its own (takeIndexVersionInThread): on this one its reads waited for the columns' turns.
+ * for both one after the other). The version is chosen by the track lists' digest, else by
+ * format only, since the table's digest needs the columns; it is used only if its table is the
+ * one built below. It runs on a thread of its own (takeIndexVersionInThread): on this one its
+ * reads waited for the columns' turns.
  */
-const early = cluster
-  ? takeIndexVersionInThread({ databaseUrl: cluster.url, dir: cluster.dir, table: null, format: cluster.format }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))
-  : null;
-const titles = createTitleIndexer();
-const columns = await buildTrackColumns(input.ids.length, tracksOf, NO_YIELD, titles.track);
-const postings = titles.finish();
+const version = cluster ? takeIndexVersionInThread({ databaseUrl: cluster.url, dir: cluster.dir, table: null, format: cluster.format, source }) : null;
+const early = version ? version.taken.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))) : null;
+let publishedError: string | undefined;
+let built: { columns: TrackColumns; titles: TitlePostings; from: "version" | "snapshot" } | null = null;
+if (version && source && (await version.chosen)?.source === source) {
+  // the version carries this table's columns: they come with its download, nothing is parsed
+  const taken = await early;
+  if (taken && !(taken instanceof Error)) {
+    try {
+      const { columns, titles } = tableOfArrays(taken.bytes.arrays(isTableArray) ?? {}, input.ids.length);
+      // its header's table is the one these columns make (written together; a damaged file is refused)
+      if (tableDigest(input.ids, columns) !== taken.bytes.table) throw new Error("the track index version's columns are not those of its table");
+      built = { columns, titles, from: "version" };
+    } catch (error) {
+      publishedError = error instanceof Error ? error.message : String(error);
+    }
+  }
+}
+if (!built) {
+  const titles = createTitleIndexer();
+  const columns = await buildTrackColumns(input.ids.length, tracksOf, NO_YIELD, titles.track);
+  built = { columns, titles: titles.finish(), from: "snapshot" };
+}
+const { columns, titles: postings } = built;
 const columnsMs = performance.now() - started;
+
+/** The track lists' digest (table-arrays.ts): each album's bytes in the snapshot file, or its listed tracks held in memory. */
+function sourceOfLists(): string | null {
+  try {
+    if (file?.bytes) return tableSource(input.ids, (a) => file.bytes!(a));
+    const encoder = new TextEncoder();
+    return tableSource(input.ids, (a) => encoder.encode(JSON.stringify(input.lists?.[a] ?? [])));
+  } catch {
+    // a snapshot shorter than its index: the columns' own read says so, with the album
+    return null;
+  }
+}
 
 let figures: BuildOutput["figures"];
 let figureBuffers: ArrayBuffer[] = [];
 let figuresError: string | undefined;
-let publishedError: string | undefined;
 // a cluster's index (ADR 0162 amended): the table's digest names the figures built for it
 const digest = input.figures?.cluster ? tableDigest(input.ids, columns) : undefined;
 if (cluster && digest && early) {
@@ -55,7 +94,7 @@ if (cluster && digest && early) {
     if (taken && taken.bytes.table !== digest) {
       // the newest is another table's (the holder has not published this catalog's yet): this table's, if any
       taken.bytes.close();
-      taken = await takeIndexVersion(cluster.url, cluster.dir, digest, cluster.format);
+      taken = await takeIndexVersion({ databaseUrl: cluster.url, dir: cluster.dir, table: digest, format: cluster.format });
     }
     if (taken) {
       try {
@@ -83,10 +122,13 @@ if (input.figures && !figures) {
     try {
       const builder = await FiguresBuilder.create(columns, null, NO_YIELD);
       const { cursor, rows: resultsRead } = await readFigures(store, builder, null, input.figures.pageSize, NO_YIELD);
-      const built = await TrackFigures.from(builder, NO_YIELD, undefined, input.figures.dir, digest);
-      const { transfer, buffers } = toTransfer(built.arrays());
+      // a cluster's file carries the columns and title postings for the processes that join (ADR 0162, seventh session)
+      const carried = source ? tableArrays(columns, postings) : null;
+      const publish = digest ? { table: digest, tableArrays: carried && source ? { source, arrays: carried } : null } : undefined;
+      const made = await TrackFigures.from(builder, NO_YIELD, undefined, input.figures.dir, publish);
+      const { transfer, buffers } = toTransfer(made.arrays());
       // the server's thread opens the file again (ADR 0162); this thread's descriptor goes with it
-      built.bytes.close();
+      made.bytes.close();
       figures = { ...transfer, cursor, resultsRead };
       figureBuffers = buffers;
     } finally {
@@ -102,6 +144,6 @@ if (input.figures && !figures) {
 // resident after it exits unless collected so (release-pages.ts); no request waits on this thread.
 releaseFreedPages();
 
-const out: BuildOutput = { columns, titles: postings, figures, figuresError, publishedError, table: digest, ms: { columns: columnsMs, figures: performance.now() - started - columnsMs } };
+const out: BuildOutput = { columns, titles: postings, columnsFrom: built.from, figures, figuresError, publishedError, table: digest, ms: { columns: columnsMs, figures: performance.now() - started - columnsMs } };
 const arrays: ArrayBufferView[] = [columns.albumStart, columns.trackAlbum, columns.titleOrder, columns.titleRank, columns.audioSorted, columns.byAudio, postings.offsets, postings.docs, postings.heads];
 parentPort!.postMessage(out, [...new Set([...arrays.map((a) => a.buffer as ArrayBuffer), ...figureBuffers])]);

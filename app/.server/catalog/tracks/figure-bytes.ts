@@ -41,6 +41,11 @@ type ArrayType = keyof typeof ARRAY_TYPES;
 export interface PublishableExtra {
   table: string;
   arrays: Record<string, NamedArray>;
+  /**
+   * The digest of the track lists the table was built from (table-arrays.ts tableSource), when
+   * `arrays` also carries the table's columns and title postings (ADR 0162, seventh session)
+   */
+  source?: string;
 }
 
 export interface FigureBytes {
@@ -48,8 +53,10 @@ export interface FigureBytes {
   readonly file: string | null;
   /** the table digest a publishable file was written for (its header), else null */
   readonly table: string | null;
-  /** a publishable file's arrays, read into memory (each its own buffer), else null */
-  arrays(): Record<string, NamedArray> | null;
+  /** the digest of the track lists a file carrying the table's columns was written for (its header), else null */
+  readonly source: string | null;
+  /** a publishable file's arrays (those whose name `only` accepts), read into memory (each its own buffer), else null */
+  arrays(only?: (name: string) => boolean): Record<string, NamedArray> | null;
   /** a section's length in bytes */
   length(s: Section): number;
   /**
@@ -75,6 +82,7 @@ export function memoryBytes(arrays: SectionArrays): FigureBytes {
   return {
     file: null,
     table: null,
+    source: null,
     arrays: () => null,
     length: (s) => bytes[s].byteLength,
     read: (s, at, n) => bytes[s].subarray(at, at + n),
@@ -88,6 +96,7 @@ export function memoryBytes(arrays: SectionArrays): FigureBytes {
 interface Header {
   sections: Record<Section, [offset: number, length: number]>;
   table?: string;
+  source?: string;
   arrays?: Record<string, [offset: number, length: number, type: ArrayType]>;
 }
 
@@ -130,10 +139,12 @@ export function openFigureFile(file: string): FigureBytes {
     return {
       file,
       table: header.table ?? null,
-      arrays: () => {
+      source: header.source ?? null,
+      arrays: (only) => {
         if (!header.arrays) return null;
         const out: Record<string, NamedArray> = {};
         for (const [name, [offset, length, type]] of Object.entries(header.arrays)) {
+          if (only && !only(name)) continue;
           const Type = ARRAY_TYPES[type];
           const buffer = new ArrayBuffer(length);
           readAt(offset, length, new Uint8Array(buffer));
@@ -189,7 +200,7 @@ export async function writeFigureFile(dir: string, arrays: SectionArrays, extra?
     }
   }
   const head = Buffer.alloc(HEADER_BYTES);
-  const header: Header = extra ? { sections, table: extra.table, arrays: named } : { sections };
+  const header: Header = extra ? { sections, table: extra.table, ...(extra.source ? { source: extra.source } : {}), arrays: named } : { sections };
   const text = MAGIC + JSON.stringify(header) + "\0";
   if (Buffer.byteLength(text) > HEADER_BYTES) throw new Error("the figures file's header outgrew its 4 KiB");
   head.write(text, "utf8");

@@ -181,9 +181,11 @@ export class TrackFigures {
   /**
    * The figures of `builder`, with the track orders they give; the like= cells from
    * `quantiseFrom` fingerprinted tracks (QUANTISE_FROM; tests make them on small catalogs).
-   * With `dir`, the fingerprints and passages go to a file there (figure-bytes.ts, ADR 0162).
+   * With `dir`, the fingerprints and passages go to a file there (figure-bytes.ts, ADR 0162);
+   * with `publish` too, a publishable one (every array, the table's digest, and the table's own
+   * arrays when given: ADR 0162 amended).
    */
-  static async from(builder: FiguresBuilder, yielder: Yielder, quantiseFrom = QUANTISE_FROM, dir?: string, tableDigest?: string): Promise<TrackFigures> {
+  static async from(builder: FiguresBuilder, yielder: Yielder, quantiseFrom = QUANTISE_FROM, dir?: string, publish?: FiguresPublication): Promise<TrackFigures> {
     const { table, seconds, bpm, key } = builder;
     const n = table.count;
     // Orders by a figure: a counting sort over the title order, so equal figures stay in
@@ -238,8 +240,9 @@ export class TrackFigures {
       for (let j = 0; j < cells.cellRows.length; j++) cellPrints.set(prints.subarray(cells.cellRows[j] * PRINT_BYTES, (cells.cellRows[j] + 1) * PRINT_BYTES), j * PRINT_BYTES);
       await yielder.yield();
       try {
-        // with `tableDigest` (a cluster's index, ADR 0162 amended): every array too, publishable
-        bytes = await writeFigureFile(dir, { ...sections, cellPrints }, tableDigest ? { table: tableDigest, arrays: namedArrays(arrays) } : undefined);
+        // with `publish` (a cluster's index, ADR 0162 amended): every array too, publishable
+        const extra = publish ? { table: publish.table, arrays: { ...namedArrays(arrays), ...publish.tableArrays?.arrays }, source: publish.tableArrays?.source } : undefined;
+        bytes = await writeFigureFile(dir, { ...sections, cellPrints }, extra);
       } catch (error) {
         // a full or unwritable disk: the figures stay in this process's memory, as before ADR
         // 0162 (docs/deployment.md), and the index says why (track-index.ts logs it)
@@ -254,6 +257,16 @@ export class TrackFigures {
   printOf(row: number): Uint8Array {
     return this.bytes.copyInto("prints", row * PRINT_BYTES, PRINT_BYTES, new Uint8Array(PRINT_BYTES));
   }
+}
+
+/**
+ * What a publishable figures file is written for (ADR 0162 amended): the table's digest, and
+ * the table's columns and title postings with the digest of the track lists they were made from
+ * (table-arrays.ts), so a process that joins has them without a pass over the snapshot.
+ */
+export interface FiguresPublication {
+  table: string;
+  tableArrays?: { source: string; arrays: Record<string, NamedArray> } | null;
 }
 
 /** The arrays of a TrackFigures, as the build worker hands them over. */
@@ -307,7 +320,7 @@ const ARRAY_KINDS: Record<string, string> = {
  * is never served.
  */
 export function figuresOfFile(bytes: FigureBytes, count: number): TrackFigures {
-  const named = bytes.arrays();
+  const named = bytes.arrays((name) => name in ARRAY_KINDS);
   if (!named) throw new Error(`${bytes.file} carries no arrays: it was not written to be published`);
   for (const [name, kind] of Object.entries(ARRAY_KINDS)) if (named[name]?.constructor.name !== kind) throw new Error(`${bytes.file} lacks its ${name}`);
   const perTrack = ["seconds", "bpm", "key", "printRow", ...Object.keys(ARRAY_KINDS).filter((n) => n.includes("."))];

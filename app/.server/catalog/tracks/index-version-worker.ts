@@ -6,13 +6,13 @@ import type { VersionThreadInput, VersionThreadOutput } from "./index-versions.t
  * A track index version's download on a thread of its own (index-versions.ts
  * takeIndexVersionInThread, ADR 0162 amended in the sixth session): the build worker's thread
  * is busy with the columns, and the download's reads only ran at its turns. This thread takes
- * the version (the machine's copy, or downloaded, checked and renamed) and hands back its file's
- * name; the caller opens the file again.
+ * the version (the machine's copy, or downloaded, checked and renamed) and hands back its row
+ * as soon as it is chosen, then its file's name; the caller opens the file again.
  */
 const input = workerData as VersionThreadInput;
 let out: VersionThreadOutput;
 try {
-  const taken = await takeIndexVersion(input.databaseUrl, input.dir, input.table, input.format);
+  const taken = await takeIndexVersion(input, (chosen) => parentPort!.postMessage({ chosen } satisfies VersionThreadOutput));
   if (taken) {
     const file = taken.bytes.file;
     taken.bytes.close();

@@ -70,6 +70,21 @@ export interface TakenVersion {
   downloadMs: number;
 }
 
+/** Which version to take (takeIndexVersion), and where the machine keeps them. */
+export interface VersionThreadInput {
+  databaseUrl: string;
+  dir: string;
+  /** the caller's table digest, or null before it knows it (the newest of the format is taken) */
+  table: string | null;
+  format: string;
+  /**
+   * With `table` null: the digest of the caller's track lists (table-arrays.ts tableSource). The
+   * newest version written for them is preferred (it carries the table's columns and title
+   * postings: ADR 0162, seventh session), else the newest of the format.
+   */
+  source?: string | null;
+}
+
 /**
  * The newest published version for `table` and `format`, opened from `dir`: the machine's copy
  * when a process of the machine already has it (its content name), else downloaded chunk by
@@ -82,28 +97,37 @@ export interface TakenVersion {
  * `table` null takes the newest version of the format whatever its table, before the caller
  * knows its own (the build worker, while it builds the columns: ADR 0162 amended, "the
  * download beside the columns"); the caller then compares `bytes.table` with its digest and
- * never uses a file built for another table.
+ * never uses a file built for another table. `onChosen` hears the version's row before its
+ * download (the build worker decides from it whether to build the columns meanwhile).
  */
-export async function takeIndexVersion(databaseUrl: string, dir: string, table: string | null, format: string): Promise<TakenVersion | null> {
+export async function takeIndexVersion(input: VersionThreadInput, onChosen?: (version: IndexVersion | null) => void): Promise<TakenVersion | null> {
+  const { databaseUrl, dir, table, format, source } = input;
   const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
   await client.connect();
   try {
-    let found;
+    type Row = { version: string; result_seq: string; name: string; bytes: string; sha256: string; table_digest: string; table_source: string | null };
+    const columns = "SELECT version, result_seq, name, bytes, sha256, table_digest, table_source FROM track_index_versions";
+    let row: Row | undefined;
     try {
-      found = await client.query<{ version: string; result_seq: string; name: string; bytes: string; sha256: string; table_digest: string }>(
-        table === null
-          ? "SELECT version, result_seq, name, bytes, sha256, table_digest FROM track_index_versions WHERE format = $1 ORDER BY version DESC LIMIT 1"
-          : "SELECT version, result_seq, name, bytes, sha256, table_digest FROM track_index_versions WHERE table_digest = $2 AND format = $1 ORDER BY version DESC LIMIT 1",
-        table === null ? [format] : [format, table],
-      );
+      if (table !== null) row = (await client.query<Row>(`${columns} WHERE table_digest = $2 AND format = $1 ORDER BY version DESC LIMIT 1`, [format, table])).rows[0];
+      else {
+        if (source) row = (await client.query<Row>(`${columns} WHERE table_source = $2 AND format = $1 ORDER BY version DESC LIMIT 1`, [format, source])).rows[0];
+        row ??= (await client.query<Row>(`${columns} WHERE format = $1 ORDER BY version DESC LIMIT 1`, [format])).rows[0];
+      }
     } catch (error) {
       // 42P01: no lease holder has made the cluster's tables yet, so nothing is published
-      if ((error as { code?: string }).code === "42P01") return null;
+      if ((error as { code?: string }).code === "42P01") {
+        onChosen?.(null);
+        return null;
+      }
       throw error;
     }
-    const row = found.rows[0];
-    if (!row) return null;
-    const version: IndexVersion = { version: Number(row.version), table: row.table_digest, format, resultSeq: Number(row.result_seq), name: row.name, bytes: Number(row.bytes), sha256: row.sha256 };
+    if (!row) {
+      onChosen?.(null);
+      return null;
+    }
+    const version: IndexVersion = { version: Number(row.version), table: row.table_digest, format, resultSeq: Number(row.result_seq), name: row.name, bytes: Number(row.bytes), sha256: row.sha256, source: row.table_source };
+    onChosen?.(version);
     if (!FILE_NAME.test(version.name)) throw new Error(`track index version ${version.version} names no figures file (${version.name})`);
     if (version.bytes > INDEX_VERSION_MAX_BYTES) throw new Error(`track index version ${version.version} is ${version.bytes} bytes, over its bound of ${INDEX_VERSION_MAX_BYTES}`);
     const file = path.join(dir, version.name);
@@ -129,14 +153,11 @@ export async function takeIndexVersion(databaseUrl: string, dir: string, table: 
   }
 }
 
-/** What the version's own thread is given, and what it answers (index-version-worker.ts). */
-export interface VersionThreadInput {
-  databaseUrl: string;
-  dir: string;
-  table: string | null;
-  format: string;
-}
-export type VersionThreadOutput = { taken: { version: IndexVersion; file: string; downloaded: boolean; downloadMs: number } | null } | { error: string };
+/** What the version's own thread answers (index-version-worker.ts): first the row chosen, then the file. */
+export type VersionThreadOutput =
+  | { chosen: IndexVersion | null }
+  | { taken: { version: IndexVersion; file: string; downloaded: boolean; downloadMs: number } | null }
+  | { error: string };
 
 /** A small heap: the download holds one piece of the COPY stream at a time. */
 const VERSION_THREAD_HEAP_MB = 64;
@@ -146,23 +167,32 @@ const VERSION_THREAD_HEAP_MB = 64;
  * build worker takes the newest version while it builds the columns (ADR 0162 amended, "the
  * download beside the columns"); on its own thread the download's reads ran only at the
  * columns' turns, so it lasted as long as they did (12.8 s for 286.6 MB at 100,000 albums,
- * ADR 0162 amended in the sixth session). Rejects as takeIndexVersion throws.
+ * ADR 0162 amended in the sixth session). `taken` rejects as takeIndexVersion throws; `chosen`
+ * is the version's row as soon as it is chosen (null: none, or the thread failed first).
  */
-export function takeIndexVersionInThread(input: VersionThreadInput): Promise<TakenVersion | null> {
-  return new Promise<VersionThreadOutput>((resolve, reject) => {
+export function takeIndexVersionInThread(input: VersionThreadInput): { chosen: Promise<IndexVersion | null>; taken: Promise<TakenVersion | null> } {
+  let choose: (v: IndexVersion | null) => void = () => undefined;
+  const chosen = new Promise<IndexVersion | null>((resolve) => (choose = resolve));
+  const taken = new Promise<VersionThreadOutput>((resolve, reject) => {
     const worker = new Worker(sourceWorkerFile(path.join("app", ".server", "catalog", "tracks", "index-version-worker.ts"), import.meta.dirname), {
       workerData: input,
       resourceLimits: { maxOldGenerationSizeMb: VERSION_THREAD_HEAP_MB },
     });
-    worker.once("message", resolve);
+    worker.on("message", (out: VersionThreadOutput) => {
+      if ("chosen" in out) choose(out.chosen);
+      else resolve(out);
+    });
     worker.once("error", reject);
     worker.once("exit", (code) => reject(new Error(`the track index version's thread exited (code ${code}) without an answer`)));
-  }).then((out) => {
-    if ("error" in out) throw new Error(out.error);
-    if (!out.taken) return null;
-    const { version, file, downloaded, downloadMs } = out.taken;
-    return { version, bytes: ofTable(openFigureFile(file), version), downloaded, downloadMs };
-  });
+  })
+    .then((out) => {
+      if ("error" in out) throw new Error(out.error);
+      if (!("taken" in out) || !out.taken) return null;
+      const { version, file, downloaded, downloadMs } = out.taken;
+      return { version, bytes: ofTable(openFigureFile(file), version), downloaded, downloadMs };
+    })
+    .finally(() => choose(null));
+  return { chosen, taken };
 }
 
 /** An opened version's file, refused (closed) unless its header names the row's table (and so the caller's, when it named one). */

@@ -21,7 +21,9 @@ import { errorMessage } from "../errors.ts";
 import { ANALYSIS_WAIT_MS } from "../with-analysis.ts";
 import { clampPage, pageCountFor } from "../../../lib/catalog/pagination.ts";
 import { TRACKS_PER_PAGE, type LikeSeed, type TrackQuery, type TrackQueryResult } from "../../../lib/catalog/track-query.ts";
-import { figureArrays, fromTransfer, TrackFigures } from "./figures.ts";
+import { figureArrays, fromTransfer, TrackFigures, type FiguresPublication } from "./figures.ts";
+import type { FigureBytes } from "./figure-bytes.ts";
+import { isTableArray } from "./table-arrays.ts";
 import { FiguresBuilder } from "./figures-builder.ts";
 import { readFigures } from "./figures-read.ts";
 import type { LikeSeedSound } from "./like.ts";
@@ -73,6 +75,8 @@ export interface TrackIndexStats {
   resultsRead: number;
   /** the published track index version the figures were taken from at the last build, or null (built from the results) */
   publishedSource: PublishedSource | null;
+  /** where the table's columns and title postings came from at the last build (ADR 0162, seventh session) */
+  columnsFrom: "version" | "snapshot";
   /** ms of work (yields excluded) of the last table build and the last figures refresh */
   buildMs: number;
   figuresMs: number;
@@ -158,6 +162,7 @@ interface Generation {
   search: CatalogSearch;
   catalogVersion: number;
   buildMs: number;
+  columnsFrom: "version" | "snapshot";
 }
 
 interface FiguresState {
@@ -196,7 +201,7 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
   const makeYielder = () => stoppable((opts.yielder ?? (() => new Slicer()))(), () => stopped);
   const format = opts.cluster && opts.figuresDir ? indexFormat() : undefined;
   const loadFigures = (table: TrackTable, previous: FiguresState | null, version: number, digest: string | undefined) =>
-    readAllFigures(analysis, table, previous, version, pageSize, makeYielder(), opts.figuresDir, format ? digest : undefined);
+    readAllFigures(analysis, table, previous, version, pageSize, makeYielder(), opts.figuresDir, format ? digest : undefined, opts.cluster?.publisher?.leads() ?? false);
   let lastPublishAt = -Infinity;
   /** The lease holder's publication of figures it built (ADR 0162 amended), in the background. */
   const maybePublish = (state: FiguresState, digest: string | undefined, after: "build" | "refresh") => {
@@ -206,7 +211,7 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
     if (after === "refresh" && performance.now() - lastPublishAt < PUBLISH_SPACING_MS) return;
     lastPublishAt = performance.now();
     publisher
-      .publishIndex({ file, table: digest, format, resultSeq: state.cursor?.seq ?? 0, maxBytes: INDEX_VERSION_MAX_BYTES })
+      .publishIndex({ file, table: digest, source: state.figures.bytes.source, format, resultSeq: state.cursor?.seq ?? 0, maxBytes: INDEX_VERSION_MAX_BYTES })
       .then((published) => {
         if (published !== undefined) state.published = true;
       })
@@ -251,7 +256,10 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
     }
     if (nextFigures?.source) {
       const { source } = nextFigures;
-      opts.logger?.info({ version: source.version, resultSeq: source.resultSeq, downloaded: source.downloaded, downloadMs: Math.round(source.downloadMs), bytes: source.bytes }, "track index: figures taken from a published version");
+      opts.logger?.info(
+        { version: source.version, resultSeq: source.resultSeq, downloaded: source.downloaded, downloadMs: Math.round(source.downloadMs), bytes: source.bytes, columns: built.columnsFrom, columnsMs: Math.round(built.ms.columns), searchMs: Math.round(buildMs - built.ms.columns) },
+        "track index: figures taken from a published version",
+      );
       // the results stored after the version's cursor, as a refresh reads them (ADR 0151)
       const after = analysis ? await analysis.figuresAfter(nextFigures.cursor, 1) : null;
       if (after?.rows.length) {
@@ -270,7 +278,7 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
     nextFigures ??= await loadFigures(table, null, version, built.table);
     // the previous table and its figures go together; cached lists of the old generation are
     // never read again (their keys carry the generation) and age out of the LRU
-    current = { table, tableDigest: built.table, search, catalogVersion: columns.version, buildMs };
+    current = { table, tableDigest: built.table, search, catalogVersion: columns.version, buildMs, columnsFrom: built.columnsFrom };
     swapFigures(nextFigures);
     maybePublish(nextFigures, built.table, "build");
     generation++;
@@ -400,6 +408,7 @@ async function readAllFigures(
   yielder: Yielder,
   dir: string | undefined,
   digest: string | undefined,
+  carryTable: boolean,
 ): Promise<FiguresState> {
   const started = performance.now();
   const same = previous?.table === table ? previous : null;
@@ -408,9 +417,21 @@ async function readAllFigures(
   let read = 0;
   // after the last result number seen (ADR 0151: no margin for the writers' clocks, none needed)
   if (analysis) ({ cursor, rows: read } = await readFigures(analysis, builder, cursor, pageSize, yielder));
-  const built = await TrackFigures.from(builder, yielder, undefined, dir, digest);
+  const built = await TrackFigures.from(builder, yielder, undefined, dir, digest ? { table: digest, tableArrays: carryTable ? tableArraysOf(same?.figures.bytes, digest) : null } : undefined);
   const resultsRead = (same?.resultsRead ?? 0) + read;
   return { figures: built, table, analysisVersion: version, cursor, ms: performance.now() - started - yielder.waitedMs, resultsRead, source: same?.source ?? null, published: false };
+}
+
+/**
+ * The table's columns and title postings a refreshed file carries on (ADR 0162, seventh
+ * session): read back from the file they were written with, for the table of `digest`. Only
+ * the lease holder's refreshes carry them (`carryTable`: it is the one that publishes), so the
+ * other processes' refreshes never read them.
+ */
+function tableArraysOf(bytes: FigureBytes | undefined, digest: string): FiguresPublication["tableArrays"] {
+  if (!bytes?.source || bytes.table !== digest) return null;
+  const arrays = bytes.arrays(isTableArray);
+  return arrays ? { source: bytes.source, arrays } : null;
 }
 
 /** What the index holds, for the operator and the bench. */
@@ -423,6 +444,7 @@ function statsOf(current: Generation, figures: FiguresState, cache: { size: numb
     resultsThrough: figures.cursor?.seq ?? 0,
     resultsRead: figures.resultsRead,
     publishedSource: figures.source,
+    columnsFrom: current.columnsFrom,
     buildMs: current.buildMs,
     figuresMs: figures.ms,
     cache: { entries: cache.size, bytes: cache.calculatedSize },
