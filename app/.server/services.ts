@@ -17,6 +17,7 @@ import { sampleMediaReady, samplePaths } from "./catalog/sample/ensure.ts";
 import { seedSampleAnalysis } from "./catalog/sample/sample-analysis.ts";
 import { errorMessage } from "./catalog/errors.ts";
 import { createSharedPostgres, type SharedPostgres } from "./db/postgres-pool.ts";
+import { indexFormat, prefetchIndexVersion } from "./catalog/tracks/index-versions.ts";
 
 /**
  * The one composition root (issue #7): the web server and every command (`worker`, `outbox`,
@@ -127,6 +128,19 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   // shared by every store below; ended last, after them.
   const postgres = config.DATABASE_URL ? createSharedPostgres(config.DATABASE_URL, config.DATABASE_POOL_MAX) : undefined;
 
+  // A process that starts into a running cluster downloads the newest track index version
+  // while it takes and reads the catalog's snapshot; its first index build then finds the
+  // machine's copy (issue #42, ADR 0162 seventh session: the first like= after a start).
+  const clustered = Boolean(config.DATABASE_URL && config.CATALOG_CLUSTER_SYNC && roles.catalog && roles.catalogIndex !== false);
+  const prefetching = new AbortController();
+  const prefetch = clustered
+    ? prefetchIndexVersion({ databaseUrl: config.DATABASE_URL!, dir: figuresDir(config), format: indexFormat() }, prefetching.signal).then((taken) => {
+        if (taken) logger.info(taken, "track index: newest published version brought in at start");
+        return taken;
+      })
+    : undefined;
+  if (prefetch) stops.push(() => prefetching.abort());
+
   // issue #42, ADR 0157: with DATABASE_URL the catalog is synced once per cluster, through this pool
   const catalog = roles.catalog ? await startCatalog({ config, logger, follow: roles.followCatalog, postgres, ...opts.catalog }) : undefined;
   const analysis = catalog ? await startAnalysis(opts, logger, catalog, postgres) : undefined;
@@ -140,9 +154,9 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     // figures' fingerprints and passages go to a file the machine's processes share (ADR 0162);
     // in a cluster that file is published by the lease holder and taken by every other process
     // instead of reading every result (ADR 0162 amended)
-    const cluster = config.DATABASE_URL && config.CATALOG_CLUSTER_SYNC ? { publisher: catalog.cluster } : undefined;
+    const cluster = config.DATABASE_URL && config.CATALOG_CLUSTER_SYNC ? { publisher: catalog.cluster, prefetch } : undefined;
     indexes = createCatalogIndexes(catalog, analysis?.service, {
-      tracks: { logger, analysisStore: analysis?.service ? config : undefined, releaseFreedPages: true, figuresDir: path.join(config.DATA_DIR, "catalog", "index"), cluster },
+      tracks: { logger, analysisStore: analysis?.service ? config : undefined, releaseFreedPages: true, figuresDir: figuresDir(config), cluster },
     });
     sitemaps = siteSitemaps(indexes.catalogIndex, config);
     if (roles.catalogIndex !== false) stops.push(warmIndexes(catalog, indexes, analysis?.service));
@@ -185,6 +199,9 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
       })()),
   };
 }
+
+/** Where the track index's figures files are (ADR 0162): the machine's processes share them. */
+const figuresDir = (config: Pick<Config, "DATA_DIR">) => path.join(config.DATA_DIR, "catalog", "index");
 
 /**
  * Keeps the indexes warm: the album index is rebuilt when the snapshot changes, and the track

@@ -10,6 +10,7 @@ import type { CatalogSnapshot } from "../../app/.server/catalog/service.ts";
 import { sampleAlbums } from "../../app/.server/catalog/sample/generate.ts";
 import type { TrackIndex } from "../../app/.server/catalog/tracks/track-index.ts";
 import { NO_YIELD } from "../../app/.server/catalog/tracks/yielding.ts";
+import { indexFormat, prefetchIndexVersion } from "../../app/.server/catalog/tracks/index-versions.ts";
 import { openAnalysisStore } from "../../app/.server/analysis/stage/open.ts";
 import { createAnalysisLookup } from "../../app/.server/analysis/stage/lookup.ts";
 import { createSharedPostgres, type SharedPostgres } from "../../app/.server/db/postgres-pool.ts";
@@ -70,7 +71,7 @@ function source(list: Album[]): CatalogSource {
 }
 
 /** A machine's server process: its own DATA_DIR and pool; `lead`: it holds the cluster's sync lease. */
-async function machine(opts: { lead?: boolean; albums?: Album[]; dataDir?: string } = {}) {
+async function machine(opts: { lead?: boolean; albums?: Album[]; dataDir?: string; prefetch?: Promise<unknown> } = {}) {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "track-index-cluster-"));
   const postgres: SharedPostgres = createSharedPostgres(url, 4);
   const log = captureLogger();
@@ -83,7 +84,7 @@ async function machine(opts: { lead?: boolean; albums?: Album[]; dataDir?: strin
   }
   const figuresDir = path.join(dataDir, "catalog", "index");
   const { tracks } = createCatalogIndexes(source(opts.albums ?? albums), analysis, {
-    tracks: { yielder: () => NO_YIELD, logger: log.logger, analysisStore: { DATA_DIR: dataDir, DATABASE_URL: url }, figuresDir, cluster: { publisher: cluster } },
+    tracks: { yielder: () => NO_YIELD, logger: log.logger, analysisStore: { DATA_DIR: dataDir, DATABASE_URL: url }, figuresDir, cluster: { publisher: cluster, prefetch: opts.prefetch } },
   });
   cleanups.push(async () => {
     tracks.stop();
@@ -150,6 +151,32 @@ describe("the track index built once per cluster (PostgreSQL)", () => {
     }
     // the re-analysed track's new tempo is served: its figures came from the delta
     expect((await joined.tracks.query(Q({ sort: "bpm", bpm: { min: 77, max: 77 } }))).total).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("a process that starts into the cluster brings the newest version in while it reads the catalog: its build opens that copy and downloads nothing; a stopped download answers at once", async () => {
+    const holder = await machine({ lead: true });
+    await holder.tracks.ready();
+    await waitFor("a track index version published", async () => (await versions()).length === 1);
+    const [published] = await versions();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "track-index-cluster-"));
+    const dir = path.join(dataDir, "catalog", "index");
+    // the build starts while the download runs: it waits for it rather than download the same file beside it
+    const prefetch = prefetchIndexVersion({ databaseUrl: url, dir, format: indexFormat() });
+    const joined = await machine({ dataDir, prefetch });
+    await joined.tracks.ready();
+    expect(await prefetch).toMatchObject({ version: Number(published.version), downloaded: true });
+    expect(joined.tracks.stats()).toMatchObject({ publishedSource: { version: Number(published.version), downloaded: false }, columnsFrom: "version" });
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith(".bin"))).toHaveLength(1);
+    for (const seed of SEEDS) expect(await likeList(joined.tracks, seed)).toEqual(await likeList(holder.tracks, seed));
+
+    // a stop (shutdown) during the download ends it: the promise answers null at once
+    const stopping = new AbortController();
+    const stopped = prefetchIndexVersion({ databaseUrl: url, dir: path.join(dataDir, "elsewhere"), format: indexFormat() }, stopping.signal);
+    stopping.abort();
+    expect(await stopped).toBeNull();
+    // nothing published for another format: null, and nothing written
+    expect(await prefetchIndexVersion({ databaseUrl: url, dir: path.join(dataDir, "other"), format: "figures-index 0" })).toBeNull();
+    expect(fs.existsSync(path.join(dataDir, "other"))).toBe(false);
   }, 120_000);
 
   it("a process whose table differs (one album more) does not take the version: it reads every result", async () => {

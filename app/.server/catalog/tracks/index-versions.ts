@@ -170,20 +170,31 @@ const VERSION_THREAD_HEAP_MB = 64;
  * ADR 0162 amended in the sixth session). `taken` rejects as takeIndexVersion throws; `chosen`
  * is the version's row as soon as it is chosen (null: none, or the thread failed first).
  */
-export function takeIndexVersionInThread(input: VersionThreadInput): { chosen: Promise<IndexVersion | null>; taken: Promise<TakenVersion | null> } {
+export function takeIndexVersionInThread(input: VersionThreadInput, signal?: AbortSignal): { chosen: Promise<IndexVersion | null>; taken: Promise<TakenVersion | null> } {
   let choose: (v: IndexVersion | null) => void = () => undefined;
   const chosen = new Promise<IndexVersion | null>((resolve) => (choose = resolve));
   const taken = new Promise<VersionThreadOutput>((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error("the track index version's download was stopped"));
     const worker = new Worker(sourceWorkerFile(path.join("app", ".server", "catalog", "tracks", "index-version-worker.ts"), import.meta.dirname), {
       workerData: input,
       resourceLimits: { maxOldGenerationSizeMb: VERSION_THREAD_HEAP_MB },
     });
+    // a stop (shutdown) ends the thread and its download; the temp file it leaves is a dead
+    // writer's, removed by the directory's bound (figure-bytes.ts)
+    const onAbort = () => {
+      reject(new Error("the track index version's download was stopped"));
+      void worker.terminate();
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
     worker.on("message", (out: VersionThreadOutput) => {
       if ("chosen" in out) choose(out.chosen);
       else resolve(out);
     });
     worker.once("error", reject);
-    worker.once("exit", (code) => reject(new Error(`the track index version's thread exited (code ${code}) without an answer`)));
+    worker.once("exit", (code) => {
+      signal?.removeEventListener("abort", onAbort);
+      reject(new Error(`the track index version's thread exited (code ${code}) without an answer`));
+    });
   })
     .then((out) => {
       if ("error" in out) throw new Error(out.error);
@@ -193,6 +204,25 @@ export function takeIndexVersionInThread(input: VersionThreadInput): { chosen: P
     })
     .finally(() => choose(null));
   return { chosen, taken };
+}
+
+/**
+ * The newest published version of the format, brought into the machine's directory and
+ * closed: a process that starts into a running cluster downloads it while it takes and reads
+ * the catalog's snapshot (seconds at 250,000 albums), so its build worker finds the machine's
+ * copy (ADR 0162, seventh session). Resolves with the version taken, or null: none, another
+ * table's in the end (the build worker then takes its own), or failed (the build worker tries
+ * again and says why). Never rejects.
+ */
+export function prefetchIndexVersion(input: Omit<VersionThreadInput, "table" | "source">, signal?: AbortSignal): Promise<{ version: number; downloaded: boolean; downloadMs: number } | null> {
+  return takeIndexVersionInThread({ ...input, table: null }, signal).taken.then(
+    (taken) => {
+      if (!taken) return null;
+      taken.bytes.close();
+      return { version: taken.version.version, downloaded: taken.downloaded, downloadMs: taken.downloadMs };
+    },
+    () => null,
+  );
 }
 
 /** An opened version's file, refused (closed) unless its header names the row's table (and so the caller's, when it named one). */

@@ -126,7 +126,15 @@ export interface TrackIndexOptions {
    * for this table instead of reading every result, and writes figures it builds publishable;
    * `publisher` (the process that is a cluster member) publishes them while it holds the lease.
    */
-  cluster?: { publisher?: Pick<CatalogCluster, "leads" | "publishIndex"> };
+  cluster?: {
+    publisher?: Pick<CatalogCluster, "leads" | "publishIndex">;
+    /**
+     * The newest version's download begun at the process's start (index-versions.ts
+     * prefetchIndexVersion): the first build waits for it, then finds the machine's copy
+     * instead of downloading the same file beside it (ADR 0162, seventh session).
+     */
+    prefetch?: Promise<unknown>;
+  };
   /** a figures refresh starts at least this many times its predecessor's work after it (default REFRESH_SPACING) */
   refreshSpacing?: number;
   logger?: Logger;
@@ -189,6 +197,7 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
   let figures: FiguresState | null = null;
   let building: Promise<void> | null = null;
   let refreshing: Promise<void> | null = null;
+  let prefetch = opts.cluster?.prefetch;
   let generation = 0;
   let stopped = false;
   /** ends a build worker at stop() */
@@ -231,6 +240,11 @@ export function createTrackIndex(source: TrackIndexSource, analysis: AnalysisLoo
     const version = analysis?.version ?? 0;
     // a rebuild follows a sync: its garbage in this thread is returned before the worker's grows (the re-sync's peak)
     if (opts.releaseFreedPages && current) releasePages("before");
+    if (prefetch) {
+      const waiting = prefetch;
+      prefetch = undefined;
+      await waiting;
+    }
     // the per-track work in a worker thread, whose heap is returned when it exits (ADR 0100, amended)
     const built = await buildInWorker(albums, {
       signal: stopping.signal,
