@@ -1,6 +1,7 @@
 // `npm run bench:cluster`: the site as a cluster (issue #42, ADR 0157) — a throw-away PostgreSQL,
 // a loopback album upstream that counts its requests (an `ETag`, `304` to a matching
-// `If-None-Match`, as the e2e cluster test's), and N site processes (`npm start`, each its own
+// `If-None-Match`, as the e2e cluster test's; it serves the films and channels too, and a fake
+// music API the singles and genres, so that no machine writes the sample catalog), and N site processes (`npm start`, each its own
 // DATA_DIR: N machines) on one database, at a given catalog size with synthetic analysis results
 // (fingerprints, so `like=` views answer) written to PostgreSQL before the start. Prints one table:
 //
@@ -44,6 +45,7 @@ import { seedPostgresResults } from "./lib/bench-tracks.ts";
 import { likeSeeds } from "./lib/long-tail.ts";
 import { startTestPostgres } from "./lib/postgres-server.ts";
 import { startSite, type RunningSite } from "./lib/site-process.ts";
+import { musicApiEnv, startFakeMusicApi, type FakeMusicApi, type MusicApiData } from "../tests/fakes/music-api.ts";
 
 helpFromHeader(import.meta.filename);
 
@@ -88,12 +90,15 @@ async function until<T>(what: string, check: () => Promise<T | undefined>, timeo
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "bench-cluster-"));
 const sites: RunningSite[] = [];
 let upstream: http.Server | undefined;
+let musicApi: FakeMusicApi | undefined;
+const MUSIC_API_CREDENTIALS = { username: "bench", password: "bench-secret", clientId: "site", clientSecret: "site-secret", scope: "catalog.read", grantType: "password", appSource: "northbeat-site" };
 let db: Awaited<ReturnType<typeof startTestPostgres>> | undefined;
 
 async function cleanup() {
   await Promise.all(sites.map((s) => s.stop().catch(() => undefined)));
   upstream?.closeAllConnections();
   await new Promise((r) => (upstream ? upstream.close(r) : r(undefined)));
+  await musicApi?.close().catch(() => undefined);
   await db?.stop().catch(() => undefined);
   if (flags.keep) say(`kept ${work} (the machines' logs: machine-N.log)`);
   else fs.rmSync(work, { recursive: true, force: true });
@@ -127,6 +132,12 @@ try {
   let served = { file: v1, etag: '"v1"' };
   let fetches = 0;
   upstream = http.createServer((req, res) => {
+    // the other lists, as any upstream serves them: a machine given every source writes no
+    // sample catalog at its start (about 2.5 s of a joining machine's start otherwise)
+    if (req.url === "/films.json" || req.url === "/channels.json") {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      return void fs.createReadStream(path.join(work, req.url.slice(1))).pipe(res);
+    }
     if (req.url !== "/merged.json") return void res.writeHead(404).end();
     fetches++;
     if (req.headers["if-none-match"] === served.etag) return void res.writeHead(304, { ETag: served.etag }).end();
@@ -134,7 +145,11 @@ try {
     fs.createReadStream(served.file).pipe(res);
   });
   await new Promise<void>((r) => upstream!.listen(0, "127.0.0.1", r));
-  const upstreamUrl = `http://127.0.0.1:${(upstream.address() as { port: number }).port}/merged.json`;
+  const upstreamBase = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
+  const upstreamUrl = `${upstreamBase}/merged.json`;
+  // the singles and genres from the sample's music API data, behind the protocol's fake
+  const { testUserIds: _ids, ...musicData } = JSON.parse(fs.readFileSync(path.join(work, "music-api.json"), "utf8")) as MusicApiData & { testUserIds: unknown };
+  musicApi = await startFakeMusicApi(MUSIC_API_CREDENTIALS, musicData);
 
   // ---- PostgreSQL, with the analysis results in it --------------------------------------------
   say("starting PostgreSQL…");
@@ -156,6 +171,9 @@ try {
   const env = {
     DATABASE_URL: url,
     ALBUMS_URL: upstreamUrl,
+    FILMS_URL: `${upstreamBase}/films.json`,
+    CHANNELS_URL: `${upstreamBase}/channels.json`,
+    ...musicApiEnv(musicApi.url, MUSIC_API_CREDENTIALS),
     CATALOG_REFRESH_SECONDS: String(INTERVAL_S),
     CATALOG_LEASE_SECONDS: String(LEASE_S),
     // one public address for every origin, as behind one name (pages print it)
