@@ -45,7 +45,7 @@ import { seedPostgresResults } from "./lib/bench-tracks.ts";
 import { likeSeeds } from "./lib/long-tail.ts";
 import { startTestPostgres } from "./lib/postgres-server.ts";
 import { startSite, type RunningSite } from "./lib/site-process.ts";
-import { musicApiEnv, startFakeMusicApi, type FakeMusicApi, type MusicApiData } from "../tests/fakes/music-api.ts";
+import { musicApiEnv, startFakeMusicApi, type FakeMusicApi, type MusicApiData } from "./lib/music-api.ts";
 
 helpFromHeader(import.meta.filename);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { stableId } from "../../app/.server/catalog/reshape.ts";
-import { startFakeServer, type Answer, type FakeServer } from "../fakes/http-fake.ts";
+import { startFakeServer, type Answer, type FakeServer } from "../../benchmarks/lib/http-fake.ts";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
 import { waitFor } from "../support/wait.ts";
 import { startSite, type RunningSite } from "./support/server-process.ts";

@@ -1,4 +1,4 @@
-import { startFakeServer, type FakeServer } from "./http-fake.ts";
+import { startFakeServer, type FakeServer } from "../../benchmarks/lib/http-fake.ts";
 
 /**
  * A fake film catalog provider speaking the protocol of product-rules §7 / DESIGN.md §2:

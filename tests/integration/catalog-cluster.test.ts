@@ -7,7 +7,7 @@ import { openCatalogCluster } from "../../app/.server/catalog/cluster-sync.ts";
 import { startCatalog, type CatalogService } from "../../app/.server/catalog/service.ts";
 import { parseConfig } from "../../app/.server/config.ts";
 import { createSharedPostgres, type SharedPostgres } from "../../app/.server/db/postgres-pool.ts";
-import { startFakeServer, type Answer, type FakeServer } from "../fakes/http-fake.ts";
+import { startFakeServer, type Answer, type FakeServer } from "../../benchmarks/lib/http-fake.ts";
 import { captureLogger } from "../fakes/log-capture.ts";
 import { albumEntry } from "../support/catalog-fixtures.ts";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";

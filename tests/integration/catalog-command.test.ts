@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeServer, type FakeServer } from "../fakes/http-fake.ts";
+import { startFakeServer, type FakeServer } from "../../benchmarks/lib/http-fake.ts";
 import { runScript } from "../support/commands.ts";
 import { parseConfig } from "../../app/.server/config.ts";
 import { createLogger } from "../../app/.server/logger.ts";

@@ -6,7 +6,7 @@ import { FilmProviderClient } from "../../app/.server/catalog/film-provider/clie
 import { startCatalog } from "../../app/.server/catalog/service.ts";
 import { parseConfig } from "../../app/.server/config.ts";
 import { startFakeFilmProvider, type FakeFilmProvider } from "../fakes/film-provider.ts";
-import { startFakeServer } from "../fakes/http-fake.ts";
+import { startFakeServer } from "../../benchmarks/lib/http-fake.ts";
 import { captureLogger } from "../fakes/log-capture.ts";
 
 const EMAIL = "catalog@example.com";

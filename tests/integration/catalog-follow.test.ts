@@ -7,9 +7,9 @@ import { samplePaths } from "../../app/.server/catalog/sample/ensure.ts";
 import { startCatalog, type CatalogDeps, type CatalogService } from "../../app/.server/catalog/service.ts";
 import { parseConfig } from "../../app/.server/config.ts";
 import { defaultCatalogState } from "../../app/lib/catalog/url-state.ts";
-import { startFakeServer, type FakeServer } from "../fakes/http-fake.ts";
+import { startFakeServer, type FakeServer } from "../../benchmarks/lib/http-fake.ts";
 import { captureLogger } from "../fakes/log-capture.ts";
-import { musicApiEnv, startFakeMusicApi, type FakeMusicApi, type MusicApiData } from "../fakes/music-api.ts";
+import { musicApiEnv, startFakeMusicApi, type FakeMusicApi, type MusicApiData } from "../../benchmarks/lib/music-api.ts";
 import { waitFor } from "../support/wait.ts";
 import { albumEntry as album, releaseDetailEntry as detail, submissionEntry as audio } from "../support/catalog-fixtures.ts";
 

@@ -6,9 +6,9 @@ import { MusicApiClient } from "../../app/.server/catalog/music-api/client.ts";
 import { sampleMusicApi } from "../../app/.server/catalog/sample/generate.ts";
 import { startCatalog, type CatalogService } from "../../app/.server/catalog/service.ts";
 import { parseConfig } from "../../app/.server/config.ts";
-import { startFakeServer } from "../fakes/http-fake.ts";
+import { startFakeServer } from "../../benchmarks/lib/http-fake.ts";
 import { captureLogger } from "../fakes/log-capture.ts";
-import { musicApiEnv, startFakeMusicApi, type FakeMusicApi, type MusicApiData } from "../fakes/music-api.ts";
+import { musicApiEnv, startFakeMusicApi, type FakeMusicApi, type MusicApiData } from "../../benchmarks/lib/music-api.ts";
 import { releaseDetailEntry as detail, submissionEntry as audio } from "../support/catalog-fixtures.ts";
 
 const creds = {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startCatalog, type CatalogService } from "../../app/.server/catalog/service.ts";
 import { parseConfig } from "../../app/.server/config.ts";
-import { startFakeServer, type Answer, type FakeServer } from "../fakes/http-fake.ts";
+import { startFakeServer, type Answer, type FakeServer } from "../../benchmarks/lib/http-fake.ts";
 import { captureLogger } from "../fakes/log-capture.ts";
 
 const albums = [

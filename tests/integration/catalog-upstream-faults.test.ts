@@ -6,7 +6,7 @@ import { createCatalogIndex } from "../../app/.server/catalog/index.ts";
 import { startCatalog, type CatalogDeps, type CatalogService } from "../../app/.server/catalog/service.ts";
 import { parseConfig } from "../../app/.server/config.ts";
 import { defaultCatalogState } from "../../app/lib/catalog/url-state.ts";
-import { startFakeServer, type FakeServer } from "../fakes/http-fake.ts";
+import { startFakeServer, type FakeServer } from "../../benchmarks/lib/http-fake.ts";
 import { captureLogger } from "../fakes/log-capture.ts";
 import { albumEntry as album } from "../support/catalog-fixtures.ts";
 

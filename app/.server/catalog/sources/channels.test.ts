@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { captureLogger } from "../../../../tests/fakes/log-capture.ts";
-import { startFakeServer, type FakeServer } from "../../../../tests/fakes/http-fake.ts";
+import { startFakeServer, type FakeServer } from "../../../../benchmarks/lib/http-fake.ts";
 import { channelsSource } from "./channels.ts";
 
 /** The channels source alone: a file or an http(s) URL (CHANNELS_URL, product-rules §3 "Channel"). */

@@ -4,6 +4,8 @@ import type { AddressInfo } from "node:net";
 /**
  * A tiny HTTP server on 127.0.0.1 (a free port) for fakes of upstream services: it records
  * every request and can inject faults, so tests exercise the real HTTP client over loopback.
+ * In benchmarks/lib, beside the music API fake built on it: bench:cluster serves its upstreams
+ * with them, and the tools may not import from tests/ (eslint).
  */
 export interface RecordedRequest {
   method: string;
