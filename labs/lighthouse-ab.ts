@@ -1,4 +1,4 @@
-// `node labs/lighthouse-ab.ts [--routes /catalog,/partners/film] [--runs 3] [--variants plain,inline-css,cv,no-logos,sprite,sprite-12,sprite-24,eager-low,png-favicon,png32-favicon,no-favicon,prefetch-after-load,no-latin-ext,no-sw,sw-at-load,svg-favicon,no-svg-icon,svg-icon]`
+// `node labs/lighthouse-ab.ts [--routes /catalog,/partners/film] [--runs 3] [--variants plain,inline-css,cv,no-logos,sprite,sprite-12,sprite-24,eager-low,png-favicon,png32-favicon,no-favicon,prefetch-after-load,no-latin-ext,no-sw,sw-at-load,svg-favicon,no-svg-icon,svg-icon,prefetch-idle,no-prefetch]`
 //
 // Issue #41, ADR 0160 (amended 2026-11-29): Lighthouse (mobile, simulated throttling, the same
 // settings as bench:lighthouse) against the built site through loopback proxies that each rewrite
@@ -16,6 +16,8 @@
 //   png32-favicon  the favicon linked as a 32×32 PNG drawn from favicon.svg
 //   no-favicon  a diagnostic: the favicon link an empty data: URL (what the favicon costs at most)
 //   prefetch-after-load  ADR 0160's module prefetch after the load event instead of the first paint
+//   prefetch-idle  the same prefetch after the load event, at the main thread's next idle moment
+//   no-prefetch a diagnostic: no module prefetch at all
 //   no-latin-ext a diagnostic: /catalog's only letters outside Inter's Latin subset replaced
 //   no-sw       a diagnostic: /sw.js answers 404 (no service worker install during the run)
 //   sw-at-load  the service worker registered at the load event (as before the sixth session)
@@ -85,6 +87,16 @@ const VARIANTS: Record<string, (html: string, origin: string) => Promise<string>
       'function painted(){if(D.querySelector("[data-hydrate-early]")){go();return}',
       'function painted(){if(D.querySelector("[data-hydrate-early]")){go();return}if(D.readyState!=="complete"){W.addEventListener("load",function(){requestAnimationFrame(function(){setTimeout(painted)})});return}',
     ),
+  // issue #41 (ADR 0150, amended 2026-11-29, seventh session): the prefetch waits for the load
+  // event and then for an idle moment of the main thread (requestIdleCallback, at most 3 s),
+  // not for the first paint, when the first frames' compositing shares the cores with it
+  "prefetch-idle": async (html) =>
+    html.replace(
+      'function painted(){if(D.querySelector("[data-hydrate-early]")){go();return}',
+      'function painted(){if(D.querySelector("[data-hydrate-early]")){go();return}if(!W.__lh){W.__lh=1;var R=function(){W.requestIdleCallback?W.requestIdleCallback(painted,{timeout:3000}):setTimeout(painted,200)};if(D.readyState==="complete")R();else W.addEventListener("load",R);return}',
+    ),
+  // a diagnostic: no module prefetch at all (what the prefetch's task costs at most)
+  "no-prefetch": async (html) => html.replace('function painted(){if(D.querySelector("[data-hydrate-early]")){go();return}var f=', 'function painted(){if(D.querySelector("[data-hydrate-early]")){go();return}var f=[],f0='),
   // a diagnostic, not a candidate: the sample catalog's one title in Twi ("Akwaaba Me Dɔ Wo Ɔdɔ")
   // is the only text of /catalog outside Inter's Latin subset, so it alone loads the 86 KB
   // latin-ext font (at the highest priority, before the largest paint); here its two letters become o/O
@@ -238,7 +250,7 @@ async function proxy(rewrite: (html: string, origin: string) => Promise<string>,
         if (!["content-length", "content-encoding", "transfer-encoding", "connection", "etag"].includes(name)) headers[name] = value;
       });
       if (type.includes("text/html")) body = Buffer.from(await rewrite(body.toString(), origin));
-      if (variant.split("+").some((part) => part === "prefetch-after-load" || part === "sw-at-load")) delete headers["content-security-policy"];
+      if (variant.split("+").some((part) => ["prefetch-after-load", "prefetch-idle", "no-prefetch", "sw-at-load"].includes(part))) delete headers["content-security-policy"];
       if (req.url === "/manifest.webmanifest" && manifestRewrites.length) {
         let manifest = JSON.parse(body.toString()) as WebManifest;
         for (const change of manifestRewrites) manifest = change(manifest);
@@ -264,8 +276,13 @@ const chrome = await chromeLauncher.launch({
   chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"],
 });
 try {
-  // as bench:lighthouse: a first run warms Chromium (its first trace can lose navigationStart)
-  await lighthouse(proxies[0]!.url + "/", { port: chrome.port, logLevel: "silent", onlyCategories: ["seo"] });
+  // as bench:lighthouse: each route loaded once before (the server's page cache and cover
+  // thumbnails, as on a site that served the page before: ADR 0150, amended 2026-11-29, seventh
+  // session), which also warms Chromium (its first trace can lose navigationStart)
+  for (const route of values.routes.split(",").map((r) => r.trim())) {
+    await fetch(origin + route).then((r) => r.arrayBuffer());
+    await lighthouse(proxies[0]!.url + route, { port: chrome.port, logLevel: "silent", onlyCategories: ["seo"] });
+  }
   for (let i = 0; i < Math.max(1, Number(values.runs) || 1); i++) {
     for (const route of values.routes.split(",").map((r) => r.trim())) {
       for (const p of proxies) {
