@@ -4,8 +4,6 @@ import path from "node:path";
 import type { Album } from "../../lib/catalog/types.ts";
 import type { AlbumTable} from "./album-table.ts";
 import { AlbumTableBuilder, fileTracks } from "./album-table.ts";
-import { jsonEvents } from "./json-stream.ts";
-import { READ_CHUNK_BYTES } from "./sources/read.ts";
 import { fsyncDirectory } from "./files.ts";
 import type { StoredSnapshot } from "./snapshots.ts";
 
@@ -149,10 +147,19 @@ export class AlbumSnapshotWriter {
  * fields before the list) and may decline it — another source's snapshot, or the one already
  * served — before any album is read. Undefined when there is none, it is declined, or it cannot
  * be read as written (the caller then syncs from the source, as for any missing snapshot).
+ *
+ * The file is read as this module writes it, not as any JSON: the header's fields, then each
+ * album as JSON.stringify wrote it (no white space), a comma between two, and `]}` after the
+ * last. Each album's end is found by a scan of its bytes (strings and nesting followed), its
+ * bytes given to JSON.parse. A streaming JSON parser (json-stream.ts) read it before, and each
+ * album was written again to know its length: at 250,000 albums about 5 s of the main thread's
+ * CPU and 3 s of garbage collection, the largest part of a machine's start into a cluster and
+ * of each new catalog version's take (ADR 0162, seventh session; ADR 0082).
  */
 export async function readAlbumSnapshot(
   file: string,
   accept: (meta: SnapshotMeta) => boolean,
+  blockBytes = READ_BLOCK_BYTES,
 ): Promise<{ meta: SnapshotMeta; table: AlbumTable } | undefined> {
   let handle: FileHandle;
   try {
@@ -168,54 +175,152 @@ export async function readAlbumSnapshot(
     const { bytesRead } = await handle.read(head, 0, HEADER_MAX_BYTES, 0);
     const at = head.subarray(0, bytesRead).indexOf(DATA_START);
     if (at < 0) return undefined;
-    let position = at + DATA_START.length;
+    let meta: unknown;
+    try {
+      meta = JSON.parse(`${head.toString("utf8", 0, at)}"data":[]}`);
+    } catch {
+      return undefined;
+    }
+    if (!meta || typeof meta !== "object" || !isMeta(meta as Record<string, unknown>)) return undefined;
+    const { data: _none, ...fields } = meta as SnapshotMeta & { data?: unknown };
+    if (!accept(fields)) return undefined;
 
-    const meta: Record<string, unknown> = {};
     const builder = new AlbumTableBuilder();
     const offsets: number[] = [];
     const lengths: number[] = [];
-    let inList = false;
+    const albums = albumRanges(handle, at + DATA_START.length, blockBytes);
     try {
-      for await (const event of jsonEvents(chunksOf(handle), { listKey: "data", maxItemChars: Infinity })) {
-        if (event.kind === "start" && event.type !== "object") return undefined;
-        if (event.kind === "field") meta[event.key] = event.value;
-        else if (event.kind === "list") {
-          inList = true;
-          if (!isMeta(meta) || !accept(meta)) return undefined;
-        } else if (event.kind === "item") {
-          const album = event.value as Album;
+      for await (const batch of albums) {
+        for (const { offset, length, head } of batch) {
+          const album = JSON.parse(head) as Album;
           if (!album || typeof album !== "object" || typeof album.id !== "string") return undefined;
-          // the file holds each album as JSON.stringify wrote it: its bytes are these
-          const bytes = Buffer.byteLength(JSON.stringify(album));
-          offsets.push(position);
-          lengths.push(bytes);
-          position += bytes + 1;
+          offsets.push(offset);
+          lengths.push(length);
           builder.push(album);
         }
       }
     } catch {
       return undefined;
     }
-    if (!inList || !isMeta(meta)) return undefined;
-    // the list must end where the albums' lengths say: else the file is not laid out as written
-    const end = Buffer.alloc(1);
-    await handle.read(end, 0, 1, offsets.length ? position - 1 : position);
-    if (end.toString() !== "]") return undefined;
     kept = true;
-    return { meta, table: builder.finish(fileTracks(handle, Float64Array.from(offsets), Uint32Array.from(lengths), file)) };
+    return { meta: fields, table: builder.finish(fileTracks(handle, Float64Array.from(offsets), Uint32Array.from(lengths), file)) };
   } finally {
     if (!kept) await handle.close().catch(() => undefined);
   }
 }
 
-/** The file's bytes from the start, through the handle (a stream would close it when done). */
-async function* chunksOf(handle: FileHandle): AsyncGenerator<Uint8Array> {
-  for (let position = 0; ; ) {
-    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK_BYTES, position);
-    if (bytesRead === 0) return;
-    position += bytesRead;
-    yield buffer.subarray(0, bytesRead);
+/** The file is read in blocks of this many bytes (an album larger than a block grows it). */
+const READ_BLOCK_BYTES = 4 * 1024 * 1024;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const OPEN_OBJECT = 0x7b;
+const OPEN_LIST = 0x5b;
+const CLOSE_OBJECT = 0x7d;
+const CLOSE_LIST = 0x5d;
+const TRACKS_KEY = Buffer.from(',"tracks":');
+
+/** An album's place in the file and its JSON without its tracks (or whole, when they are not its last member). */
+interface AlbumRange {
+  offset: number;
+  length: number;
+  head: string;
+}
+
+/**
+ * Each album's bytes in the list that starts at `from` (just after its `[`), with its offset
+ * in the file, in order. Throws when the list is not laid out as written: an album that does not
+ * start with `{`, anything but a comma or the list's end after one, or the file's end first.
+ */
+async function* albumRanges(handle: FileHandle, from: number, blockBytes: number): AsyncGenerator<AlbumRange[]> {
+  // the albums found since the last read, handed over at each read (one await a block, not an album)
+  let batch: AlbumRange[] = [];
+  let block = Buffer.allocUnsafe(blockBytes);
+  // the block holds the file's bytes [blockAt, blockAt + filled)
+  let blockAt = from;
+  let filled = 0;
+  let eof = false;
+  /** more of the file into the block, keeping its bytes from `keep` on (moved to its start) */
+  const more = async (keep: number): Promise<AlbumRange[]> => {
+    const kept = filled - keep;
+    if (kept >= block.length / 2) {
+      // an album larger than half a block: a larger block
+      const grown = Buffer.allocUnsafe(block.length * 2);
+      block.copy(grown, 0, keep, filled);
+      block = grown;
+    } else block.copy(block, 0, keep, filled);
+    blockAt += keep;
+    filled = kept;
+    const { bytesRead } = await handle.read(block, filled, block.length - filled, blockAt + filled);
+    if (bytesRead === 0) eof = true;
+    filled += bytesRead;
+    const done = batch;
+    batch = [];
+    return done;
+  };
+  await more(0);
+  let i = 0;
+  if (filled > 0 && block[0] === CLOSE_LIST) return;
+  for (;;) {
+    // an album starts at i
+    if (i >= filled) {
+      yield await more(i);
+      i = 0;
+    }
+    if (block[i] !== OPEN_OBJECT) throw new Error("an album does not start where the list says");
+    let start = i;
+    let depth = 0;
+    let inString = false;
+    // the album's last top-level list, [listAt, listEnd): its tracks when they come last
+    let listAt = -1;
+    let listEnd = -1;
+    for (;;) {
+      if (i >= filled) {
+        if (eof) throw new Error("the list ends inside an album");
+        yield await more(start);
+        i -= start;
+        if (listAt >= 0) listAt -= start;
+        if (listEnd >= 0) listEnd -= start;
+        start = 0;
+        continue;
+      }
+      if (inString) {
+        // to the string's next quote at once (memchr), then whether a backslash escapes it
+        const q = block.indexOf(QUOTE, i);
+        if (q < 0 || q >= filled) {
+          i = filled;
+          continue;
+        }
+        let slashes = 0;
+        while (block[q - 1 - slashes] === BACKSLASH) slashes++;
+        i = q + 1;
+        if (slashes % 2 === 0) inString = false;
+        continue;
+      }
+      const b = block[i++];
+      if (b === QUOTE) inString = true;
+      else if (b === OPEN_OBJECT || b === OPEN_LIST) {
+        if (++depth === 2 && b === OPEN_LIST) listAt = i - 1;
+      } else if (b === CLOSE_OBJECT || b === CLOSE_LIST) {
+        if (--depth === 0) break;
+        if (depth === 1 && b === CLOSE_LIST) listEnd = i;
+      }
+    }
+    const end = i;
+    // the album without its track list when the list is its last member (as the sync writes
+    // albums): the table keeps no track, and parsing them was most of the read's CPU; they are
+    // read from the album's bytes when shown (album-table.ts)
+    const tracksLast = listEnd === end - 1 && listAt >= start + TRACKS_KEY.length && block.subarray(listAt - TRACKS_KEY.length, listAt).equals(TRACKS_KEY);
+    batch.push({ offset: blockAt + start, length: end - start, head: tracksLast ? `${block.toString("utf8", start, listAt - TRACKS_KEY.length)}}` : block.toString("utf8", start, end) });
+    if (i >= filled) {
+      yield await more(i);
+      i = 0;
+    }
+    if (i >= filled) throw new Error("the list ends without its ]");
+    const next = block[i++];
+    if (next === CLOSE_LIST) return void (yield batch);
+    if (next !== COMMA) throw new Error("an album is not followed by a comma or the list's end");
   }
 }
 
