@@ -46,7 +46,8 @@ const source = input.figures?.cluster ? sourceOfLists() : null;
 const version = cluster ? takeIndexVersionInThread({ databaseUrl: cluster.url, dir: cluster.dir, table: null, format: cluster.format, source }) : null;
 const early = version ? version.taken.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))) : null;
 let publishedError: string | undefined;
-let built: { columns: TrackColumns; titles: TitlePostings; from: "version" | "snapshot" } | null = null;
+/** the columns and title postings, where they came from, and (from a version) the table digest they were checked against */
+let built: { columns: TrackColumns; titles: TitlePostings; from: "version" | "snapshot"; digest?: string } | null = null;
 if (version && source && (await version.chosen)?.source === source) {
   // the version carries this table's columns: they come with its download, nothing is parsed
   const taken = await early;
@@ -54,8 +55,9 @@ if (version && source && (await version.chosen)?.source === source) {
     try {
       const { columns, titles } = tableOfArrays(taken.bytes.arrays(isTableArray) ?? {}, input.ids.length);
       // its header's table is the one these columns make (written together; a damaged file is refused)
-      if (tableDigest(input.ids, columns) !== taken.bytes.table) throw new Error("the track index version's columns are not those of its table");
-      built = { columns, titles, from: "version" };
+      const digest = tableDigest(input.ids, columns);
+      if (digest !== taken.bytes.table) throw new Error("the track index version's columns are not those of its table");
+      built = { columns, titles, from: "version", digest };
     } catch (error) {
       publishedError = error instanceof Error ? error.message : String(error);
     }
@@ -84,8 +86,9 @@ function sourceOfLists(): string | null {
 let figures: BuildOutput["figures"];
 let figureBuffers: ArrayBuffer[] = [];
 let figuresError: string | undefined;
-// a cluster's index (ADR 0162 amended): the table's digest names the figures built for it
-const digest = input.figures?.cluster ? tableDigest(input.ids, columns) : undefined;
+// a cluster's index (ADR 0162 amended): the table's digest names the figures built for it (once:
+// columns taken from a version had theirs computed for the check above, 0.35 s at 250,000 albums)
+const digest = input.figures?.cluster ? (built.digest ?? tableDigest(input.ids, columns)) : undefined;
 if (cluster && digest && early) {
   // the newest version the lease holder published for this table: no result read but those after it
   try {
