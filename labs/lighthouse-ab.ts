@@ -32,15 +32,14 @@
 // LAB_TRACE_DIR=<folder> also writes each run's trace and Lighthouse report (`.lhr.json`) there.
 // Nothing is kept in the product from it; it measured what ADR 0160's amendments report.
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import zlib from "node:zlib";
 import { parseArgs } from "node:util";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { freePort, startSite } from "../benchmarks/lib/site-process.ts";
+import { recompressingProxy } from "./lib/recompressing-proxy.ts";
 import { helpFromHeader } from "../commands/lib/usage.ts";
 import { filmPartners, musicPartners } from "../app/content/partners.ts";
 
@@ -229,26 +228,20 @@ const origin = `http://127.0.0.1:${port}`;
 const site = await startSite({ port, env: { SITE_URL: origin, LOG_LEVEL: "warn" } });
 
 /** One proxy per variant: the site's answers, the HTML rewritten, text compressed with brotli. */
-async function proxy(rewrite: (html: string, origin: string) => Promise<string>, variant: string) {
+function proxy(rewrite: (html: string, origin: string) => Promise<string>, variant: string) {
   const manifestRewrites = variant.split("+").flatMap((part) => MANIFEST_VARIANTS[part] ?? []);
-  const server = http.createServer(async (req, res) => {
-    try {
+  return recompressingProxy(origin, {
+    answer(req, res) {
       if (req.url === "/sw.js" && variant.split("+").includes("no-sw")) {
         res.writeHead(404).end();
-        return;
+        return true;
       }
       const sprite = spriteFiles.get(req.url ?? "");
-      if (sprite) {
-        res.writeHead(200, { "content-type": req.url?.endsWith(".png") ? "image/png" : "image/webp", "cache-control": "public, max-age=86400" }).end(sprite);
-        return;
-      }
-      const upstream = await fetch(origin + req.url, { headers: { "accept-encoding": "identity", accept: req.headers.accept ?? "*/*" } });
-      const type = upstream.headers.get("content-type") ?? "";
-      let body: Buffer = Buffer.from(await upstream.arrayBuffer());
-      const headers: Record<string, string> = {};
-      upstream.headers.forEach((value, name) => {
-        if (!["content-length", "content-encoding", "transfer-encoding", "connection", "etag"].includes(name)) headers[name] = value;
-      });
+      if (!sprite) return false;
+      res.writeHead(200, { "content-type": req.url?.endsWith(".png") ? "image/png" : "image/webp", "cache-control": "public, max-age=86400" }).end(sprite);
+      return true;
+    },
+    async change(req, type, body, headers) {
       if (type.includes("text/html")) body = Buffer.from(await rewrite(body.toString(), origin));
       if (variant.split("+").some((part) => ["prefetch-after-load", "prefetch-idle", "no-prefetch", "sw-at-load"].includes(part))) delete headers["content-security-policy"];
       if (req.url === "/manifest.webmanifest" && manifestRewrites.length) {
@@ -256,18 +249,9 @@ async function proxy(rewrite: (html: string, origin: string) => Promise<string>,
         for (const change of manifestRewrites) manifest = change(manifest);
         body = Buffer.from(JSON.stringify(manifest));
       }
-      if (/text|css|javascript|json|svg/.test(type) && /br/.test(String(req.headers["accept-encoding"] ?? ""))) {
-        body = zlib.brotliCompressSync(body);
-        headers["content-encoding"] = "br";
-      }
-      res.writeHead(upstream.status, headers).end(body);
-    } catch (error) {
-      res.writeHead(502).end(String(error));
-    }
+      return body;
+    },
   });
-  const p = await freePort();
-  await new Promise<void>((resolve) => server.listen(p, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${p}`, close: () => server.close() };
 }
 
 const proxies = await Promise.all(variants.map(async (v) => ({ variant: v, ...(await proxy(VARIANTS[v]!, v)) })));

@@ -13,13 +13,12 @@
 // that are 12.5 ms or longer in wall time (what the simulator multiplies by 4 past 50 ms), named by
 // their longest child event. LAB_TRACE_DIR=<folder> keeps each run's trace and report.
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
-import zlib from "node:zlib";
 import { parseArgs } from "node:util";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { freePort, startSite } from "../benchmarks/lib/site-process.ts";
+import { recompressingProxy } from "./lib/recompressing-proxy.ts";
 import { helpFromHeader } from "../commands/lib/usage.ts";
 
 helpFromHeader(import.meta.filename);
@@ -83,33 +82,9 @@ const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
 const site = await startSite({ port, env: { SITE_URL: origin, LOG_LEVEL: "warn" } });
 
-/** lighthouse-ab.ts's proxy with no rewrite: the site's answers read whole, text recompressed with brotli. */
-async function proxy() {
-  const server = http.createServer(async (req, res) => {
-    try {
-      const upstream = await fetch(origin + req.url, { headers: { "accept-encoding": "identity", accept: req.headers.accept ?? "*/*" } });
-      const type = upstream.headers.get("content-type") ?? "";
-      let body: Buffer = Buffer.from(await upstream.arrayBuffer());
-      const headers: Record<string, string> = {};
-      upstream.headers.forEach((value, name) => {
-        if (!["content-length", "content-encoding", "transfer-encoding", "connection", "etag"].includes(name)) headers[name] = value;
-      });
-      if (/text|css|javascript|json|svg/.test(type) && /br/.test(String(req.headers["accept-encoding"] ?? ""))) {
-        body = zlib.brotliCompressSync(body);
-        headers["content-encoding"] = "br";
-      }
-      res.writeHead(upstream.status, headers).end(body);
-    } catch (error) {
-      res.writeHead(502).end(String(error));
-    }
-  });
-  const p = await freePort();
-  await new Promise<void>((resolve) => server.listen(p, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${p}`, close: () => server.close() };
-}
-
 const configs = values.configs.split(",").map((name) => ({ name: name.trim(), ...parseConfig(name.trim()) }));
-const theProxy = configs.some((c) => c.proxy) ? await proxy() : undefined;
+// lighthouse-ab.ts's proxy with no rewrite: the site's answers read whole, text recompressed with brotli
+const theProxy = configs.some((c) => c.proxy) ? await recompressingProxy(origin) : undefined;
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
   chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"],
